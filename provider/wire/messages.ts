@@ -1,0 +1,29 @@
+/**
+ * Validation rules and their message identifiers. The spec does not list the service's
+ * MessageIDs, so these are ours (documented in docs/emulator.md); the client only relies on
+ * them to say which rule failed, and treats unknown IDs as informational text.
+ */
+export const MessageId = {
+  /** SubscriberURL is missing or not an absolute http/https URL. */
+  SubscriberUrlInvalid: 1001,
+  /** FilterObjectGUID is missing for an object-scoped event. */
+  FilterObjectGuidRequired: 1002,
+  /** FilterObjectGUID was sent for a type-scoped event, which it cannot scope. */
+  FilterObjectGuidNotUsed: 1003,
+  /** CustomHeaderValue was sent without a CustomHeader name. */
+  CustomHeaderValueWithoutName: 1004,
+  /** CustomHeader is not a valid HTTP header name (after spaces become hyphens). */
+  CustomHeaderInvalid: 1005,
+} as const;
+export type MessageIdValue = (typeof MessageId)[keyof typeof MessageId];
+
+/** The plain-text body of the 400 for a PacketUpdated subscription on a Closed work item. */
+export const CLOSED_PACKET_TEXT = "Cannot create subscription for a closed packet.";
+
+/** Fills `{0}`, `{1}`, … in a message template from its Parameters. */
+export function formatMessage(template: string, parameters: readonly unknown[]): string {
+  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
+    const value = parameters[Number(index)];
+    return value === undefined ? whole : String(value);
+  });
+}

@@ -1,0 +1,32 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    // Forks, not threads: Pulumi's closure serializer and the engine's child processes want a real process.
+    pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "fast",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/e2e/**"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          // Provisions the engine once per run; without it the end-to-end tests fail, never skip.
+          globalSetup: ["test/e2e/globalSetup.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 1_800_000,
+          // One engine at a time on a 2-core machine.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
