@@ -3,7 +3,13 @@
  * Nothing else builds wire objects; everything that reads them goes through `decode*`.
  */
 import type { z } from "zod";
-import { EMPTY_GUID, WireSubscription, type WireSubscribeRequest, type WireUpdateRequest } from "./schemas";
+import {
+  EMPTY_GUID,
+  WireSubscription,
+  type WireSubscribeRequest,
+  type WireUpdateRequest,
+  type WireValidationMessage,
+} from "./schemas";
 import type { WebhookId } from "./webhook";
 
 /** What a caller asks for: the desired fields of a subscription, camelCase, enums as integers. */
@@ -82,4 +88,26 @@ export function unwrapSingle(body: unknown): unknown {
 /** The custom header name as the service saves it: spaces become hyphens. */
 export function normalizeHeaderName(name: string): string {
   return name.replace(/ /g, "-");
+}
+
+/** One reason a POST was rejected, camelCase. `relatedObjectType` may be a value this package does not know. */
+export interface ValidationMessage {
+  messageId: number;
+  description: string;
+  parameters: unknown[];
+  isError: boolean;
+  relatedObjectGuid: string | null;
+  relatedObjectType: number | null;
+}
+
+/** Maps a validated wire validation message to the public shape. */
+export function decodeValidationMessage(wire: WireValidationMessage): ValidationMessage {
+  return {
+    messageId: wire.MessageID,
+    description: wire.MessageDescription,
+    parameters: wire.Parameters,
+    isError: wire.IsError,
+    relatedObjectGuid: wire.RelatedObjectGUID == null ? null : normalizeGuid(wire.RelatedObjectGUID),
+    relatedObjectType: wire.RelatedObjectType ?? null,
+  };
 }

@@ -27,3 +27,17 @@ export function formatMessage(template: string, parameters: readonly unknown[]):
     return value === undefined ? whole : String(value);
   });
 }
+
+/**
+ * The 400 body text when the called api-version has no enumeration member for a value the
+ * service must return (spec, Errors). The spec shows no wording; this is the one the emulator
+ * uses, and `isVersionCannotRepresent` recognises it together with likely real-world phrasings.
+ */
+export function versionCannotRepresentText(apiVersion: string, field: string, value: number): string {
+  return `api-version ${apiVersion} has no enumeration member for ${field} value ${value}; call a newer api-version.`;
+}
+
+/** True when an error body says the called api-version cannot represent a value. */
+export function isVersionCannotRepresent(text: string): boolean {
+  return /enum(eration)? member/i.test(text) || (/\benum/i.test(text) && /api[- ]?version/i.test(text));
+}

@@ -51,6 +51,9 @@ export const WireSubscription = z.object({
 });
 export type WireSubscription = z.infer<typeof WireSubscription>;
 
+/** The body of GetAllWebhookSubscriptions: every subscription of the instance. */
+export const WireSubscriptionList = z.array(WireSubscription);
+
 /** One validation message of a failed POST. RelatedObjectType is outside the version freeze: any integer. */
 export const WireValidationMessage = z.object({
   IsError: z.boolean(),

@@ -1,0 +1,65 @@
+/**
+ * The `diff` step: local, no API calls. Compares normalised desired inputs with the outputs in
+ * state and says what changes and what forces a replacement.
+ */
+import deepEqual from "deep-equal";
+import { UNKNOWN, type SubscriptionInputs } from "./inputs";
+import type { SubscriptionOutputs } from "./outputs";
+
+/** Fields the service stores, in the order people read them. */
+export const SUBSCRIPTION_FIELDS = [
+  "webhook",
+  "filterObjectType",
+  "filterObjectGuid",
+  "subscriberUrl",
+  "customHeader",
+  "customHeaderValue",
+] as const;
+export type SubscriptionField = (typeof SUBSCRIPTION_FIELDS)[number];
+
+/**
+ * What a subscription listens to: changing it makes a different subscription, so it is replaced
+ * (create-before-delete, which rotates the Signature) rather than updated in place.
+ */
+export const IDENTITY_FIELDS: ReadonlySet<string> = new Set(["webhook", "filterObjectType", "filterObjectGuid"]);
+
+export interface SubscriptionDiff {
+  changes: boolean;
+  /** Every changed property, for people and for drift review. */
+  changed: string[];
+  replaces: string[];
+}
+
+/** Desired value of each stored field, with the service's representation of "none". */
+export function desiredFields(inputs: Partial<SubscriptionInputs>): Record<SubscriptionField, unknown> {
+  return {
+    webhook: inputs.webhook,
+    filterObjectType: inputs.filterObjectType,
+    filterObjectGuid: inputs.filterObjectGuid ?? null,
+    subscriberUrl: inputs.subscriberUrl,
+    customHeader: inputs.customHeader ?? "",
+    customHeaderValue: inputs.customHeaderValue ?? null,
+  };
+}
+
+/**
+ * @param legacy In legacy mode (api-version 2024.1) there is no Update: every change replaces.
+ */
+export function diffSubscription(
+  olds: Partial<SubscriptionOutputs>,
+  news: Partial<SubscriptionInputs>,
+  legacy: boolean,
+): SubscriptionDiff {
+  const desired = desiredFields(news);
+  const changed: string[] = [];
+  for (const field of SUBSCRIPTION_FIELDS) {
+    const want = desired[field];
+    if (want === UNKNOWN || !deepEqual(want, olds[field] ?? null, { strict: true })) changed.push(field);
+  }
+  // adoptGuid only matters at create: adopting another subscription replaces, dropping the argument does not.
+  const adopt = news.adoptGuid;
+  if (adopt !== undefined && adopt !== (olds.adoptGuid ?? null) && adopt !== olds.guid) changed.push("adoptGuid");
+
+  const replaces = legacy ? [...changed] : changed.filter((f) => IDENTITY_FIELDS.has(f) || f === "adoptGuid");
+  return { changes: changed.length > 0, changed, replaces };
+}

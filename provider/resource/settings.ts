@@ -1,0 +1,99 @@
+/**
+ * Connection settings of the provider, read at run time from stack config (`webhooks:*`) with
+ * environment variables as the fallback. Never taken from resource inputs, never stored in state.
+ */
+import { DEFAULT_API_VERSION, isApiVersion, type ApiVersion } from "../wire";
+
+/** The subset of a Pulumi config the provider reads (the dynamic provider's `configure` request config). */
+export interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+/** Settings as the client takes them; see product.md for the keys. */
+export interface ConnectionSettings {
+  baseUrl: string;
+  apiVersion: ApiVersion;
+  token?: string;
+  oauth?: { clientId: string; clientSecret: string; tokenUrl: string };
+  productName: string;
+  maxRequestsPerSecond?: number;
+}
+
+/** Stack config key → environment variable. */
+export const SETTING_SOURCES = {
+  baseUrl: ["webhooks:baseUrl", "WEBHOOKS_BASE_URL"],
+  apiVersion: ["webhooks:apiVersion", "WEBHOOKS_API_VERSION"],
+  token: ["webhooks:token", "WEBHOOKS_TOKEN"],
+  clientId: ["webhooks:clientId", "WEBHOOKS_CLIENT_ID"],
+  clientSecret: ["webhooks:clientSecret", "WEBHOOKS_CLIENT_SECRET"],
+  tokenUrl: ["webhooks:tokenUrl", "WEBHOOKS_TOKEN_URL"],
+  productName: ["webhooks:productName", "WEBHOOKS_PRODUCT_NAME"],
+  maxRequestsPerSecond: ["webhooks:maxRequestsPerSecond", "WEBHOOKS_MAX_RPS"],
+} as const;
+
+/** A settings problem, said in terms of the config key and env var to fix. */
+export class SettingsError extends Error {
+  override readonly name = "SettingsError";
+  readonly code = "CONFIGURATION";
+}
+
+/**
+ * Resolves the settings: stack config first, then the environment.
+ * Secrets (token, client secret) are never put into error messages.
+ */
+export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
+  const read = (name: keyof typeof SETTING_SOURCES): string | undefined => {
+    const [key, variable] = SETTING_SOURCES[name];
+    const value = config?.get(key) ?? env[variable];
+    return value === undefined || value === "" ? undefined : value;
+  };
+  const where = (name: keyof typeof SETTING_SOURCES) =>
+    `\`pulumi config set ${SETTING_SOURCES[name][0]}${name === "token" || name === "clientSecret" ? " --secret" : ""} …\` or ${SETTING_SOURCES[name][1]}`;
+
+  const baseUrl = read("baseUrl");
+  if (!baseUrl) throw new SettingsError(`The service's base URL is not set: set it with ${where("baseUrl")}.`);
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
+  } catch {
+    throw new SettingsError(`webhooks:baseUrl must be an absolute http(s) URL, got: ${JSON.stringify(baseUrl)}. Fix it with ${where("baseUrl")}.`);
+  }
+
+  const apiVersion = read("apiVersion") ?? DEFAULT_API_VERSION;
+  if (!isApiVersion(apiVersion))
+    throw new SettingsError(
+      `webhooks:apiVersion must be one of 1, 2, 3, 4-preview or 2024.1 (legacy), got: ${JSON.stringify(apiVersion)}. Fix it with ${where("apiVersion")}.`,
+    );
+
+  const token = read("token");
+  const clientId = read("clientId");
+  const clientSecret = read("clientSecret");
+  const tokenUrl = read("tokenUrl");
+  let oauth: ConnectionSettings["oauth"];
+  if (!token) {
+    if (clientId && clientSecret && tokenUrl) oauth = { clientId, clientSecret, tokenUrl };
+    else if (clientId || clientSecret || tokenUrl) {
+      const missing = (["clientId", "clientSecret", "tokenUrl"] as const).filter((n) => !read(n));
+      throw new SettingsError(
+        `OAuth2 client credentials are incomplete: ${missing.map((n) => SETTING_SOURCES[n][0]).join(", ")} missing. Set ${missing.map(where).join("; ")}.`,
+      );
+    } else
+      throw new SettingsError(
+        `No credentials: set a bearer token with ${where("token")}, or OAuth2 client credentials with webhooks:clientId, webhooks:clientSecret and webhooks:tokenUrl.`,
+      );
+  }
+
+  const rps = read("maxRequestsPerSecond");
+  let maxRequestsPerSecond: number | undefined;
+  if (rps !== undefined) {
+    maxRequestsPerSecond = Number(rps);
+    if (!Number.isFinite(maxRequestsPerSecond) || maxRequestsPerSecond <= 0)
+      throw new SettingsError(`webhooks:maxRequestsPerSecond must be a positive number, got: ${JSON.stringify(rps)}. Fix it with ${where("maxRequestsPerSecond")}.`);
+  }
+
+  const settings: ConnectionSettings = { baseUrl, apiVersion, productName: read("productName") ?? "service" };
+  if (token) settings.token = token;
+  if (oauth) settings.oauth = oauth;
+  if (maxRequestsPerSecond !== undefined) settings.maxRequestsPerSecond = maxRequestsPerSecond;
+  return settings;
+}

@@ -1,0 +1,92 @@
+/**
+ * The WebhookSubscription resource: what a Pulumi program declares.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { WebhookId, WebhookName } from "../wire";
+import { PROVIDER_MODULE } from "./providerModule";
+
+/** Type token in state: a dynamic resource of module `webhooks`. */
+export const WEBHOOK_SUBSCRIPTION_TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
+
+/** Outputs kept secret in state and in every display, whatever the program passed. */
+const SECRET_OUTPUTS = ["signature", "customHeaderValue"];
+
+/** Arguments of a WebhookSubscription. */
+export interface WebhookSubscriptionArgs {
+  /**
+   * The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+   * Changing it replaces the subscription (new GUID and Signature).
+   */
+  readonly webhook: pulumi.Input<WebhookId | WebhookName | number>;
+  /**
+   * Integer of the service object type the subscription filters by.
+   * Changing it replaces the subscription.
+   */
+  readonly filterObjectType: pulumi.Input<number>;
+  /**
+   * GUID of the one object the subscription is scoped to. Required for PacketCreated,
+   * PacketUpdated, NewCommunication and SpecificBusinessObjectUpdated; must be left out for the
+   * type-scoped BusinessObjectCreated and BusinessObjectTypeUpdated. Changing it replaces the subscription.
+   * @default undefined (type-scoped)
+   */
+  readonly filterObjectGuid?: pulumi.Input<string>;
+  /** Absolute http(s) URL that receives the messages. Changes are applied in place. */
+  readonly subscriberUrl: pulumi.Input<string>;
+  /**
+   * Name of a custom header sent with every message; spaces become hyphens (`"X Api Key"` → `"X-Api-Key"`).
+   * @default undefined (no custom header)
+   */
+  readonly customHeader?: pulumi.Input<string>;
+  /**
+   * Value of the custom header. Always stored as a secret.
+   * @default undefined
+   */
+  readonly customHeaderValue?: pulumi.Input<string>;
+  /**
+   * GUID of an existing subscription to adopt instead of creating one: it is read and brought
+   * to the desired state. Pulumi's `import` cannot work for dynamic providers; this can.
+   * `npm run drift` lists unmanaged subscriptions with ready-made snippets.
+   * @default undefined (create a new subscription)
+   */
+  readonly adoptGuid?: pulumi.Input<string>;
+}
+
+/**
+ * A webhook subscription: the service POSTs a message to `subscriberUrl` whenever `webhook` occurs
+ * (for one object, or for every object of a type). Connection settings come from stack config
+ * `webhooks:*` or `WEBHOOKS_*` environment variables, never from resource arguments.
+ */
+export class WebhookSubscription extends pulumi.CustomResource {
+  /** GUID the service allocated (or the adopted one). */
+  declare public readonly guid: pulumi.Output<string>;
+  /** Value of `x-<product>-signature` on every message; secret. Rotates only when the subscription is replaced. */
+  declare public readonly signature: pulumi.Output<string>;
+  /** The event, as the service's integer. */
+  declare public readonly webhook: pulumi.Output<number>;
+  /** The event's name, e.g. `"PacketCreated"`. */
+  declare public readonly webhookName: pulumi.Output<string>;
+  declare public readonly filterObjectType: pulumi.Output<number>;
+  /** Null for type-scoped subscriptions. */
+  declare public readonly filterObjectGuid: pulumi.Output<string | null>;
+  declare public readonly subscriberUrl: pulumi.Output<string>;
+  /** `""` when none; spaces replaced by hyphens. */
+  declare public readonly customHeader: pulumi.Output<string>;
+  /** Secret; null when none. */
+  declare public readonly customHeaderValue: pulumi.Output<string | null>;
+  declare public readonly adoptGuid: pulumi.Output<string | null>;
+
+  constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
+    const props: pulumi.Inputs = {
+      ...args,
+      __provider: PROVIDER_MODULE,
+      // Declared so the engine fills them from the provider's outputs.
+      guid: undefined,
+      signature: undefined,
+      webhookName: undefined,
+    };
+    super(WEBHOOK_SUBSCRIPTION_TYPE, name, props, {
+      ...opts,
+      additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...SECRET_OUTPUTS])],
+    });
+  }
+}

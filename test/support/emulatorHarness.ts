@@ -1,0 +1,126 @@
+/**
+ * Test helpers that drive an emulator over real HTTP with plain `fetch`, the way any client of
+ * the service would. Deliberately independent of provider/client, so the conformance suite
+ * checks the emulator against the spec and not against our own client.
+ */
+import { startEmulator, type EmulatorOptions } from "../../emulator";
+import type { Operation } from "../../provider/wire";
+
+/** The Authorization header of the fixed Builder token. */
+export const BUILDER = "Bearer dev-builder";
+/** The Authorization header of the fixed token without the Builder role. */
+export const READER = "Bearer dev-reader";
+
+/** Operations answered with GET; the others are POST. */
+const GET_OPERATIONS: ReadonlySet<Operation> = new Set(["GetAllWebhookSubscriptions", "GetWebhookSubscription"]);
+
+/** A finished HTTP exchange, body read as text and (when it parses) as JSON. */
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed body, undefined when not JSON; `any` because tests index into arbitrary bodies. */
+  json: any;
+}
+
+/** How to call one API operation. */
+export interface CallOptions {
+  /** `api-version` value; null leaves the parameter out. @default "3" on /configuration, "2024.1" on /legacy */
+  version?: string | null;
+  query?: Record<string, string>;
+  /** Serialised as JSON unless `raw` is given. */
+  body?: unknown;
+  /** Sent as-is, for malformed bodies. */
+  raw?: string;
+  /** Authorization header; null sends none. @default BUILDER */
+  auth?: string | null;
+}
+
+/** Sends one request and reads the whole answer. */
+export async function http(url: string, init: RequestInit = {}): Promise<HttpResult> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** A typical valid type-scoped Subscribe body. */
+export function typeScopedBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { Webhook: 3, FilterObjectType: 2, SubscriberURL: "https://hooks.example.com/created", ...overrides };
+}
+
+/** A valid object-scoped Subscribe body for `webhook` (0, 1, 2 or 4) on `objectGuid`. */
+export function objectScopedBody(webhook: number, objectGuid: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { Webhook: webhook, FilterObjectType: 7, FilterObjectGUID: objectGuid, SubscriberURL: "https://hooks.example.com/obj", ...overrides };
+}
+
+/** A running emulator plus helpers for its two APIs and its admin API. */
+export class EmulatorHarness {
+  private constructor(
+    readonly url: string,
+    readonly close: () => Promise<void>,
+  ) {}
+
+  static async start(options: EmulatorOptions = {}): Promise<EmulatorHarness> {
+    const emulator = await startEmulator({ port: 0, ...options });
+    return new EmulatorHarness(emulator.url, () => emulator.close());
+  }
+
+  /** Calls an operation of the configuration API. */
+  config(operation: Operation, options: CallOptions = {}): Promise<HttpResult> {
+    return this.call("/configuration/WebHookSubscription", operation, "3", options);
+  }
+
+  /** Calls an operation path of the legacy 2024.1 API. */
+  legacy(operation: Operation, options: CallOptions = {}): Promise<HttpResult> {
+    return this.call("/legacy/WebHookSubscription", operation, "2024.1", options);
+  }
+
+  /** Subscribes through the configuration API and returns the saved subscription (asserts success). */
+  async subscribe(body: Record<string, unknown>): Promise<Record<string, unknown> & { GUID: string; Signature: string }> {
+    const result = await this.config("SubscribeToWebhook", { body });
+    if (result.status !== 200) throw new Error(`subscribe failed: ${result.status} ${result.text}`);
+    return result.json.Result;
+  }
+
+  /** Every subscription, via GetAll. */
+  async all(): Promise<Array<Record<string, unknown> & { GUID: string }>> {
+    return (await this.config("GetAllWebhookSubscriptions")).json;
+  }
+
+  /** Calls the admin API (`/_emulator/...`); a body is sent as JSON. */
+  admin(method: string, path: string, body?: unknown): Promise<HttpResult> {
+    return http(`${this.url}/_emulator${path}`, {
+      method,
+      ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+  }
+
+  /** `POST /_emulator/reset`, asserting it worked. */
+  async reset(): Promise<void> {
+    const result = await this.admin("POST", "/reset");
+    if (result.status !== 200) throw new Error(`reset failed: ${result.status}`);
+  }
+
+  private call(prefix: string, operation: Operation, defaultVersion: string, options: CallOptions): Promise<HttpResult> {
+    const query = new URLSearchParams(options.query);
+    const version = options.version === undefined ? defaultVersion : options.version;
+    if (version !== null) query.set("api-version", version);
+    const headers: Record<string, string> = {};
+    const auth = options.auth === undefined ? BUILDER : options.auth;
+    if (auth !== null) headers.authorization = auth;
+    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const search = query.toString();
+    return http(`${this.url}${prefix}/${operation}${search ? `?${search}` : ""}`, {
+      method: GET_OPERATIONS.has(operation) ? "GET" : "POST",
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
+  }
+}
