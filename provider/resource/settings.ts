@@ -2,6 +2,7 @@
  * Connection settings of the provider, read at run time from stack config (`webhooks:*`) with
  * environment variables as the fallback. Never taken from resource inputs, never stored in state.
  */
+import { ConfigurationError } from "../client";
 import { DEFAULT_API_VERSION, isApiVersion, type ApiVersion } from "../wire";
 
 /** The subset of a Pulumi config the provider reads (the dynamic provider's `configure` request config). */
@@ -31,17 +32,17 @@ export const SETTING_SOURCES = {
   maxRequestsPerSecond: ["webhooks:maxRequestsPerSecond", "WEBHOOKS_MAX_RPS"],
 } as const;
 
-/** A settings problem, said in terms of the config key and env var to fix. */
-export class SettingsError extends Error {
-  override readonly name = "SettingsError";
-  readonly code = "CONFIGURATION";
+/** The api-version alone, for steps that must not need credentials (diff). */
+export function apiVersionFromConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ApiVersion {
+  const value = config?.get(SETTING_SOURCES.apiVersion[0]) || env[SETTING_SOURCES.apiVersion[1]] || DEFAULT_API_VERSION;
+  return isApiVersion(value) ? value : DEFAULT_API_VERSION;
 }
 
 /**
  * Resolves the settings: stack config first, then the environment.
  * Secrets (token, client secret) are never put into error messages.
  */
-export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
+export function settingsFromConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
   const read = (name: keyof typeof SETTING_SOURCES): string | undefined => {
     const [key, variable] = SETTING_SOURCES[name];
     const value = config?.get(key) ?? env[variable];
@@ -51,18 +52,20 @@ export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = 
     `\`pulumi config set ${SETTING_SOURCES[name][0]}${name === "token" || name === "clientSecret" ? " --secret" : ""} …\` or ${SETTING_SOURCES[name][1]}`;
 
   const baseUrl = read("baseUrl");
-  if (!baseUrl) throw new SettingsError(`The service's base URL is not set: set it with ${where("baseUrl")}.`);
+  if (!baseUrl) throw new ConfigurationError("webhooks:baseUrl", `(the service's base URL) is not set: set it with ${where("baseUrl")}`);
   try {
     const url = new URL(baseUrl);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
   } catch {
-    throw new SettingsError(`webhooks:baseUrl must be an absolute http(s) URL, got: ${JSON.stringify(baseUrl)}. Fix it with ${where("baseUrl")}.`);
+    throw new ConfigurationError("webhooks:baseUrl", `must be an absolute http(s) URL (fix it with ${where("baseUrl")})`, JSON.stringify(baseUrl));
   }
 
   const apiVersion = read("apiVersion") ?? DEFAULT_API_VERSION;
   if (!isApiVersion(apiVersion))
-    throw new SettingsError(
-      `webhooks:apiVersion must be one of 1, 2, 3, 4-preview or 2024.1 (legacy), got: ${JSON.stringify(apiVersion)}. Fix it with ${where("apiVersion")}.`,
+    throw new ConfigurationError(
+      "webhooks:apiVersion",
+      `must be one of 1, 2, 3, 4-preview or 2024.1 (legacy) (fix it with ${where("apiVersion")})`,
+      JSON.stringify(apiVersion),
     );
 
   const token = read("token");
@@ -74,12 +77,14 @@ export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = 
     if (clientId && clientSecret && tokenUrl) oauth = { clientId, clientSecret, tokenUrl };
     else if (clientId || clientSecret || tokenUrl) {
       const missing = (["clientId", "clientSecret", "tokenUrl"] as const).filter((n) => !read(n));
-      throw new SettingsError(
-        `OAuth2 client credentials are incomplete: ${missing.map((n) => SETTING_SOURCES[n][0]).join(", ")} missing. Set ${missing.map(where).join("; ")}.`,
+      throw new ConfigurationError(
+        missing.map((n) => SETTING_SOURCES[n][0]).join(", "),
+        `missing: OAuth2 client credentials need clientId, clientSecret and tokenUrl. Set ${missing.map(where).join("; ")}`,
       );
     } else
-      throw new SettingsError(
-        `No credentials: set a bearer token with ${where("token")}, or OAuth2 client credentials with webhooks:clientId, webhooks:clientSecret and webhooks:tokenUrl.`,
+      throw new ConfigurationError(
+        "webhooks:token",
+        `is not set, nor are OAuth2 client credentials: set a bearer token with ${where("token")}, or webhooks:clientId, webhooks:clientSecret and webhooks:tokenUrl`,
       );
   }
 
@@ -88,7 +93,11 @@ export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = 
   if (rps !== undefined) {
     maxRequestsPerSecond = Number(rps);
     if (!Number.isFinite(maxRequestsPerSecond) || maxRequestsPerSecond <= 0)
-      throw new SettingsError(`webhooks:maxRequestsPerSecond must be a positive number, got: ${JSON.stringify(rps)}. Fix it with ${where("maxRequestsPerSecond")}.`);
+      throw new ConfigurationError(
+        "webhooks:maxRequestsPerSecond",
+        `must be a positive number (fix it with ${where("maxRequestsPerSecond")})`,
+        JSON.stringify(rps),
+      );
   }
 
   const settings: ConnectionSettings = { baseUrl, apiVersion, productName: read("productName") ?? "service" };

@@ -1,0 +1,127 @@
+/**
+ * Creating a subscription without ever leaving a duplicate: adoption, reconciliation of
+ * ambiguous Subscribe results, and confirmation of legacy creates.
+ */
+import { AmbiguousResultError, NotFoundError, WebhookApiError } from "../client";
+import type { Subscription, SubscriptionSpec } from "../wire";
+import { naturalKey, specKey } from "./naturalKey";
+import type { Session } from "./session";
+import { warn } from "./warn";
+
+/** How many times an ambiguous Subscribe is reconciled and tried again before giving up. */
+const MAX_CREATE_ATTEMPTS = 5;
+
+/**
+ * Subscribes, or takes over the identical subscription that already exists (the orphan of an
+ * interrupted run, or the result of a Subscribe whose response was lost). Two subscriptions with
+ * the same event, scope, URL and header name would deliver every message twice, so an identical
+ * one is adopted rather than duplicated.
+ */
+export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise<Subscription> {
+  if (!s.legacy) {
+    const existing = unclaimedMatch(s, spec, await s.snapshots.get());
+    if (existing) {
+      warn(`adopted existing subscription ${existing.guid} (same event, scope, URL and header) instead of creating a duplicate`);
+      return bringTo(s, existing, spec);
+    }
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const created = await s.client.subscribe(spec);
+      s.claimed.add(created.guid);
+      return s.legacy ? await confirmLegacyCreate(s, created) : created;
+    } catch (err) {
+      if (!(err instanceof AmbiguousResultError) || attempt >= MAX_CREATE_ATTEMPTS || s.legacy) throw err;
+      // The request may have been committed: look before trying again.
+      const found = unclaimedMatch(s, spec, new Map((await s.client.list()).map((x) => [x.guid, x])));
+      if (found) return bringTo(s, found, spec);
+    }
+  }
+}
+
+/** Adopts the subscription `guid` and brings it to the desired state. */
+export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): Promise<Subscription> {
+  if (s.legacy)
+    throw new Error(
+      `adoptGuid ${guid}: adopting needs Get and Update, which the legacy 2024.1 API lacks. ` +
+        `Set webhooks:apiVersion to 3 for the adoption, or remove adoptGuid to create a new subscription.`,
+    );
+  let live: Subscription;
+  try {
+    live = await s.client.get(guid);
+  } catch (err) {
+    if (err instanceof NotFoundError)
+      throw new Error(
+        `adoptGuid ${guid}: no subscription with that GUID exists on ${s.baseUrl}. ` +
+          "Check the GUID (`npm run drift` lists the unmanaged subscriptions with their GUIDs), or remove adoptGuid to create a new subscription.",
+      );
+    throw err;
+  }
+  return bringTo(s, live, spec);
+}
+
+/** Updates `live` to `spec` when any stored field differs; keeps GUID and Signature. */
+async function bringTo(s: Session, live: Subscription, spec: SubscriptionSpec): Promise<Subscription> {
+  s.claimed.add(live.guid);
+  if (matches(live, spec)) return live;
+  return updateChecked(s, live, spec);
+}
+
+/** Update, checking that the service kept the identity; an ambiguous Update is verified with Get. */
+export async function updateChecked(s: Session, before: Pick<Subscription, "guid" | "signature">, spec: SubscriptionSpec): Promise<Subscription> {
+  let after: Subscription;
+  try {
+    after = await s.client.update(before.guid, spec);
+  } catch (err) {
+    if (!(err instanceof AmbiguousResultError)) throw err;
+    const live = await s.client.get(before.guid);
+    after = matches(live, spec) ? live : await s.client.update(before.guid, spec);
+  }
+  if (after.guid !== before.guid || after.signature !== before.signature)
+    throw new Error(
+      `UpdateWebhookSubscription of ${before.guid} answered with ${after.guid === before.guid ? "a new Signature" : `GUID ${after.guid}`}: ` +
+        "an update must keep the GUID and Signature. The service broke its contract; run `pulumi refresh` to record the subscription as it is now.",
+    );
+  return after;
+}
+
+/** Whether the live subscription already has every desired field. */
+export function matches(live: Subscription, spec: SubscriptionSpec): boolean {
+  return naturalKey(live) === specKey(spec) && live.customHeaderValue === (spec.customHeaderValue ?? null);
+}
+
+function unclaimedMatch(s: Session, spec: SubscriptionSpec, live: Map<string, Subscription>): Subscription | undefined {
+  const key = specKey(spec);
+  for (const candidate of live.values()) if (!s.claimed.has(candidate.guid) && naturalKey(candidate) === key) return candidate;
+  return undefined;
+}
+
+/**
+ * The legacy API answers 200 even when it silently creates nothing (PacketUpdated on a Closed
+ * work item). Confirm through the configuration API when the instance offers it.
+ */
+async function confirmLegacyCreate(s: Session, created: Subscription): Promise<Subscription> {
+  let all: Subscription[];
+  try {
+    all = await s.configurationClient.list();
+  } catch (err) {
+    if (err instanceof WebhookApiError && (err.code === "NOT_FOUND" || err.code === "LEGACY_UNSUPPORTED")) {
+      warn(
+        `legacy Subscribe returned ${created.guid}, but this instance has no configuration API to confirm it exists; ` +
+          "the legacy API can answer 200 without creating anything (e.g. PacketUpdated on a Closed work item)",
+      );
+      return created;
+    }
+    throw err;
+  }
+  const confirmed = all.find((x) => x.guid === created.guid);
+  if (confirmed) return confirmed;
+  throw new Error(
+    `SubscribeToWebhook (legacy 2024.1) answered 200 with GUID ${created.guid}, but no such subscription exists: ` +
+      `the legacy API silently creates nothing when it rejects a subscription` +
+      (created.webhook === 1 && created.filterObjectGuid
+        ? ` — PacketUpdated on work item ${created.filterObjectGuid}, which is probably Closed.`
+        : ".") +
+      " Check the work item and the subscription's fields, or use the configuration API (webhooks:apiVersion 3) for a precise error.",
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The dynamic provider: Pulumi's contract, implemented. The fixed `__provider` module in state
+ * requires this file by package name, so keep its path (`pulumi-webhook-subscriptions/runtime`).
+ *
+ * - check validates and normalises inputs before any API call;
+ * - diff is local, with no API calls;
+ * - create is transactional and never leaves a duplicate;
+ * - read (refresh) reports the live subscription, or drops it when it is gone;
+ * - update keeps GUID and Signature; delete treats "already gone" as deleted.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { NotFoundError } from "../client";
+import { adopt, subscribeOnce, updateChecked } from "./create";
+import { diffSubscription } from "./diff";
+import { checkInputs, specOf, type SubscriptionInputs } from "./inputs";
+import { inputsOf, outputsOf, type SubscriptionOutputs } from "./outputs";
+import { apiVersion, session, setConfig } from "./session";
+import { warn } from "./warn";
+import { isLegacy } from "../wire";
+
+type Outputs = SubscriptionOutputs & { __provider?: string };
+
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  setConfig(req.config);
+}
+
+export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(news);
+  return { inputs, failures };
+}
+
+export async function diff(_id: string, olds: Outputs, news: SubscriptionInputs): Promise<pulumi.dynamic.DiffResult> {
+  const result = diffSubscription(olds, news, isLegacy(apiVersion()));
+  return { changes: result.changes, replaces: result.replaces, deleteBeforeReplace: false };
+}
+
+export async function create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {
+  const s = session();
+  const spec = specOf(inputs);
+  const live = inputs.adoptGuid ? await adopt(s, inputs.adoptGuid, spec) : await subscribeOnce(s, spec);
+  return { id: live.guid, outs: outputsOf(live, inputs.adoptGuid ?? null) };
+}
+
+export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
+  const s = session();
+  if (s.legacy) {
+    warn(`refresh of ${id}: the legacy 2024.1 API has no Get, so drift cannot be seen; the state is left as it was`);
+    return { id, props };
+  }
+  let live = (await s.snapshots.get()).get(id);
+  if (!live) {
+    // Not in the list: confirm with Get before dropping it from state (the list may be stale or paged).
+    try {
+      live = await s.client.get(id);
+    } catch (err) {
+      if (err instanceof NotFoundError) return {};
+      throw err;
+    }
+  }
+  const adoptGuid = props?.adoptGuid ?? null;
+  return { id: live.guid, props: outputsOf(live, adoptGuid), inputs: inputsOf(live, adoptGuid) };
+}
+
+export async function update(id: string, olds: Outputs, news: SubscriptionInputs): Promise<pulumi.dynamic.UpdateResult<SubscriptionOutputs>> {
+  const s = session();
+  if (s.legacy)
+    throw new Error(`UpdateWebhookSubscription of ${id}: the legacy 2024.1 API has no Update; changes replace the subscription instead. This is a bug in diff: please report it.`);
+  try {
+    const live = await updateChecked(s, { guid: id, signature: olds.signature }, specOf(news));
+    return { outs: outputsOf(live, news.adoptGuid ?? olds.adoptGuid ?? null) };
+  } catch (err) {
+    if (err instanceof NotFoundError)
+      throw new Error(`${err.message} It was deleted outside Pulumi: run \`pulumi refresh\` to drop it from state, then \`pulumi up\` to create it again.`);
+    throw err;
+  }
+}
+
+// `delete` is a reserved word, so the export is renamed.
+async function remove(id: string): Promise<void> {
+  try {
+    await session().client.unsubscribe(id);
+  } catch (err) {
+    if (err instanceof NotFoundError) return; // already gone: that is what delete wants
+    throw err;
+  }
+}
+export { remove as delete };
