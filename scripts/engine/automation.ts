@@ -2,8 +2,8 @@
  * Opening stacks on the provisioned engine through the Automation API, with a local `file://`
  * backend and no network: shared by `npm start`, drift review, benchmarks and the tests.
  */
-import { mkdirSync, existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { mkdirSync, existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   LocalWorkspace,
@@ -12,6 +12,7 @@ import {
   type ConfigMap,
   type PulumiFn,
 } from "@pulumi/pulumi/automation";
+import { load as loadYaml } from "js-yaml";
 import type { Engine } from "./provision";
 
 /** Passphrase of local stacks' secrets provider, unless the caller's environment sets one. */
@@ -50,15 +51,25 @@ export function engineEnv(engine: Engine, backendDir: string, extra: Record<stri
   };
 }
 
+/** The program's entry file: `index.ts` in the directory Pulumi.yaml's `main` names (default: its own). */
+export function programEntry(workDir: string): string {
+  const projectFile = join(workDir, "Pulumi.yaml");
+  const project = existsSync(projectFile) ? (loadYaml(readFileSync(projectFile, "utf8")) as { main?: string } | null) : null;
+  const main = resolve(workDir, project?.main ?? ".");
+  return main.endsWith(".ts") ? main : join(main, "index.ts");
+}
+
 /**
- * Loads a program directory's `index.ts` as an inline program. Used because the Node.js language
+ * Loads a program directory's entry as an inline program. Used because the Node.js language
  * host may be missing (see scripts/engine/provision.ts); the program, Pulumi.yaml and stack
- * config are the directory's own, and the engine is the real one.
+ * config are the directory's own, and the engine is the real one. Each run (preview, up, …)
+ * evaluates the program afresh, as the language host would, so its resources register every time.
  */
 export function directoryProgram(workDir: string): PulumiFn {
+  let runs = 0;
   return async () => {
-    const entry = join(resolve(workDir), "index.ts");
-    const mod = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
+    const entry = programEntry(workDir);
+    const mod = await loadFresh(entry, ++runs);
     const main = (mod.default as { default?: unknown } | undefined)?.default ?? mod.default;
     if (typeof main === "function") return (await (main as () => unknown)()) as Record<string, unknown>;
     // A program whose exports are its stack outputs.
@@ -66,6 +77,20 @@ export function directoryProgram(workDir: string): PulumiFn {
     for (const [key, value] of Object.entries(mod)) if (key !== "default" && key !== "__esModule") outputs[key] = value;
     return outputs;
   };
+}
+
+/**
+ * Evaluates a TypeScript module again. Under tsx (CommonJS hooks) the program directory's entries
+ * leave the require cache; elsewhere (vitest's module runner) a query string makes a new instance.
+ */
+async function loadFresh(entry: string, run: number): Promise<Record<string, unknown>> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (require.extensions[".ts"]) {
+    const dir = dirname(entry) + sep;
+    for (const key of Object.keys(require.cache)) if (key.startsWith(dir) && !key.includes(`${sep}node_modules${sep}`)) delete require.cache[key];
+    return require(entry) as Record<string, unknown>;
+  }
+  return (await import(`${pathToFileURL(entry).href}?run=${run}`)) as Record<string, unknown>;
 }
 
 /** Creates or selects a stack on the local backend. */
