@@ -1,0 +1,242 @@
+/**
+ * The dynamic provider's methods called directly against the real emulator: every branch of
+ * create (adoption, reconciliation, legacy confirmation), read, update and delete.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import * as runtime from "../../provider/resource/runtime";
+import type { SubscriptionInputs } from "../../provider/resource/inputs";
+import { EmulatorHarness, objectScopedBody, typeScopedBody } from "../support/emulatorHarness";
+
+const PACKET = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
+
+let emulator: EmulatorHarness;
+let legacyOnly: EmulatorHarness;
+
+beforeAll(async () => {
+  emulator = await EmulatorHarness.start();
+  legacyOnly = await EmulatorHarness.start({ legacyOnly: true });
+});
+afterAll(async () => {
+  await emulator.close();
+  await legacyOnly.close();
+});
+beforeEach(async () => {
+  await emulator.reset();
+  await legacyOnly.reset();
+  configure(emulator.url);
+});
+
+/** Configures the provider as the host would, from stack config. */
+function configure(baseUrl: string, extra: Record<string, string> = {}): void {
+  const config: Record<string, string> = { "webhooks:baseUrl": baseUrl, "webhooks:token": "dev-builder", ...extra };
+  void runtime.configure({ config: { get: (key) => config[key], require: (key) => config[key]! } });
+}
+
+function inputs(overrides: Partial<SubscriptionInputs> = {}): SubscriptionInputs {
+  return {
+    webhook: 0,
+    filterObjectType: 2,
+    filterObjectGuid: PACKET,
+    subscriberUrl: "https://hooks.example.com/orders",
+    customHeader: "X-Api-Key",
+    customHeaderValue: "k1",
+    ...overrides,
+  };
+}
+
+async function stats(on = emulator): Promise<{ requests: Record<string, number> }> {
+  return (await on.admin("GET", "/stats")).json;
+}
+
+describe("create", () => {
+  it("subscribes and returns every output, nothing undefined", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    expect(outs).toEqual({
+      guid: id,
+      signature: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      webhook: 0,
+      webhookName: "PacketCreated",
+      filterObjectType: 2,
+      filterObjectGuid: PACKET,
+      subscriberUrl: "https://hooks.example.com/orders",
+      customHeader: "X-Api-Key",
+      customHeaderValue: "k1",
+      adoptGuid: null,
+    });
+    expect(Object.values(outs!).every((v) => v !== undefined)).toBe(true);
+    expect(await emulator.all()).toHaveLength(1);
+  });
+
+  it("reconciles a Subscribe whose response was lost: no duplicate", async () => {
+    await emulator.admin("PUT", "/faults", [{ operation: "SubscribeToWebhook", kind: "reset-after-commit", count: 1 }]);
+    const { id } = await runtime.create(inputs());
+    const all = await emulator.all();
+    expect(all.map((s) => s.GUID)).toEqual([id]);
+  });
+
+  it("retries a Subscribe that never reached the service: exactly one created", async () => {
+    await emulator.admin("PUT", "/faults", [{ operation: "SubscribeToWebhook", kind: "reset-before-commit", count: 2 }]);
+    const { id } = await runtime.create(inputs());
+    expect((await emulator.all()).map((s) => s.GUID)).toEqual([id]);
+  });
+
+  it("adopts an identical orphan instead of creating a duplicate", async () => {
+    const orphan = await emulator.subscribe(objectScopedBody(0, PACKET, { FilterObjectType: 2, SubscriberURL: "https://hooks.example.com/orders", CustomHeader: "X-Api-Key", CustomHeaderValue: "old" }));
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { id, outs } = await runtime.create(inputs());
+    expect(id).toBe(orphan.GUID.toLowerCase());
+    expect(outs!.customHeaderValue).toBe("k1");
+    expect(warn.mock.calls.join(" ")).toMatch(/adopted existing subscription/);
+    warn.mockRestore();
+    expect(await emulator.all()).toHaveLength(1);
+  });
+
+  it("names the closed work item when PacketUpdated is refused", async () => {
+    await emulator.admin("PUT", `/work-items/${PACKET}`, { Closed: true });
+    await expect(runtime.create(inputs({ webhook: 1 }))).rejects.toThrow(new RegExp(PACKET, "i"));
+    expect(await emulator.all()).toHaveLength(0);
+  });
+
+  it("adopts by GUID and brings the subscription to the desired state, keeping its Signature", async () => {
+    const existing = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://old.example.com/x" }));
+    const { id, outs } = await runtime.create(inputs({ webhook: 3, filterObjectGuid: undefined, adoptGuid: existing.GUID }));
+    expect(id).toBe(existing.GUID);
+    expect(outs!.signature).toBe(existing.Signature);
+    expect(outs!.subscriberUrl).toBe("https://hooks.example.com/orders");
+    expect(outs!.adoptGuid).toBe(existing.GUID);
+    expect(await emulator.all()).toHaveLength(1);
+  });
+
+  it("fails clearly when the adopted GUID does not exist, creating nothing", async () => {
+    const missing = "00000000-1111-4222-8333-444444444444";
+    await expect(runtime.create(inputs({ adoptGuid: missing }))).rejects.toThrow(/adoptGuid 00000000-1111-4222-8333-444444444444: no subscription with that GUID exists.*npm run drift/);
+    expect(await emulator.all()).toHaveLength(0);
+  });
+
+  it("legacy mode confirms the create through the configuration API", async () => {
+    configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
+    const { id } = await runtime.create(inputs());
+    expect((await stats()).requests.GetAllWebhookSubscriptions).toBe(1);
+    expect((await emulator.all()).map((s) => s.GUID)).toEqual([id]);
+  });
+
+  it("legacy mode fails when the legacy API silently created nothing (closed packet)", async () => {
+    configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
+    await emulator.admin("PUT", `/work-items/${PACKET}`, { Closed: true });
+    await expect(runtime.create(inputs({ webhook: 1 }))).rejects.toThrow(/silently creates nothing.*work item 6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b/);
+  });
+
+  it("legacy mode warns when the instance has no configuration API to confirm with", async () => {
+    configure(legacyOnly.url, { "webhooks:apiVersion": "2024.1" });
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { id } = await runtime.create(inputs());
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(warn.mock.calls.join(" ")).toMatch(/no configuration API to confirm/);
+    warn.mockRestore();
+  });
+});
+
+describe("read", () => {
+  it("reports the live subscription as props and inputs", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    await emulator.config("UpdateWebhookSubscription", {
+      body: { GUID: id, Webhook: 0, FilterObjectType: 2, FilterObjectGUID: PACKET, SubscriberURL: "https://moved.example.com/x", CustomHeader: "X-Api-Key", CustomHeaderValue: "k1" },
+    });
+    configure(emulator.url); // a new engine run: a new snapshot
+    const result = await runtime.read(id, outs!);
+    expect(result.id).toBe(id);
+    expect(result.props.subscriberUrl).toBe("https://moved.example.com/x");
+    expect(result.props.signature).toBe(outs!.signature);
+    expect(result.inputs).toEqual({ webhook: 0, filterObjectType: 2, filterObjectGuid: PACKET, subscriberUrl: "https://moved.example.com/x", customHeader: "X-Api-Key", customHeaderValue: "k1" });
+  });
+
+  it("drops a subscription deleted out of band (empty id), after confirming with Get", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    await emulator.config("Unsubscribe", { query: { webHookSubscriptionGUID: id } });
+    configure(emulator.url);
+    expect(await runtime.read(id, outs!)).toEqual({});
+    expect((await stats()).requests.GetWebhookSubscription).toBe(1);
+  });
+
+  it("coalesces concurrent reads into one GetAll", async () => {
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => runtime.create(inputs({ subscriberUrl: `https://hooks.example.com/${i}` }))));
+    const before = (await stats()).requests.GetAllWebhookSubscriptions ?? 0;
+    configure(emulator.url);
+    const reads = await Promise.all(created.map((c) => runtime.read(c.id, c.outs!)));
+    expect(reads.every((r, i) => r.id === created[i]!.id)).toBe(true);
+    expect(((await stats()).requests.GetAllWebhookSubscriptions ?? 0) - before).toBe(1);
+    expect((await stats()).requests.GetWebhookSubscription ?? 0).toBe(0);
+  });
+
+  it("never mistakes bad credentials for a deletion", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    configure(emulator.url, { "webhooks:token": "dev-reader" });
+    await expect(runtime.read(id, outs!)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    configure(emulator.url, { "webhooks:token": "wrong" });
+    await expect(runtime.read(id, outs!)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+
+  it("legacy mode leaves state as it was and warns that drift cannot be seen", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await runtime.read(id, outs!)).toEqual({ id, props: outs });
+    expect(warn.mock.calls.join(" ")).toMatch(/drift cannot be seen/);
+    warn.mockRestore();
+  });
+});
+
+describe("update and delete", () => {
+  it("updates in place, keeping GUID and Signature", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    const { outs: after } = await runtime.update(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2", customHeaderValue: "k2" }));
+    expect(after).toMatchObject({ guid: id, signature: outs!.signature, subscriberUrl: "https://hooks.example.com/v2", customHeaderValue: "k2" });
+  });
+
+  it("verifies an Update whose response was lost", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    await emulator.admin("PUT", "/faults", [{ operation: "UpdateWebhookSubscription", kind: "reset-after-commit", count: 1 }]);
+    const { outs: after } = await runtime.update(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v3" }));
+    expect(after!.subscriberUrl).toBe("https://hooks.example.com/v3");
+    expect(await emulator.all()).toHaveLength(1);
+  });
+
+  it("explains an update of a subscription deleted out of band", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    await emulator.config("Unsubscribe", { query: { webHookSubscriptionGUID: id } });
+    await expect(runtime.update(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).rejects.toThrow(/deleted outside Pulumi: run `pulumi refresh`/);
+  });
+
+  it("deletes, and treats an already-deleted subscription as deleted", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    await runtime.delete(id, outs!);
+    expect(await emulator.all()).toHaveLength(0);
+    await expect(runtime.delete(id, outs!)).resolves.toBeUndefined();
+  });
+
+  it("deletes through the legacy API in legacy mode", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
+    await runtime.delete(id, outs!);
+    expect(await emulator.all()).toHaveLength(0);
+  });
+});
+
+describe("diff and check through the runtime", () => {
+  it("plans replacement for identity changes and in-place updates otherwise, without API calls", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    const before = (await stats()).requests;
+    expect(await runtime.diff(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await runtime.diff(id, outs!, inputs({ webhook: 2 }))).toEqual({ changes: true, replaces: ["webhook"], deleteBeforeReplace: false });
+    expect(await runtime.diff(id, outs!, inputs())).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
+    expect(await runtime.diff(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).toEqual({ changes: true, replaces: ["subscriberUrl"], deleteBeforeReplace: false });
+    expect((await stats()).requests).toEqual(before);
+  });
+
+  it("check normalises names, header spaces and GUID case", async () => {
+    const { inputs: checked, failures } = await runtime.check({}, { webhook: "PacketCreated", filterObjectType: 2, filterObjectGuid: PACKET.toUpperCase(), subscriberUrl: "https://h.example.com/x", customHeader: "X Api Key", customHeaderValue: "v" });
+    expect(failures).toEqual([]);
+    expect(checked).toEqual({ webhook: 0, filterObjectType: 2, filterObjectGuid: PACKET, subscriberUrl: "https://h.example.com/x", customHeader: "X-Api-Key", customHeaderValue: "v" });
+  });
+});
