@@ -1,0 +1,81 @@
+/**
+ * Timed engine operations for the benchmarks: `up` and `refresh` of N WebhookSubscriptions
+ * against the emulator, and of N no-op dynamic resources (the engine floor), on one engine.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { WebhookSubscription } from "pulumi-webhook-subscriptions";
+import { openStack } from "../scripts/engine/automation";
+import type { Engine } from "../scripts/engine/provision";
+import { NoopResource } from "./noopResource";
+
+export type Kind = "subscriptions" | "noop";
+
+export interface BenchContext {
+  engine: Engine;
+  dir: string;
+  emulatorUrl: string;
+  n: number;
+}
+
+/** N resources of `kind`, with the same inputs either way. */
+function program(kind: Kind, n: number) {
+  return async () => {
+    for (let i = 0; i < n; i++) {
+      const args = {
+        webhook: 3,
+        filterObjectType: 7,
+        subscriberUrl: `https://hooks.example.com/bench/${i}`,
+        customHeader: "X-Bench",
+        customHeaderValue: `value-${i}`,
+      };
+      if (kind === "subscriptions") new WebhookSubscription(`sub-${i}`, args);
+      else new NoopResource(`noop-${i}`, args);
+    }
+    return {};
+  };
+}
+
+let stackCounter = 0;
+
+/** A fresh stack for `kind`, so every measured `up` creates all N resources. */
+export async function freshStack(ctx: BenchContext, kind: Kind): Promise<Stack> {
+  return openStack({
+    engine: ctx.engine,
+    backendDir: join(ctx.dir, "state"),
+    stackName: `${kind}-${process.pid}-${++stackCounter}`,
+    workDir: ctx.dir,
+    projectName: "bench",
+    program: program(kind, ctx.n),
+    env: { WEBHOOKS_BASE_URL: ctx.emulatorUrl, WEBHOOKS_TOKEN: "dev-builder" },
+  });
+}
+
+/** Seconds an async step takes. */
+export async function timed(step: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await step();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+/** Runs `up` and fails loudly unless every resource was created. */
+export async function upAll(stack: Stack, n: number): Promise<void> {
+  const result = await stack.up();
+  const created = result.summary.resourceChanges?.create ?? 0;
+  if (result.summary.result !== "succeeded" || created !== n + 1)
+    throw new Error(`up ${result.summary.result} with ${created} of ${n + 1} resources created`);
+}
+
+/** Bytes of the state at rest: the `__provider` of one resource and the whole checkpoint per resource. */
+export function stateBytes(ctx: BenchContext, stack: Stack): { provider: number; perResource: number } {
+  const file = join(ctx.dir, "state", ".pulumi", "stacks", "bench", `${stack.name}.json`);
+  const raw = readFileSync(file, "utf8");
+  const resources = (JSON.parse(raw) as { checkpoint: { latest: { resources: Array<{ type: string; inputs: { __provider?: string } }> } } })
+    .checkpoint.latest.resources.filter((r) => r.type === "pulumi-nodejs:dynamic/webhooks:WebhookSubscription");
+  if (resources.length === 0) throw new Error("no WebhookSubscription in the state");
+  return {
+    provider: Buffer.byteLength(resources[0]!.inputs.__provider ?? ""),
+    perResource: Buffer.byteLength(raw) / resources.length,
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * `npm run bench`: what the provider costs beyond the engine and the API, as ratios measured
+ * side by side in one run (these machines are noisy; a time from another run means nothing).
+ * Compared runs are interleaved (A B A B …) and medians reported. Writes bench/results.json.
+ *
+ * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (3).
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { arch, cpus, platform, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { startEmulator } from "../emulator";
+import { provisionEngine } from "../scripts/engine/provision";
+import { measureClientOverhead } from "./clientOverhead";
+import { measureEmulatorThroughput } from "./emulatorThroughput";
+import { freshStack, stateBytes, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
+import { median } from "./median";
+
+interface Entry {
+  value: number;
+  unit: string;
+  baseline?: number;
+  ratio?: number;
+  n: number;
+  goal?: string;
+}
+
+const ROOT = resolve(__dirname, "..");
+const N = Number(process.env.BENCH_N ?? 200);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+function log(line: string): void {
+  console.error(`[bench] ${line}`);
+}
+
+async function admin(url: string, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${url}/_emulator${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} /_emulator${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+function totalRequests(stats: { requests: Record<string, number> }): number {
+  return Object.values(stats.requests).reduce((a, b) => a + b, 0);
+}
+
+async function main(): Promise<void> {
+  const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
+  const dir = join(ROOT, ".work", "bench");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const emulator = await startEmulator({ port: 0 });
+  const ctx: BenchContext = { engine, dir, emulatorUrl: emulator.url, n: N };
+  const samples = { up: { subscriptions: [] as number[], noop: [] as number[] }, refresh: { subscriptions: [] as number[], noop: [] as number[] } };
+  const refreshCalls: number[] = [];
+  const rateLimited: number[] = [];
+  let state = { provider: 0, perResource: 0 };
+
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const kind of ["subscriptions", "noop"] as Kind[]) {
+        const stack = await freshStack(ctx, kind);
+        const up = await timed(() => upAll(stack, N));
+        samples.up[kind].push(up);
+        const before = totalRequests(await admin(emulator.url, "GET", "/stats"));
+        const refresh = await timed(() => stack.refresh());
+        samples.refresh[kind].push(refresh);
+        if (kind === "subscriptions") {
+          refreshCalls.push(totalRequests(await admin(emulator.url, "GET", "/stats")) - before);
+          state = stateBytes(ctx, stack);
+        }
+        await stack.destroy();
+        await stack.workspace.removeStack(stack.name);
+        log(`round ${round}/${ROUNDS} ${kind}: up ${up.toFixed(2)}s, refresh ${refresh.toFixed(2)}s`);
+      }
+
+      // Against a rate-limited service: how close to the N/R floor the limiter gets.
+      await admin(emulator.url, "PUT", "/rate-limit", { requestsPerSecond: RATE, burst: RATE });
+      const stack = await freshStack(ctx, "subscriptions");
+      const limited = await timed(() => upAll(stack, N));
+      await admin(emulator.url, "PUT", "/rate-limit", null);
+      rateLimited.push(limited);
+      const stats = await admin(emulator.url, "GET", "/stats");
+      log(`round ${round}/${ROUNDS} rate-limited up at ${RATE} req/s: ${limited.toFixed(2)}s (429s so far: ${stats.status["429"] ?? 0})`);
+      await stack.destroy();
+      await stack.workspace.removeStack(stack.name);
+    }
+  } finally {
+    await emulator.close();
+  }
+
+  log("emulator throughput…");
+  const throughput = await measureEmulatorThroughput({ durationMs: 5_000 });
+  log("client overhead…");
+  const overhead = await measureClientOverhead();
+
+  const ratio = (a: number[], b: number[]) => median(a) / median(b);
+  const results: Record<string, Entry> = {
+    up_vs_engine_floor: { value: median(samples.up.subscriptions), unit: "s", baseline: median(samples.up.noop), ratio: ratio(samples.up.subscriptions, samples.up.noop), n: N, goal: "ratio <= 1.10" },
+    refresh_api_calls: { value: median(refreshCalls), unit: "calls", n: N, goal: "<= 3" },
+    refresh_vs_engine_floor: { value: median(samples.refresh.subscriptions), unit: "s", baseline: median(samples.refresh.noop), ratio: ratio(samples.refresh.subscriptions, samples.refresh.noop), n: N, goal: "ratio <= 1.10" },
+    rate_limited_up_vs_floor: { value: median(rateLimited), unit: "s", baseline: N / RATE, ratio: median(rateLimited) / (N / RATE), n: N, goal: "ratio <= 1.15, 0 failed operations" },
+    provider_state_bytes_per_resource: { value: state.provider, unit: "bytes", baseline: Math.round(state.perResource), n: N, goal: "<= 1536 (baseline: whole state per resource)" },
+    emulator_requests_per_second: { value: Math.round(throughput.requestsPerSecond), unit: "req/s", n: throughput.requests, goal: ">= 5000" },
+    client_overhead_vs_raw_undici: { value: overhead.clientMsPerCall, unit: "ms/call", baseline: overhead.rawMsPerCall, ratio: overhead.ratio, n: overhead.n, goal: "ratio <= 1.2" },
+  };
+  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(totalmem() / 2 ** 30), platform: `${platform()} ${arch()}`, node: process.version, rounds: ROUNDS };
+  writeFileSync(join(__dirname, "results.json"), `${JSON.stringify({ ...results, machine }, null, 2)}\n`);
+  printTable(results, machine);
+}
+
+function printTable(results: Record<string, Entry>, machine: Record<string, unknown>): void {
+  const fmt = (x: number | undefined) => (x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(x < 10 ? 3 : 1));
+  console.log("| metric | value | baseline | ratio | n | goal |");
+  console.log("|---|---|---|---|---|---|");
+  for (const [name, e] of Object.entries(results))
+    console.log(`| ${name} | ${fmt(e.value)} ${e.unit} | ${fmt(e.baseline)} | ${fmt(e.ratio)} | ${e.n} | ${e.goal ?? ""} |`);
+  console.log(`\nmachine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}, ${machine.rounds} rounds`);
+}
+
+main().catch((err: unknown) => {
+  console.error(`[bench] failed: ${err instanceof Error ? err.stack : String(err)}`);
+  process.exit(1);
+});
