@@ -26,7 +26,10 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 
 export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news);
-  return { inputs, failures };
+  // Sent without `property`: for a failure on a property the engine prints "property X value {…}"
+  // with the raw value, even the plaintext of a secret (a customHeaderValue with a stray newline)
+  // or a password in a URL. Every reason starts with the field's name, so nothing is lost.
+  return { inputs, failures: failures.map((f) => ({ property: "", reason: f.reason })) };
 }
 
 export async function diff(_id: string, olds: Outputs, news: SubscriptionInputs): Promise<pulumi.dynamic.DiffResult> {
@@ -38,6 +41,7 @@ export async function create(inputs: SubscriptionInputs): Promise<pulumi.dynamic
   const s = session();
   const spec = specOf(inputs);
   const live = inputs.adoptGuid ? await adopt(s, inputs.adoptGuid, spec) : await subscribeOnce(s, spec);
+  s.snapshots.record(live);
   return { id: live.guid, outs: outputsOf(live, inputs.adoptGuid ?? null) };
 }
 
@@ -67,6 +71,7 @@ export async function update(id: string, olds: Outputs, news: SubscriptionInputs
     throw new Error(`UpdateWebhookSubscription of ${id}: the legacy 2024.1 API has no Update; changes replace the subscription instead. This is a bug in diff: please report it.`);
   try {
     const live = await updateChecked(s, { guid: id, signature: olds.signature }, specOf(news));
+    s.snapshots.record(live);
     return { outs: outputsOf(live, news.adoptGuid ?? olds.adoptGuid ?? null) };
   } catch (err) {
     if (err instanceof NotFoundError)
@@ -77,11 +82,13 @@ export async function update(id: string, olds: Outputs, news: SubscriptionInputs
 
 // `delete` is a reserved word, so the export is renamed.
 async function remove(id: string): Promise<void> {
+  const s = session();
   try {
-    await session().client.unsubscribe(id);
+    await s.client.unsubscribe(id);
   } catch (err) {
-    if (err instanceof NotFoundError) return; // already gone: that is what delete wants
-    throw err;
+    if (!(err instanceof NotFoundError)) throw err;
+    // Already gone: that is what delete wants.
   }
+  s.snapshots.forget(id);
 }
 export { remove as delete };

@@ -10,16 +10,19 @@ export interface ListSource {
 }
 
 /**
- * A GetAll snapshot shared by the reads of one burst. A snapshot is reused while its request is in
- * flight and for `reuseMs` after it completes; a read that misses its GUID confirms with a Get,
- * so a stale or paged list can never drop a subscription from state.
+ * A GetAll snapshot shared by the reads of one engine operation. A snapshot is reused while its
+ * request is in flight and for `reuseMs` after it completes, and kept coherent with this
+ * process's own writes (`record`, `forget`); a read that misses its GUID confirms with a Get, so
+ * a stale or paged list can never drop a subscription from state. A provider process lives for
+ * one engine operation, so out-of-band changes made during it are the only ones it can miss —
+ * as any refresh would.
  */
 export class ListSnapshots {
   private current?: { promise: Promise<Map<string, Subscription>>; settledAt?: number };
 
   constructor(
     private readonly source: ListSource,
-    private readonly reuseMs = 2_000,
+    private readonly reuseMs = 30_000,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -44,8 +47,13 @@ export class ListSnapshots {
     return entry.promise;
   }
 
-  /** Forget the snapshot, e.g. after this process changed something. */
-  invalidate(): void {
-    this.current = undefined;
+  /** Keeps the snapshot in step with a subscription this process created or updated. */
+  record(subscription: Subscription): void {
+    void this.current?.promise.then((all) => all.set(subscription.guid, subscription), () => undefined);
+  }
+
+  /** Keeps the snapshot in step with a subscription this process deleted. */
+  forget(guid: string): void {
+    void this.current?.promise.then((all) => all.delete(guid), () => undefined);
   }
 }

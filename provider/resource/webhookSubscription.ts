@@ -78,6 +78,9 @@ export class WebhookSubscription extends pulumi.CustomResource {
   constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
     const props: pulumi.Inputs = {
       ...args,
+      // Secret from the start, not only as an output: a plain string would otherwise be stored in
+      // plaintext among the inputs in state, and printed by the engine in check failures.
+      ...(args.customHeaderValue === undefined ? {} : { customHeaderValue: pulumi.secret(args.customHeaderValue) }),
       __provider: PROVIDER_MODULE,
       // Declared so the engine fills them from the provider's outputs.
       guid: undefined,
