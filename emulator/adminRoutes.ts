@@ -1,0 +1,91 @@
+/**
+ * The admin API under `/_emulator`: emulator-only controls that tests, benchmarks and users
+ * drive (product.md). No auth, no rate limit, not counted in the stats: it is not part of the
+ * emulated service.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { WireGuid } from "../provider/wire";
+import type { EmulatorContext } from "./context";
+import { deliverEvent, EventRequest } from "./events";
+import { FaultConfiguration } from "./faults";
+import { resolveRateLimit } from "./options";
+import { errorOutcome, sendOutcome, type Outcome } from "./outcome";
+import { checkValue, readJsonBody } from "./requestBody";
+
+const WorkItemBody = z.strictObject({ Closed: z.boolean() });
+const RateLimitBody = z.strictObject({ requestsPerSecond: z.number(), burst: z.number().optional() }).nullable();
+
+/** The admin prefix; nothing of the emulated service lives under it. */
+export const ADMIN_PATH = "/_emulator";
+
+const OK: Outcome = { status: 200, json: { ok: true } };
+
+/** Reads a JSON body with `schema` and passes it on, or answers 400 saying what is wrong. */
+function withBody<T>(request: FastifyRequest, schema: z.ZodType<T>, use: (value: T) => Outcome | Promise<Outcome>): Outcome | Promise<Outcome> {
+  const body = readJsonBody(request.body, schema);
+  return body.ok ? use(body.value) : errorOutcome(body.status, body.error);
+}
+
+export function registerAdminRoutes(app: FastifyInstance, context: EmulatorContext): void {
+  /** Adds an admin route whose handler returns an Outcome. */
+  const route = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, handle: (request: FastifyRequest) => Outcome | Promise<Outcome>) =>
+    app.route({ method, url: `${ADMIN_PATH}${path}`, handler: async (request, reply) => sendOutcome(reply, await handle(request)) });
+
+  route("POST", "/reset", async () => {
+    await context.reset();
+    return OK;
+  });
+
+  route("GET", "/stats", () => ({ status: 200, json: context.stats.snapshot() }));
+
+  route("PUT", "/work-items/:guid", (request) => {
+    const guid = checkValue((request.params as { guid: string }).guid, WireGuid, "Work item GUID in the path");
+    if (!guid.ok) return errorOutcome(guid.status, guid.error);
+    return withBody(request, WorkItemBody, async ({ Closed }) => {
+      await context.store.setWorkItem(guid.value, Closed);
+      return { status: 200, json: { GUID: guid.value.toLowerCase(), Closed } };
+    });
+  });
+
+  route("POST", "/events", (request) =>
+    withBody(request, EventRequest, async (event) => {
+      const deliveries = await deliverEvent(event, context.store.list(), {
+        product: context.options.product,
+        dispatcher: context.deliveryAgent,
+        timeoutMs: context.options.deliveryTimeoutMs,
+      });
+      return { status: 200, json: { deliveries } };
+    }),
+  );
+
+  route("PUT", "/rate-limit", (request) =>
+    withBody(request, RateLimitBody, (settings) => {
+      if (settings === null) {
+        context.limiter.configure(null);
+      } else {
+        const resolved = resolveRateLimit(settings);
+        if (!resolved.ok) return errorOutcome(400, `Rate limit not changed: ${resolved.error}`);
+        context.limiter.configure(resolved.value);
+      }
+      return { status: 200, json: { rateLimit: context.limiter.current() } };
+    }),
+  );
+
+  route("PUT", "/faults", (request) =>
+    withBody(request, FaultConfiguration, (configuration) => {
+      context.faults.configure(configuration);
+      return OK;
+    }),
+  );
+
+  route("DELETE", "/faults", () => {
+    context.faults.clear();
+    return OK;
+  });
+
+  route("POST", "/tokens/:token/expire", (request) => {
+    context.tokens.expire((request.params as { token: string }).token);
+    return OK;
+  });
+}

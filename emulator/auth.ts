@@ -1,0 +1,59 @@
+/**
+ * Bearer tokens and the roles they carry. Two fixed development tokens exist (product.md);
+ * the OAuth2 endpoint issues more, each expiring after the configured lifetime.
+ */
+import { randomBytes } from "node:crypto";
+
+/** Fixed token holding the Builder role. */
+export const BUILDER_TOKEN = "dev-builder";
+/** Fixed token that authenticates without the Builder role (403 on every operation). */
+export const READER_TOKEN = "dev-reader";
+
+/** Who a request is: Builder may call every operation, Reader none; anonymous gets 401. */
+export type Caller = "builder" | "reader" | "anonymous";
+
+/** Reads the token out of an `Authorization: Bearer <token>` header; the scheme is case-insensitive. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^bearer +(\S+) *$/i.exec(header);
+  return match?.[1];
+}
+
+/** Tokens issued by the OAuth2 endpoint, and tokens declared expired through the admin API. */
+export class TokenRegistry {
+  /** Issued token → expiry time (ms since epoch). Kept across `reset`: the identity provider is not the service. */
+  private readonly issued = new Map<string, number>();
+  private readonly expired = new Set<string>();
+
+  constructor(private readonly ttlSeconds: number) {}
+
+  /** Who presents this Authorization header right now. */
+  identify(authorization: string | undefined): Caller {
+    const token = bearerToken(authorization);
+    if (token === undefined || this.expired.has(token)) return "anonymous";
+    if (token === BUILDER_TOKEN) return "builder";
+    if (token === READER_TOKEN) return "reader";
+    const expiresAt = this.issued.get(token);
+    return expiresAt !== undefined && Date.now() < expiresAt ? "builder" : "anonymous";
+  }
+
+  /** Issues a random Builder token; returns it with its lifetime in seconds. */
+  issue(): { token: string; expiresIn: number } {
+    const now = Date.now();
+    // Drop lapsed tokens so a long-running emulator does not grow without bound.
+    for (const [token, expiresAt] of this.issued) if (expiresAt <= now) this.issued.delete(token);
+    const token = randomBytes(24).toString("base64url");
+    this.issued.set(token, now + this.ttlSeconds * 1000);
+    return { token, expiresIn: this.ttlSeconds };
+  }
+
+  /** Makes any token (issued or fixed) answer 401 from now until `reset`. */
+  expire(token: string): void {
+    this.expired.add(token);
+  }
+
+  /** Forgets the expiry declarations; issued tokens stay valid until they lapse. */
+  reset(): void {
+    this.expired.clear();
+  }
+}

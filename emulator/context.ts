@@ -1,0 +1,54 @@
+/**
+ * Everything one running emulator holds, shared by its routes: state, tokens, limiter, faults,
+ * counters and the delivery transport. `reset` is the admin API's "forget everything".
+ */
+import { Agent } from "undici";
+import { TokenRegistry } from "./auth";
+import { loopbackOnlyLookup } from "./delivery";
+import { FaultInjector } from "./faults";
+import type { ResolvedOptions } from "./options";
+import { RateLimiter } from "./rateLimit";
+import { Stats } from "./stats";
+import { Store } from "./store";
+
+export class EmulatorContext {
+  readonly stats = new Stats();
+  readonly faults = new FaultInjector();
+  readonly limiter: RateLimiter;
+  readonly tokens: TokenRegistry;
+  /** Aborted at shutdown, which cuts short any injected delay. */
+  readonly shutdown = new AbortController();
+  /**
+   * Connection pool for event deliveries, owned here so it closes with the emulator; its DNS
+   * lookup refuses any address that is not loopback.
+   */
+  readonly deliveryAgent = new Agent({ connect: { lookup: loopbackOnlyLookup } });
+
+  private constructor(
+    readonly options: ResolvedOptions,
+    readonly store: Store,
+  ) {
+    this.limiter = new RateLimiter(options.rateLimit);
+    this.tokens = new TokenRegistry(options.tokenTtlSeconds);
+  }
+
+  /** Builds the context, loading the state file if one is configured. */
+  static async create(options: ResolvedOptions): Promise<EmulatorContext> {
+    return new EmulatorContext(options, await Store.open(options.statePath));
+  }
+
+  /** Forgets subscriptions, work items, counters, faults and token expiries; restores the start rate limit. */
+  async reset(): Promise<void> {
+    this.stats.reset();
+    this.faults.clear();
+    this.tokens.reset();
+    this.limiter.configure(this.options.rateLimit);
+    await this.store.clear();
+  }
+
+  /** Waits for pending state writes and closes delivery connections (after the server has stopped). */
+  async close(): Promise<void> {
+    await this.store.flush();
+    await this.deliveryAgent.close();
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Admin-triggered events: which subscriptions an event reaches and the message each receives.
+ * The spec does not show the message body; ours is documented in docs/emulator.md.
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { isObjectScoped, normalizeGuid, WireGuid, WireWebhookRequest, webhookName } from "../provider/wire";
+import { deliver, type DeliveryResult } from "./delivery";
+import type { StoredSubscription } from "./stateFile";
+import type { Dispatcher } from "undici";
+
+/** The body of `POST /_emulator/events`. ObjectGUID is required for the four object-scoped events. */
+export const EventRequest = z
+  .strictObject({ Webhook: WireWebhookRequest, ObjectGUID: WireGuid.nullable().optional() })
+  .refine((event) => !isObjectScoped(event.Webhook) || event.ObjectGUID != null, {
+    path: ["ObjectGUID"],
+    message: "ObjectGUID is required for an object-scoped event (Webhook 0, 1, 2 or 4)",
+  });
+export type EventRequest = z.infer<typeof EventRequest>;
+
+/** The JSON body POSTed to each subscriber. */
+export interface EventMessage {
+  Webhook: number;
+  WebhookName: string;
+  ObjectGUID: string | null;
+  SubscriptionGUID: string;
+  /** The same for every delivery of one event, so receivers can de-duplicate. */
+  EventGUID: string;
+  OccurredAt: string;
+}
+
+/** One line of the admin call's answer. */
+export interface DeliveryReport extends DeliveryResult {
+  SubscriptionGUID: string;
+  SubscriberURL: string;
+}
+
+/**
+ * Subscriptions an event reaches: object-scoped events those of the same Webhook whose filter
+ * is the event's object (case-insensitively); type-scoped events every subscription of the Webhook.
+ */
+export function matchSubscriptions(subscriptions: readonly StoredSubscription[], event: EventRequest): StoredSubscription[] {
+  const sameEvent = subscriptions.filter((subscription) => subscription.Webhook === event.Webhook);
+  if (!isObjectScoped(event.Webhook)) return sameEvent;
+  const object = normalizeGuid(event.ObjectGUID ?? "");
+  return sameEvent.filter((subscription) => subscription.FilterObjectGUID !== null && normalizeGuid(subscription.FilterObjectGUID) === object);
+}
+
+/** Headers of one message: JSON, the signature, and the subscription's custom header when set. */
+export function messageHeaders(subscription: StoredSubscription, product: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    [`x-${product.toLowerCase()}-signature`]: subscription.Signature,
+  };
+  const custom = subscription.CustomHeader;
+  // The service's own headers win: a custom header must not forge the signature.
+  if (custom !== "" && !(custom.toLowerCase() in headers)) headers[custom] = subscription.CustomHeaderValue ?? "";
+  return headers;
+}
+
+/** Delivers the event to every matching subscription at once; reports in subscription order. */
+export async function deliverEvent(
+  event: EventRequest,
+  subscriptions: readonly StoredSubscription[],
+  settings: { product: string; dispatcher: Dispatcher; timeoutMs: number },
+): Promise<DeliveryReport[]> {
+  const eventGuid = randomUUID();
+  const occurredAt = new Date().toISOString();
+  return Promise.all(
+    matchSubscriptions(subscriptions, event).map(async (subscription) => {
+      const message: EventMessage = {
+        Webhook: event.Webhook,
+        WebhookName: webhookName(event.Webhook) ?? String(event.Webhook),
+        ObjectGUID: event.ObjectGUID == null ? null : normalizeGuid(event.ObjectGUID),
+        SubscriptionGUID: subscription.GUID,
+        EventGUID: eventGuid,
+        OccurredAt: occurredAt,
+      };
+      const headers = messageHeaders(subscription, settings.product);
+      const result = await deliver(subscription.SubscriberURL, headers, JSON.stringify(message), settings.dispatcher, settings.timeoutMs);
+      return { SubscriptionGUID: subscription.GUID, SubscriberURL: subscription.SubscriberURL, ...result };
+    }),
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * Start options of the emulator and their defaults. Validated once, here, so that the server,
+ * the CLI and tests all get the same clear message for a bad value.
+ */
+
+/** Token-bucket settings: sustained rate and the number of requests allowed at once. */
+export interface RateLimitSettings {
+  readonly requestsPerSecond: number;
+  /** @default Math.max(1, requestsPerSecond) */
+  readonly burst?: number;
+}
+
+/** What `startEmulator` accepts. Every field is optional. */
+export interface EmulatorOptions {
+  /** TCP port; 0 picks a free one (read it back from the result). @default 0 */
+  readonly port?: number;
+  /** Address to listen on. @default "127.0.0.1" */
+  readonly host?: string;
+  /** JSON file holding subscriptions and work items across restarts. @default in memory only */
+  readonly statePath?: string;
+  /** Serve only the legacy 2024.1 API: every configuration-API path answers 404. @default false */
+  readonly legacyOnly?: boolean;
+  /** The product word in the `x-<product>-signature` header of delivered messages. @default "service" */
+  readonly product?: string;
+  /** Rate limit of the configuration and legacy APIs; null is off. @default null */
+  readonly rateLimit?: RateLimitSettings | null;
+  /** Lifetime of tokens issued by `POST /oauth/token`. @default 3600 */
+  readonly tokenTtlSeconds?: number;
+  /** How long one event delivery may take before it is reported as failed. @default 5000 */
+  readonly deliveryTimeoutMs?: number;
+}
+
+/** Options with every default applied and every value checked. */
+export interface ResolvedOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly statePath: string | null;
+  readonly legacyOnly: boolean;
+  readonly product: string;
+  readonly rateLimit: Required<RateLimitSettings> | null;
+  readonly tokenTtlSeconds: number;
+  readonly deliveryTimeoutMs: number;
+}
+
+/** A start option with a bad value; `option` names it so the CLI can point at its flag. */
+export class EmulatorOptionError extends Error {
+  constructor(
+    readonly option: keyof EmulatorOptions,
+    readonly value: unknown,
+    message: string,
+  ) {
+    super(message);
+    this.name = "EmulatorOptionError";
+  }
+}
+
+/** A value as the user wrote it; JSON would turn NaN and Infinity into "null". */
+function show(value: unknown): string {
+  return typeof value === "number" ? String(value) : JSON.stringify(value);
+}
+
+/** The usual "must be …, got …" error. */
+function invalid(option: keyof EmulatorOptions, value: unknown, expectation: string): EmulatorOptionError {
+  return new EmulatorOptionError(option, value, `${option} must be ${expectation}, got ${show(value)}`);
+}
+
+/** Letters, digits and hyphens: the product word becomes part of an HTTP header name. */
+const PRODUCT_PATTERN = /^[A-Za-z0-9-]+$/;
+
+/**
+ * Checks a rate-limit setting and fills in the burst. Shared by the start options and the
+ * admin API (`PUT /_emulator/rate-limit`); returns an explanation instead of throwing.
+ */
+export function resolveRateLimit(
+  value: RateLimitSettings,
+): { ok: true; value: Required<RateLimitSettings> } | { ok: false; error: string } {
+  const { requestsPerSecond } = value;
+  if (typeof requestsPerSecond !== "number" || !Number.isFinite(requestsPerSecond) || requestsPerSecond <= 0) {
+    return { ok: false, error: `requestsPerSecond must be a positive number, got ${show(requestsPerSecond)}` };
+  }
+  // A bucket smaller than one token could never let a request through.
+  const burst = value.burst ?? Math.max(1, requestsPerSecond);
+  if (typeof burst !== "number" || !Number.isFinite(burst) || burst < 1) {
+    return { ok: false, error: `burst must be a number >= 1, got ${show(burst)}` };
+  }
+  return { ok: true, value: { requestsPerSecond, burst } };
+}
+
+function positive(option: keyof EmulatorOptions, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw invalid(option, value, "a positive number");
+  return value;
+}
+
+/** Applies defaults and validates; throws EmulatorOptionError on the first bad value. */
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw invalid("port", port, "an integer from 0 to 65535");
+  }
+  const host = options.host ?? "127.0.0.1";
+  if (host.length === 0) throw invalid("host", host, "a host name or address");
+  const product = options.product ?? "service";
+  if (!PRODUCT_PATTERN.test(product)) {
+    throw invalid("product", product, "letters, digits and hyphens (it goes into a header name)");
+  }
+  let rateLimit: ResolvedOptions["rateLimit"] = null;
+  if (options.rateLimit != null) {
+    const resolved = resolveRateLimit(options.rateLimit);
+    if (!resolved.ok) throw new EmulatorOptionError("rateLimit", options.rateLimit, `rateLimit.${resolved.error}`);
+    rateLimit = resolved.value;
+  }
+  const statePath = options.statePath ?? null;
+  if (statePath !== null && statePath.length === 0) {
+    throw invalid("statePath", statePath, "a file path");
+  }
+  return {
+    port,
+    host,
+    statePath,
+    legacyOnly: options.legacyOnly ?? false,
+    product,
+    rateLimit,
+    tokenTtlSeconds: positive("tokenTtlSeconds", options.tokenTtlSeconds ?? 3600),
+    deliveryTimeoutMs: positive("deliveryTimeoutMs", options.deliveryTimeoutMs ?? 5000),
+  };
+}

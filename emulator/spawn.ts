@@ -1,0 +1,70 @@
+/**
+ * Runs the emulator command in a child process, for benchmarks (the load generator must not
+ * share the emulator's event loop) and for tests of crashes and signals. Works from the
+ * TypeScript sources (through tsx) and from the compiled `dist/` alike.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/** A running emulator process. */
+export interface EmulatorProcess {
+  /** Base URL from the line the command printed. */
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  /** Sends `signal` (default SIGTERM) and resolves with the exit code (null if killed by a signal). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Node arguments that run the command in ONE process. The tsx CLI would fork a second node
+ * process, which survives a SIGKILL sent to the first; loading tsx as a loader avoids that, so
+ * `stop("SIGKILL")` really kills the emulator.
+ */
+function command(): string[] {
+  const compiled = join(__dirname, "cli.js");
+  if (existsSync(compiled)) return [compiled];
+  return ["--import", pathToFileURL(require.resolve("tsx")).href, join(__dirname, "cli.ts")];
+}
+
+const LISTENING = /^webhook emulator listening on (\S+)$/m;
+
+/**
+ * Starts `emulator/cli` with `args` and resolves once it prints its listening line; rejects
+ * with its stderr if it exits first or takes longer than `timeoutMs`.
+ */
+export function spawnEmulator(args: readonly string[], timeoutMs = 30_000): Promise<EmulatorProcess> {
+  const child = spawn(process.execPath, [...command(), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`emulator did not start within ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`emulator exited with code ${code} before listening: ${stderr.trim()}`));
+    });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+      const match = LISTENING.exec(stdout);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      resolve({
+        url: match[1],
+        child,
+        stderr: () => stderr,
+        stop(signal = "SIGTERM") {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        },
+      });
+    });
+  });
+}

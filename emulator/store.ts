@@ -1,0 +1,90 @@
+/**
+ * What the emulated service knows: subscriptions (in insertion order) and declared work items.
+ * Keys are lower-case GUIDs, which makes every GUID comparison case-insensitive.
+ * Each mutation resolves once it is durable when a state file is configured.
+ */
+import { normalizeGuid } from "../provider/wire";
+import { emptyState, loadState, StateWriter, type PersistedState, type StoredSubscription } from "./stateFile";
+
+/** In-memory state with optional write-through persistence. */
+export class Store {
+  private readonly subscriptions = new Map<string, StoredSubscription>();
+  private readonly closedWorkItems = new Map<string, boolean>();
+  private readonly writer: StateWriter | null;
+
+  private constructor(statePath: string | null) {
+    this.writer = statePath === null ? null : new StateWriter(statePath, () => this.toState());
+  }
+
+  /** Opens the store, loading the state file when one is given (StateFileError if it is unusable). */
+  static async open(statePath: string | null): Promise<Store> {
+    const store = new Store(statePath);
+    if (statePath !== null) {
+      store.fill(await loadState(statePath));
+      await store.writer?.prepare();
+    }
+    return store;
+  }
+
+  get(guid: string): StoredSubscription | undefined {
+    return this.subscriptions.get(normalizeGuid(guid));
+  }
+
+  /** Every subscription, oldest first. */
+  list(): StoredSubscription[] {
+    return [...this.subscriptions.values()];
+  }
+
+  /** Saves a new subscription or replaces one in place (keeping its position in the list). */
+  put(subscription: StoredSubscription): Promise<void> {
+    this.subscriptions.set(normalizeGuid(subscription.GUID), subscription);
+    return this.persist();
+  }
+
+  /** Deletes a subscription; false when there was none. */
+  async remove(guid: string): Promise<boolean> {
+    const removed = this.subscriptions.delete(normalizeGuid(guid));
+    if (removed) await this.persist();
+    return removed;
+  }
+
+  /** True when the work item was declared Closed; unknown work items are open. */
+  isClosed(workItemGuid: string): boolean {
+    return this.closedWorkItems.get(normalizeGuid(workItemGuid)) === true;
+  }
+
+  setWorkItem(guid: string, closed: boolean): Promise<void> {
+    this.closedWorkItems.set(normalizeGuid(guid), closed);
+    return this.persist();
+  }
+
+  /** Forgets every subscription and work item. */
+  clear(): Promise<void> {
+    this.fill(emptyState());
+    return this.persist();
+  }
+
+  /** Resolves when every pending write has finished. */
+  async flush(): Promise<void> {
+    await this.writer?.idle();
+  }
+
+  private fill(state: PersistedState): void {
+    this.subscriptions.clear();
+    this.closedWorkItems.clear();
+    for (const subscription of state.subscriptions) this.subscriptions.set(normalizeGuid(subscription.GUID), subscription);
+    for (const [guid, item] of Object.entries(state.workItems)) this.closedWorkItems.set(normalizeGuid(guid), item.Closed);
+  }
+
+  private toState(): PersistedState {
+    return {
+      version: 1,
+      subscriptions: this.list(),
+      workItems: Object.fromEntries([...this.closedWorkItems].map(([guid, closed]) => [guid, { Closed: closed }])),
+    };
+  }
+
+  private async persist(): Promise<void> {
+    await this.writer?.save();
+  }
+}
