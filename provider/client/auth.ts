@@ -1,0 +1,181 @@
+/**
+ * Credentials: where the `Authorization` header of each request comes from. A static bearer
+ * token, or OAuth2 client credentials (RFC 6749 §4.4) whose token is cached, renewed shortly
+ * before it expires, and renewed once more when the service answers 401 anyway (a token can
+ * be revoked early). Secret values are exposed only to the redaction of errors.
+ */
+import type { Dispatcher } from "undici";
+import { z } from "zod";
+import type { AuthKind, ErrorContext } from "./errors";
+import { TransportError, UnauthorizedError, UnexpectedResponseError } from "./errors";
+import { errorFromResponse } from "./errorFromResponse";
+import { parseJson } from "./json";
+import { networkFailure } from "./retry";
+
+/** Supplies the Authorization header of each request. */
+export interface Credentials {
+  /** How requests are authenticated, for the advice of a 401. */
+  readonly kind: AuthKind;
+  /**
+   * The header for the next request (`Bearer …`), or undefined when none is configured.
+   * Synchronous whenever no token has to be fetched, to keep the common path cheap.
+   *
+   * @param context the operation that needs it, for the errors of a token request.
+   */
+  authorization(context: ErrorContext): string | undefined | Promise<string | undefined>;
+  /**
+   * Reports that the service refused `header` with 401. Returns true when a retry with a new
+   * token can help (only OAuth can get one).
+   */
+  refused(header: string | undefined): boolean;
+  /** Every secret value held (client secret, tokens issued), for redaction. */
+  secrets(): readonly string[];
+}
+
+const NO_SECRETS: readonly string[] = [];
+
+/** No credentials: every operation will get 401, whose message says what to configure. */
+export const noCredentials: Credentials = {
+  kind: "none",
+  authorization: () => undefined,
+  refused: () => false,
+  secrets: () => NO_SECRETS,
+};
+
+/** A fixed bearer token; a 401 is final, since there is no way to get another one. */
+export function staticToken(token: string): Credentials {
+  const header = `Bearer ${token}`;
+  const secrets = [token];
+  return {
+    kind: "token",
+    authorization: () => header,
+    refused: () => false,
+    secrets: () => secrets,
+  };
+}
+
+/** OAuth2 client-credentials settings. */
+export interface OAuthSettings {
+  readonly clientId: string;
+  /** Secret: never shown in messages or errors. */
+  readonly clientSecret: string;
+  /** The token endpoint, an absolute http(s) URL. */
+  readonly tokenUrl: string;
+}
+
+/** The token response fields we use (RFC 6749 §5.1); others are ignored. */
+const TokenResponse = z.object({
+  access_token: z.string().min(1),
+  expires_in: z.coerce.number().positive().optional(),
+});
+
+/** Lifetime assumed when the endpoint omits `expires_in`; a 401 renews the token early anyway. */
+const DEFAULT_LIFETIME_S = 300;
+/** Renew this much before expiry, at most: requests in flight must not carry a token that lapses mid-way. */
+const MAX_RENEW_MARGIN_MS = 60_000;
+/** Tokens remembered for redaction; older ones have expired and are useless. */
+const REMEMBERED_TOKENS = 4;
+
+interface CachedToken {
+  readonly header: string;
+  readonly renewAt: number;
+}
+
+/** How the OAuth credentials reach the token endpoint; tests inject MockAgent through `dispatcher`. */
+export interface OAuthTransport {
+  readonly dispatcher: Dispatcher;
+  readonly timeoutMs: number;
+  readonly now?: () => number;
+}
+
+/**
+ * OAuth2 client credentials. Concurrent requests that find no valid token share one token
+ * request rather than each fetching their own.
+ */
+export class OAuthClientCredentials implements Credentials {
+  readonly kind = "oauth";
+  private cached: CachedToken | undefined;
+  private pending: Promise<string> | undefined;
+  private readonly issued: string[] = [];
+  /** Client secret and the tokens issued, rebuilt only when a token is issued. */
+  private secretValues: readonly string[];
+  private readonly now: () => number;
+
+  constructor(
+    private readonly settings: OAuthSettings,
+    private readonly transport: OAuthTransport,
+  ) {
+    this.now = transport.now ?? Date.now;
+    this.secretValues = [settings.clientSecret];
+  }
+
+  authorization(context: ErrorContext): string | Promise<string> {
+    const cached = this.cached;
+    if (cached && this.now() < cached.renewAt) return cached.header;
+    this.pending ??= this.fetchToken(context).finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  refused(header: string | undefined): boolean {
+    // Only drop the cache if it still holds the refused token: a concurrent request may
+    // already have renewed it, and that newer token deserves its chance.
+    if (this.cached?.header === header) this.cached = undefined;
+    return true;
+  }
+
+  secrets(): readonly string[] {
+    return this.secretValues;
+  }
+
+  private async fetchToken(context: ErrorContext): Promise<string> {
+    const { clientId, clientSecret, tokenUrl } = this.settings;
+    const url = new URL(tokenUrl);
+    const errorContext = { ...context, secrets: [...this.secrets(), ...(context.secrets ?? [])] };
+    const form = new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret });
+    let status: number;
+    let text: string;
+    try {
+      const response = await this.transport.dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        body: form.toString(),
+        headersTimeout: this.transport.timeoutMs,
+        bodyTimeout: this.transport.timeoutMs,
+      });
+      status = response.statusCode;
+      text = await response.body.text();
+    } catch (error) {
+      const { code } = networkFailure(error);
+      throw new TransportError({ ...errorContext, cause: error, networkCode: code, detail: `the OAuth token request to ${tokenUrl} failed` });
+    }
+    if (status === 400 || status === 401 || status === 403) {
+      throw new UnauthorizedError({ ...errorContext, status, body: text, auth: "oauth", tokenUrl });
+    }
+    if (status < 200 || status >= 300) throw errorFromResponse({ ...errorContext, auth: "oauth" }, status, text);
+    const parsed = TokenResponse.safeParse(parseJson(text));
+    if (!parsed.success) {
+      throw new UnexpectedResponseError({
+        ...errorContext,
+        status,
+        body: text,
+        issues: parsed.error.issues,
+        detail: `the OAuth token endpoint ${tokenUrl} did not return an access_token`,
+      });
+    }
+    return this.remember(parsed.data.access_token, parsed.data.expires_in ?? DEFAULT_LIFETIME_S);
+  }
+
+  private remember(token: string, lifetimeSeconds: number): string {
+    this.issued.push(token);
+    if (this.issued.length > REMEMBERED_TOKENS) this.issued.shift();
+    this.secretValues = [this.settings.clientSecret, ...this.issued];
+    const lifetimeMs = lifetimeSeconds * 1000;
+    const header = `Bearer ${token}`;
+    this.cached = { header, renewAt: this.now() + lifetimeMs - Math.min(MAX_RENEW_MARGIN_MS, lifetimeMs / 10) };
+    return header;
+  }
+}

@@ -1,0 +1,428 @@
+/**
+ * The client's typed errors. One base class with a stable string `code`; one subclass per
+ * kind of failure, each setting `name` explicitly so minified bundles still say what failed.
+ * Every message names the operation, the subscription GUID where there is one, what went
+ * wrong and what to do next. Messages and bodies are redacted when the error is built.
+ * `errorFromResponse` (its own module) picks the class for an HTTP response.
+ */
+import { STATUS_CODES } from "node:http";
+import type { z } from "zod";
+import {
+  CLOSED_PACKET_TEXT,
+  CONFIGURATION_API_VERSIONS,
+  LEGACY_OPERATIONS,
+  type ApiVersion,
+  type Operation,
+  type ValidationMessage,
+} from "../wire";
+import { parseJson } from "./json";
+import { redact } from "./redact";
+
+/** Stable machine-readable codes; they never change once released. */
+export const ErrorCode = {
+  Unauthorized: "UNAUTHORIZED",
+  Forbidden: "FORBIDDEN",
+  NotFound: "NOT_FOUND",
+  ValidationFailed: "VALIDATION_FAILED",
+  ClosedWorkItem: "CLOSED_WORK_ITEM",
+  UnreadableRequest: "UNREADABLE_REQUEST",
+  VersionCannotRepresent: "VERSION_CANNOT_REPRESENT",
+  RateLimited: "RATE_LIMITED",
+  Transport: "TRANSPORT",
+  ServerError: "SERVER_ERROR",
+  UnexpectedResponse: "UNEXPECTED_RESPONSE",
+  AmbiguousResult: "AMBIGUOUS_RESULT",
+  LegacyUnsupported: "LEGACY_UNSUPPORTED",
+  Configuration: "CONFIGURATION",
+} as const;
+/** One of the `ErrorCode` values. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The operation an error belongs to; `"Configure"` for invalid client settings. */
+export type ErrorOperation = Operation | "Configure";
+
+/** How the failed request was authenticated; it decides what a 401 message advises. */
+export type AuthKind = "none" | "token" | "oauth";
+
+/** Where a request failed. Every message is built from it. */
+export interface ErrorContext {
+  readonly operation: Operation;
+  readonly apiVersion: ApiVersion;
+  /** The subscription GUID, for Get, Update and Unsubscribe. */
+  readonly guid?: string;
+  /**
+   * Values to remove from the message and body: token, client secret, custom header value.
+   * Used while the error is built and never stored on it.
+   */
+  readonly secrets?: readonly (string | null | undefined)[];
+}
+
+/** Everything a `WebhookApiError` is built from. */
+export interface ErrorInit extends Partial<Omit<ErrorContext, "operation">> {
+  readonly operation: ErrorOperation;
+  /** HTTP status of the response, when there was one. */
+  readonly status?: number;
+  /** Response body text; stored redacted and truncated. */
+  readonly body?: string;
+  /** How many times the request was sent. */
+  readonly attempts?: number;
+  readonly cause?: unknown;
+}
+
+/** Bodies are kept for diagnosis, not archiving: an HTML error page can be megabytes. */
+const MAX_BODY_CHARS = 4096;
+
+/** `"404 Not Found"`. */
+export function statusLine(status: number): string {
+  const text = STATUS_CODES[status];
+  return text ? `${status} ${text}` : String(status);
+}
+
+function where(init: ErrorInit): string {
+  if (init.operation === "Configure") return "Client settings are invalid";
+  const subject = init.guid ? ` of subscription ${init.guid}` : "";
+  const version = init.apiVersion ? ` (api-version ${init.apiVersion})` : "";
+  return `${init.operation}${subject}${version} failed`;
+}
+
+/**
+ * The service's own explanation, quoted for the message: the `Error` text of a JSON error
+ * body (not in the spec, but instances and the emulator send it) or a short plain body.
+ */
+function serviceSaid(body: string | undefined): string {
+  if (!body) return "";
+  const json = parseJson(body);
+  const error = typeof json === "object" && json !== null ? (json as Record<string, unknown>).Error : undefined;
+  const text = typeof error === "string" ? error : body.trim();
+  const MAX = 300;
+  return ` The service said: "${text.length > MAX ? `${text.slice(0, MAX)}…` : text}".`;
+}
+
+function attemptsNote(attempts: number | undefined): string {
+  return attempts && attempts > 1 ? ` after ${attempts} attempts` : "";
+}
+
+/** Base of every error this client throws. Catch it to handle them all; switch on `code`. */
+export class WebhookApiError extends Error {
+  override readonly name: string = "WebhookApiError";
+  /** Stable machine-readable kind, e.g. `"NOT_FOUND"`. */
+  readonly code: ErrorCode;
+  /** The operation that failed (`"Configure"` for invalid settings). */
+  readonly operation: ErrorOperation;
+  /** api-version of the failed call. */
+  readonly apiVersion?: ApiVersion;
+  /** HTTP status, when a response arrived. */
+  readonly status?: number;
+  /** The subscription GUID the call was about, when there is one. */
+  readonly guid?: string;
+  /** Response body, redacted and truncated. */
+  readonly body?: string;
+  /** How many times the request was sent. */
+  readonly attempts?: number;
+  /** What went wrong, without the operation prefix and the advice (redacted). */
+  readonly reason: string;
+
+  /**
+   * @param what what went wrong, after "<operation> failed: ".
+   * @param todo what the reader should do next.
+   */
+  constructor(code: ErrorCode, init: ErrorInit, what: string, todo: string) {
+    super(
+      redact(`${where(init)}: ${what}${todo ? ` ${todo}` : ""}`, init.secrets ?? []),
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.code = code;
+    this.reason = redact(what, init.secrets ?? []);
+    this.operation = init.operation;
+    this.apiVersion = init.apiVersion;
+    this.status = init.status;
+    this.guid = init.guid;
+    this.attempts = init.attempts;
+    if (init.body !== undefined) this.body = redact(init.body.slice(0, MAX_BODY_CHARS), init.secrets ?? []);
+  }
+
+  /** What `JSON.stringify` and loggers see: the public fields, already redacted, no cause chain. */
+  toJSON(): Record<string, unknown> {
+    const { name, code, message, operation, apiVersion, status, guid, body, attempts } = this;
+    return { name, code, message, operation, apiVersion, status, guid, body, attempts };
+  }
+}
+
+const CREDENTIAL_SETTINGS =
+  "a token (webhooks:token / WEBHOOKS_TOKEN) or OAuth client credentials " +
+  "(webhooks:clientId, webhooks:clientSecret, webhooks:tokenUrl)";
+
+const UNAUTHORIZED_ADVICE: Record<AuthKind, string> = {
+  none: `No credentials are configured: set ${CREDENTIAL_SETTINGS}.`,
+  token:
+    "The configured token was refused: replace it with a valid, unexpired token, or use OAuth " +
+    "client credentials so that tokens are renewed automatically.",
+  oauth:
+    "A freshly issued OAuth token was refused as well: check that the OAuth client " +
+    "(webhooks:clientId) and tokenUrl belong to this instance.",
+};
+
+/**
+ * 401: the bearer token is missing or expired (OAuth tokens were already renewed once).
+ * With `tokenUrl`, it was the OAuth token endpoint that refused the client credentials.
+ */
+export class UnauthorizedError extends WebhookApiError {
+  override readonly name = "UnauthorizedError";
+  constructor(init: ErrorInit & { auth: AuthKind; tokenUrl?: string }) {
+    const [what, todo] = init.tokenUrl
+      ? [
+          `the OAuth token endpoint ${init.tokenUrl} answered ${statusLine(init.status ?? 0)} instead of a token.`,
+          "Check webhooks:clientId, webhooks:clientSecret and webhooks:tokenUrl " +
+            "(WEBHOOKS_CLIENT_ID, WEBHOOKS_CLIENT_SECRET, WEBHOOKS_TOKEN_URL).",
+        ]
+      : [`${statusLine(401)}: the bearer token is missing or expired.`, UNAUTHORIZED_ADVICE[init.auth]];
+    super(ErrorCode.Unauthorized, init, what, todo);
+  }
+}
+
+/** 403: authenticated, but the account lacks the Builder role every operation requires. */
+export class ForbiddenError extends WebhookApiError {
+  override readonly name = "ForbiddenError";
+  constructor(init: ErrorInit) {
+    super(
+      ErrorCode.Forbidden,
+      init,
+      `${statusLine(403)}: the account is authenticated but lacks the Builder role, which every subscription operation requires.`,
+      "Ask an administrator of the instance to grant the Builder role to the account or OAuth client behind the token.",
+    );
+  }
+}
+
+/** 404: no subscription has the GUID, or (without a GUID) the instance has no such endpoint. */
+export class NotFoundError extends WebhookApiError {
+  override readonly name = "NotFoundError";
+  constructor(init: ErrorInit) {
+    const [what, todo] = init.guid
+      ? [
+          `${statusLine(404)}: no subscription has GUID ${init.guid}.`,
+          "It may have been deleted outside this program: run `pulumi refresh` to forget it, or correct the GUID.",
+        ]
+      : [
+          `${statusLine(404)}: the instance has no such endpoint.`,
+          "Check webhooks:baseUrl, and that the instance offers this api-version (a legacy-only instance answers only 2024.1).",
+        ];
+    super(ErrorCode.NotFound, init, what, todo);
+  }
+}
+
+/** 400 with validation messages: the request was read but broke the service's rules. */
+export class ValidationFailedError extends WebhookApiError {
+  override readonly name = "ValidationFailedError";
+  /** The service's reasons, with their MessageIDs. */
+  readonly messages: readonly ValidationMessage[];
+  constructor(init: ErrorInit & { messages: readonly ValidationMessage[] }) {
+    const reasons = init.messages.map((m) => `[${m.messageId}] ${m.description}`).join("; ");
+    super(
+      ErrorCode.ValidationFailed,
+      init,
+      `${statusLine(init.status ?? 400)}: the service rejected the request: ${reasons}.`,
+      "Correct the fields named above and try again.",
+    );
+    this.messages = init.messages;
+  }
+}
+
+/** 400 `Cannot create subscription for a closed packet.`: PacketUpdated on a Closed work item. */
+export class ClosedWorkItemError extends WebhookApiError {
+  override readonly name = "ClosedWorkItemError";
+  /** The Closed work item, i.e. the FilterObjectGUID that was sent. */
+  readonly workItemGuid?: string;
+  constructor(init: ErrorInit & { workItemGuid?: string }) {
+    super(
+      ErrorCode.ClosedWorkItem,
+      init,
+      `${statusLine(400)}: work item ${init.workItemGuid ?? "(unknown)"} is Closed, and the service refuses ` +
+        `PacketUpdated subscriptions on closed work items ("${CLOSED_PACKET_TEXT}").`,
+      "Scope the subscription to an open work item (filterObjectGuid), reopen this one, or remove the subscription.",
+    );
+    this.workItemGuid = init.workItemGuid;
+  }
+}
+
+/** The causes the spec lists for a 400 without Messages. */
+export const UNREADABLE_CAUSES = [
+  "malformed JSON",
+  "an enumeration sent as a string",
+  "an unrecognised field",
+  "an unknown enumeration value",
+  "an incorrect GUID value",
+] as const;
+
+/**
+ * 400 without Messages: the service could not read the request. Also thrown, with `sent`
+ * false and the zod `issues`, when the client refuses to send a request that the wire
+ * schema already shows the service could not read.
+ */
+export class UnreadableRequestError extends WebhookApiError {
+  override readonly name = "UnreadableRequestError";
+  /** False when the client caught the problem and sent nothing. */
+  readonly sent: boolean;
+  /** Why the wire schema refused the request, when `sent` is false. */
+  readonly issues?: readonly z.core.$ZodIssue[];
+  constructor(init: ErrorInit & { issues?: readonly z.core.$ZodIssue[] }) {
+    const sent = init.issues === undefined;
+    const [what, todo] = sent
+      ? [
+          `${statusLine(400)} without validation messages: the service could not read the request. ` +
+            `Possible causes (spec): ${UNREADABLE_CAUSES.join(", ")}.${serviceSaid(init.body)}`,
+          "Check the values sent (webhook 0..5, GUIDs in 8-4-4-4-12 form); if they are right, this " +
+            "api-version may not accept them, so report it with err.body.",
+        ]
+      : [
+          `the request was not sent, because the service could not read it: ${formatIssues(init.issues ?? [])}.`,
+          "Correct the values named above.",
+        ];
+    super(ErrorCode.UnreadableRequest, init, what, todo);
+    this.sent = sent;
+    this.issues = init.issues;
+  }
+}
+
+/** Newer configuration versions than `version`, to suggest; empty for the newest or legacy. */
+export function newerApiVersions(version: ApiVersion | undefined): readonly string[] {
+  const index = (CONFIGURATION_API_VERSIONS as readonly string[]).indexOf(version ?? "");
+  return index < 0 ? [] : CONFIGURATION_API_VERSIONS.slice(index + 1);
+}
+
+/** 400: the called api-version has no enumeration member for a value the service must return. */
+export class VersionCannotRepresentError extends WebhookApiError {
+  override readonly name = "VersionCannotRepresentError";
+  constructor(init: ErrorInit) {
+    const newer = newerApiVersions(init.apiVersion);
+    super(
+      ErrorCode.VersionCannotRepresent,
+      init,
+      `${statusLine(400)}: api-version ${init.apiVersion ?? "(unknown)"} has no enumeration member for a value ` +
+        "the service must return (for example an event added in a later version), so it refused to answer.",
+      newer.length > 0
+        ? `Call a newer api-version (${newer.join(", ")}) via webhooks:apiVersion.`
+        : "No newer api-version is known to this package: upgrade pulumi-webhook-subscriptions.",
+    );
+  }
+}
+
+/** 429 on every attempt until the retry deadline ran out. */
+export class RateLimitedError extends WebhookApiError {
+  override readonly name = "RateLimitedError";
+  constructor(init: ErrorInit) {
+    super(
+      ErrorCode.RateLimited,
+      init,
+      `${statusLine(429)}${attemptsNote(init.attempts)}: the instance's rate limit was still exceeded when the retry deadline ran out.`,
+      "Lower webhooks:maxRequestsPerSecond (WEBHOOKS_MAX_RPS), run fewer operations at once " +
+        "(`pulumi up --parallel N`), or raise the client's retry.deadlineMs.",
+    );
+  }
+}
+
+/** Network failure or timeout: no response arrived. `cause` holds the underlying error. */
+export class TransportError extends WebhookApiError {
+  override readonly name = "TransportError";
+  /** The network error code, e.g. `ECONNREFUSED` or `UND_ERR_HEADERS_TIMEOUT`. */
+  readonly networkCode: string;
+  constructor(init: ErrorInit & { networkCode: string; detail: string }) {
+    super(
+      ErrorCode.Transport,
+      init,
+      `no response${attemptsNote(init.attempts)}: ${init.detail} (${init.networkCode}).`,
+      "Check that webhooks:baseUrl is reachable and the instance is up; a slow instance needs a larger timeoutMs.",
+    );
+    this.networkCode = init.networkCode;
+  }
+}
+
+/** 5xx: the service failed. */
+export class ServerError extends WebhookApiError {
+  override readonly name = "ServerError";
+  constructor(init: ErrorInit) {
+    super(
+      ErrorCode.ServerError,
+      init,
+      `${statusLine(init.status ?? 500)}${attemptsNote(init.attempts)}: the service failed to handle the request.`,
+      "Try again later; if it persists, report it to the operator of the instance with err.body.",
+    );
+  }
+}
+
+/** A response this client cannot interpret: unexpected status, non-JSON body, or schema mismatch. */
+export class UnexpectedResponseError extends WebhookApiError {
+  override readonly name = "UnexpectedResponseError";
+  /** Why the wire schema refused the response, when it was a schema mismatch. */
+  readonly issues?: readonly z.core.$ZodIssue[];
+  constructor(init: ErrorInit & { issues?: readonly z.core.$ZodIssue[]; detail: string }) {
+    const issues = init.issues ? `: ${formatIssues(init.issues)}` : "";
+    super(
+      ErrorCode.UnexpectedResponse,
+      init,
+      `${statusLine(init.status ?? 0)}: ${init.detail}${issues}.${issues ? "" : serviceSaid(init.body)}`,
+      "The instance may not follow the API contract for this api-version; report it with err.body.",
+    );
+    this.issues = init.issues;
+  }
+}
+
+/**
+ * Subscribe or Update was sent but its outcome is unknown (response lost, timeout after
+ * send, 5xx). It was deliberately not retried: a blind retry could create a duplicate.
+ * `cause` holds the failure; the caller must reconcile by reading the subscriptions.
+ */
+export class AmbiguousResultError extends WebhookApiError {
+  override readonly name = "AmbiguousResultError";
+  declare readonly cause: WebhookApiError;
+  constructor(init: ErrorInit & { cause: WebhookApiError }) {
+    const effect = init.operation === "SubscribeToWebhook" ? "created" : "changed";
+    super(
+      ErrorCode.AmbiguousResult,
+      { ...init, status: init.cause.status, body: init.cause.body },
+      `the request was sent but its outcome is unknown (${init.cause.reason.replace(/\.$/, "")}), so the subscription ` +
+        `may or may not have been ${effect}. It was not retried, to avoid a duplicate.`,
+      "List the subscriptions to find out before trying again (the Pulumi provider does this itself).",
+    );
+  }
+}
+
+/** get, list or update called in legacy mode (2024.1), whose API lacks them. */
+export class UnsupportedOperationError extends WebhookApiError {
+  override readonly name = "UnsupportedOperationError";
+  constructor(init: ErrorInit) {
+    super(
+      ErrorCode.LegacyUnsupported,
+      init,
+      `the legacy API (2024.1) has no ${init.operation} operation; it offers only ${LEGACY_OPERATIONS.join(" and ")}.`,
+      `Use a configuration api-version (${CONFIGURATION_API_VERSIONS.join(", ")}) for this, e.g. client.withApiVersion("3").`,
+    );
+  }
+}
+
+/** Invalid client settings; names the setting and (unless secret) its value. */
+export class ConfigurationError extends WebhookApiError {
+  override readonly name = "ConfigurationError";
+  /** The setting at fault, e.g. `"baseUrl"` or `"oauth.tokenUrl"`. */
+  readonly field: string;
+  /**
+   * @param requirement what the setting must be, e.g. "must be an absolute http(s) URL".
+   * @param shown the offending value as it may be displayed; omit for secrets.
+   */
+  constructor(field: string, requirement: string, shown?: string) {
+    super(
+      ErrorCode.Configuration,
+      { operation: "Configure" },
+      `${field} ${requirement}${shown === undefined ? "" : `, got: ${shown}`}.`,
+      "",
+    );
+    this.field = field;
+  }
+}
+
+/** `"Webhook: Too big: expected number to be <=5; GUID: Invalid GUID"`. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(body)"}: ${issue.message}`)
+    .join("; ");
+}

@@ -1,0 +1,44 @@
+/**
+ * The command line of `npm run drift -- --stack <name> [--cwd <dir>] [--format md|json]`.
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { FORMATS, type Format } from "./format";
+
+export const USAGE = "usage: npm run drift -- --stack <name> [--cwd <program directory>] [--format md|json]";
+
+export interface DriftArgs {
+  readonly stackName: string;
+  /** Absolute program directory. */
+  readonly workDir: string;
+  readonly format: Format;
+}
+
+/** A command line that cannot be run; the message names the argument and shows the usage. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/**
+ * Parses the arguments. Relative directories are resolved against the directory `npm run` was
+ * started from (`INIT_CWD`), not the package root npm switches to.
+ */
+export function parseDriftArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): DriftArgs {
+  let values: { stack?: string; cwd?: string; format?: string };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { stack: { type: "string" }, cwd: { type: "string" }, format: { type: "string" } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
+  if (!values.stack) throw new UsageError(`--stack is required: name the stack to review (\`pulumi stack ls\` lists them).\n${USAGE}`);
+  const format = values.format ?? "md";
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--format must be md or json, got: ${JSON.stringify(format)}.\n${USAGE}`);
+  const base = env.INIT_CWD || cwd;
+  return { stackName: values.stack, workDir: resolve(base, values.cwd ?? "."), format: format as Format };
+}

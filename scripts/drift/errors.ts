@@ -1,0 +1,73 @@
+/**
+ * Why a drift review failed, said plainly: one error class with a stable `code`, and one
+ * factory that turns whatever was thrown (client errors, Automation API command errors,
+ * settings errors) into it, with credentials removed.
+ */
+import { redact, WebhookApiError } from "../../provider/client";
+
+/** Stable kinds of failure of the review itself; API failures keep the client's code (UNAUTHORIZED, TRANSPORT, …). */
+export const DriftErrorCode = {
+  /** The directory holds no Pulumi.yaml. */
+  NoProject: "NO_PROJECT",
+  /** The backend has no stack of that name. */
+  StackNotFound: "STACK_NOT_FOUND",
+  /** The engine could not be provisioned or the backend could not be opened. */
+  Engine: "ENGINE",
+  /** The refresh preview failed. */
+  RefreshFailed: "REFRESH_FAILED",
+  /** The refresh preview left a managed subscription unreported. */
+  RefreshIncomplete: "REFRESH_INCOMPLETE",
+  /** Something not foreseen; the message says what. */
+  Unexpected: "UNEXPECTED",
+} as const;
+
+/** A failed review. `message` is meant for the person running the pipeline. */
+export class DriftError extends Error {
+  override readonly name = "DriftError";
+  /** A `DriftErrorCode` or, for API failures, the client's error code. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** Where the failure happened, for the message. */
+export interface FailureContext {
+  readonly stack: string;
+  /** Values that must never appear in a message (token, client secret). */
+  readonly secrets: readonly (string | undefined)[];
+}
+
+/** The lines of an engine's stderr that carry the error, without the CLI's framing. */
+export function engineErrorLines(stderr: string): string[] {
+  return stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => /^error:/i.test(line) && !/^error: preview failed$/i.test(line))
+    .map((line) => line.replace(/^error:\s*/i, ""));
+}
+
+/** The stderr of an Automation API CommandError (its field is private in the typings). */
+export function commandStderr(err: unknown): string | undefined {
+  const result = (err as { commandResult?: { stderr?: unknown } } | null)?.commandResult;
+  return typeof result?.stderr === "string" ? result.stderr : undefined;
+}
+
+/** What went wrong, in one line: an engine's error lines, or the error's message. */
+export function failureDetail(err: unknown): string {
+  const stderr = commandStderr(err);
+  if (stderr !== undefined) return engineErrorLines(stderr).join("; ") || stderr.trim().split("\n").slice(-3).join(" ");
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Turns anything thrown during a review into a DriftError whose message names the stack and holds no secret. */
+export function toDriftError(err: unknown, context: FailureContext): DriftError {
+  const clean = (text: string) => redact(text, context.secrets);
+  if (err instanceof DriftError) return new DriftError(err.code, clean(err.message), { cause: err });
+  if (err instanceof WebhookApiError) {
+    return new DriftError(err.code, clean(`Cannot review drift of stack "${context.stack}": ${err.message}`), { cause: err });
+  }
+  return new DriftError(DriftErrorCode.Unexpected, clean(`Drift review of stack "${context.stack}" failed: ${failureDetail(err)}`), { cause: err });
+}

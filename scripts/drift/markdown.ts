@@ -1,0 +1,146 @@
+/**
+ * The report as markdown for a pull-request comment: one summary line, then a table (what
+ * drifted first), then the adoption snippets folded away. Secrets never appear: a changed
+ * secret reads "secret changed", an unmanaged header value "set, not shown".
+ */
+import { webhookName } from "../../provider/wire";
+import type { DriftReport, FieldChange, FieldValue, ManagedSubscription, UnmanagedSubscription } from "./report";
+
+/** GitHub refuses comments over 65,536 characters; stay clear of it. */
+export const MAX_COMMENT_CHARS = 60_000;
+
+const STATUS_TEXT = {
+  deleted: "deleted out of band",
+  changed: "changed out of band",
+  unknown: "unknown",
+  "in-sync": "in sync",
+  unmanaged: "unmanaged",
+} as const;
+
+/** Makes text safe inside a table cell. */
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
+}
+
+/** Inline code that survives backticks in the value. */
+function code(text: string): string {
+  const fence = text.includes("`") ? "``" : "`";
+  return cell(`${fence}${text.includes("`") ? ` ${text} ` : text}${fence}`);
+}
+
+/** A state or live value for a table cell; webhooks get their event name. */
+function value(field: string, v: FieldValue | undefined): string {
+  if (v === null || v === undefined || v === "") return "*none*";
+  if (field === "webhook" && typeof v === "number") return code(`${v} (${webhookName(v) ?? "unknown event"})`);
+  return code(String(v));
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The first line: the verdict and the counts. */
+export function summaryLine(report: DriftReport): string {
+  const s = report.summary;
+  const stack = code(report.stack);
+  const where = report.instance?.baseUrl ? ` on ${report.instance.baseUrl}` : "";
+  switch (report.status) {
+    case "in-sync":
+      return `**No drift in stack ${stack}:** ${s.managed === 1 ? "the managed subscription is" : `all ${plural(s.managed, "managed subscription")} are`} in sync, and no unmanaged subscription exists${where}.`;
+    case "drift": {
+      const parts = [
+        s.deleted ? `${s.deleted} deleted out of band` : "",
+        s.changed ? `${s.changed} changed out of band` : "",
+        s.unmanaged ? `${s.unmanaged} unmanaged` : "",
+      ].filter(Boolean);
+      return `**Drift in stack ${stack}:** ${parts.join(", ")}; ${s.inSync} of ${plural(s.managed, "managed subscription")} in sync${where}.`;
+    }
+    case "undetermined":
+      return `**Drift cannot be determined for stack ${stack}:** ${report.reason ?? "the review could not read the live subscriptions."}`;
+    case "error":
+      return `**Drift review of stack ${stack} failed:** ${report.error?.message ?? "unknown error."}`;
+  }
+}
+
+function changeRow(m: ManagedSubscription, c: FieldChange): string {
+  const [state, live] = c.secret ? ["(secret)", "**secret changed**"] : [value(c.field, c.state), value(c.field, c.live)];
+  return `| ${STATUS_TEXT.changed} | ${code(m.name)} | ${code(m.guid)} | ${code(c.field)} | ${state} | ${live} |`;
+}
+
+function managedRows(m: ManagedSubscription): string[] {
+  if (m.status === "changed") return m.changes.map((c) => changeRow(m, c));
+  const [state, live] = m.status === "deleted" ? ["exists", "**gone**"] : ["", ""];
+  return [`| ${STATUS_TEXT[m.status]} | ${code(m.name)} | ${code(m.guid)} |  | ${state} | ${live} |`];
+}
+
+/** The live fields of an unmanaged subscription, in one cell. */
+function describeUnmanaged(u: UnmanagedSubscription): string {
+  const parts = [
+    `webhook ${value("webhook", u.webhook)}`,
+    `filterObjectType ${code(String(u.filterObjectType))}`,
+    u.filterObjectGuid ? `filterObjectGuid ${code(u.filterObjectGuid)}` : "",
+    `subscriberUrl ${code(u.subscriberUrl)}`,
+    u.customHeader ? `customHeader ${code(u.customHeader)}${u.hasCustomHeaderValue ? " (value set, not shown)" : ""}` : "",
+  ];
+  return parts.filter(Boolean).join(", ");
+}
+
+function unmanagedRow(u: UnmanagedSubscription): string {
+  return `| ${STATUS_TEXT.unmanaged} |  | ${code(u.guid)} |  | not in state | ${describeUnmanaged(u)} |`;
+}
+
+function table(rows: readonly string[]): string {
+  return ["| Status | Subscription | GUID | Field | In state | Live |", "|---|---|---|---|---|---|", ...rows].join("\n");
+}
+
+function snippets(report: DriftReport): string {
+  if (report.unmanaged.length === 0) return "";
+  const body = [
+    'import * as pulumi from "@pulumi/pulumi";',
+    'import { WebhookSubscription, Webhook } from "pulumi-webhook-subscriptions";',
+    "",
+    ...report.unmanaged.map((u) => `${u.snippet}\n`),
+  ].join("\n");
+  return [
+    `<details><summary>Adopt the ${plural(report.unmanaged.length, "unmanaged subscription")} into the program</summary>`,
+    "",
+    "```ts",
+    body.trimEnd(),
+    "```",
+    "</details>",
+  ].join("\n");
+}
+
+function footer(report: DriftReport): string {
+  const facts = [
+    report.backend ? `backend ${report.backend}` : "",
+    report.instance ? `api-version ${report.instance.apiVersion}` : "",
+    `reviewed in ${(report.durationMs / 1000).toFixed(1)}s`,
+  ].filter(Boolean);
+  return `<sub>${cell(facts.join(" · "))} · \`npm run drift -- --stack ${report.stack}\`</sub>`;
+}
+
+/** The whole comment; long reports fold the in-sync rows, then drop the snippets, then cut rows, to fit in one comment. */
+export function formatMarkdown(report: DriftReport): string {
+  const drift = [...report.managed.filter((m) => m.status !== "in-sync").flatMap(managedRows), ...report.unmanaged.map(unmanagedRow)];
+  const inSync = report.managed.filter((m) => m.status === "in-sync");
+  const folded = inSync.length > 0 ? [`| ${STATUS_TEXT["in-sync"]} | ${plural(inSync.length, "subscription")} |  |  |  |  |`] : [];
+  const tooLong = "*The report is too long for one comment: run `npm run drift -- --format json` for all of it.*";
+
+  const render = (rows: readonly string[], withSnippets: boolean, note = "") =>
+    [summaryLine(report), rows.length > 0 ? table(rows) : "", note, withSnippets ? snippets(report) : "", footer(report)]
+      .filter(Boolean)
+      .join("\n\n")
+      .concat("\n");
+
+  const attempts = [() => render([...drift, ...inSync.flatMap(managedRows)], true), () => render([...drift, ...folded], true), () => render([...drift, ...folded], false, tooLong)];
+  for (const attempt of attempts) {
+    const text = attempt();
+    if (text.length <= MAX_COMMENT_CHARS) return text;
+  }
+  // Even the drift rows alone are too many: keep as many as fit.
+  const budget = MAX_COMMENT_CHARS - render([], false, tooLong).length - 200;
+  let used = 0;
+  const kept = drift.filter((row) => (used += row.length + 1) <= budget);
+  return render([...kept, `| … | ${drift.length - kept.length} more rows |  |  |  |  |`], false, tooLong);
+}

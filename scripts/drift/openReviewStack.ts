@@ -1,0 +1,80 @@
+/**
+ * Opens the stack to review, read-only. Unlike `openStack` (scripts/engine/automation.ts), which
+ * creates a missing stack, this only selects: a review must never create a stack in someone's
+ * backend, and a mistyped name must be an error that says where it looked.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { LocalWorkspace, PulumiCommand, Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
+import { directoryProgram, engineEnv } from "../engine/automation";
+import type { Engine } from "../engine/provision";
+import { displayBackend, resolveBackend, type Backend } from "./backend";
+import { DriftError, DriftErrorCode, commandStderr, engineErrorLines } from "./errors";
+
+export interface ReviewStackOptions {
+  readonly engine: Engine;
+  readonly stackName: string;
+  /** The program directory, holding Pulumi.yaml. */
+  readonly workDir: string;
+  /** Overrides PULUMI_BACKEND_URL and the project's backend. */
+  readonly backendUrl?: string;
+  /**
+   * Environment overrides for the engine and the provider, over `process.env` (which they
+   * inherit). Only overrides: `engineEnv` puts the engine's own directory first on PATH.
+   */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ReviewStack {
+  readonly stack: Stack;
+  readonly backend: Backend;
+}
+
+/** Selects `stackName` in the project at `workDir`; see the module comment. */
+export async function openReviewStack(options: ReviewStackOptions): Promise<ReviewStack> {
+  const workDir = resolve(options.workDir);
+  if (!existsSync(join(workDir, "Pulumi.yaml")))
+    throw new DriftError(
+      DriftErrorCode.NoProject,
+      `No Pulumi.yaml in ${workDir}: point --cwd at the program directory of stack "${options.stackName}".`,
+    );
+
+  const extra = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
+  const pulumiCommand = await (options.engine.source === "path" ? PulumiCommand.get() : PulumiCommand.get({ root: options.engine.root }));
+  const workspace = await LocalWorkspace.create({
+    workDir,
+    // Only for the inline-program plumbing: a refresh preview does not run the program.
+    program: directoryProgram(workDir),
+    pulumiCommand,
+    // engineEnv's file backend is replaced below by the backend actually chosen.
+    envVars: engineEnv(options.engine, workDir, extra),
+  });
+  const backend = resolveBackend({
+    backendUrl: options.backendUrl,
+    env: { ...process.env, ...extra },
+    projectBackendUrl: (await workspace.projectSettings()).backend?.url,
+  });
+  if (backend.url) workspace.envVars.PULUMI_BACKEND_URL = backend.url;
+  else delete workspace.envVars.PULUMI_BACKEND_URL;
+
+  try {
+    return { stack: await Stack.select(options.stackName, workspace), backend };
+  } catch (err) {
+    const where = `${displayBackend(backend)} (backend from ${backend.source})`;
+    if (err instanceof StackNotFoundError) {
+      const list = backend.url && backend.source !== "Pulumi.yaml" ? `PULUMI_BACKEND_URL=${displayBackend(backend)} pulumi stack ls` : "pulumi stack ls";
+      throw new DriftError(
+        DriftErrorCode.StackNotFound,
+        `No stack named "${options.stackName}" in ${where} for the project in ${workDir}. ` +
+          `Run \`${list}\` in that directory to see the stacks it has, then correct --stack (or --cwd).`,
+        { cause: err },
+      );
+    }
+    const stderr = commandStderr(err) ?? String(err);
+    throw new DriftError(
+      DriftErrorCode.Engine,
+      `Cannot open stack "${options.stackName}" in ${where}: ${engineErrorLines(stderr).join("; ") || stderr.trim()}`,
+      { cause: err },
+    );
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Listens to the engine events of a refresh preview and keeps, per WebhookSubscription, what
+ * the engine found: the step (`same`, `update`, `delete`, …) and the outputs before and after.
+ *
+ * Engine events mask every secret (`"[secret]"`), so from them alone a changed
+ * `customHeaderValue` shows up only as an `update` whose visible outputs are equal; the
+ * classifier resolves those with the plaintext state and the live subscription.
+ */
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { WEBHOOK_SUBSCRIPTION_TYPE } from "../../provider/resource";
+
+/** What the refresh preview says about one resource. */
+export interface RefreshObservation {
+  /** The engine's step op of the resource's outputs event, e.g. `same`, `update`, `delete`. */
+  readonly op: string;
+  /** Outputs before the refresh (secrets masked). */
+  readonly old?: Record<string, unknown>;
+  /** Outputs the provider read; absent when the resource is gone. */
+  readonly new?: Record<string, unknown>;
+}
+
+/** Progress of a refresh preview, as counts of WebhookSubscriptions. */
+export interface RefreshProgress {
+  readonly started: number;
+  readonly finished: number;
+}
+
+/**
+ * Collects observations; pass `onEvent` to `stack.previewRefresh`. `onProgress` is called after
+ * every WebhookSubscription event.
+ */
+export class RefreshObserver {
+  private readonly observations = new Map<string, RefreshObservation>();
+  private readonly started = new Set<string>();
+  /** Diagnostics the engine reported as errors, for the failure message. */
+  readonly errors: string[] = [];
+
+  constructor(private readonly onProgress: (progress: RefreshProgress) => void = () => {}) {}
+
+  /** The event handler. */
+  readonly onEvent = (event: EngineEvent): void => {
+    if (event.diagnosticEvent?.severity === "error") this.errors.push(event.diagnosticEvent.message.trim());
+    const pre = event.resourcePreEvent?.metadata;
+    if (pre?.type === WEBHOOK_SUBSCRIPTION_TYPE) {
+      this.started.add(pre.urn);
+      this.report();
+    }
+    const done = event.resOutputsEvent?.metadata;
+    if (done?.type === WEBHOOK_SUBSCRIPTION_TYPE) {
+      this.observations.set(done.urn, {
+        op: done.op,
+        ...(done.old ? { old: done.old.outputs } : {}),
+        ...(done.new ? { new: done.new.outputs } : {}),
+      });
+      this.report();
+    }
+  };
+
+  /** The observation for `urn`, if the engine reported one. */
+  get(urn: string): RefreshObservation | undefined {
+    return this.observations.get(urn);
+  }
+
+  private report(): void {
+    this.onProgress({ started: this.started.size, finished: this.observations.size });
+  }
+}

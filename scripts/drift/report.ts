@@ -1,0 +1,190 @@
+/**
+ * The drift report: what `reviewDrift` returns, what `--format json` prints (docs/drift.md
+ * documents it as a schema), and the exit code a pipeline acts on. Holds no secret value:
+ * a changed secret is reported by field name alone.
+ */
+
+/** Version of the report's JSON shape; bumped on any breaking change to it. */
+export const REPORT_VERSION = 1 as const;
+
+/** Exit codes of `npm run drift`, fixed by product.md. */
+export const EXIT_CODE = { noDrift: 0, error: 1, drift: 2 } as const;
+
+/**
+ * - `in-sync`: every managed subscription matches its state and nothing unmanaged exists;
+ * - `drift`: something changed, vanished, or exists unmanaged;
+ * - `undetermined`: the review could not be made (legacy API); `reason` says why;
+ * - `error`: the review failed; `error` says why.
+ */
+export type ReportStatus = "in-sync" | "drift" | "undetermined" | "error";
+
+/** What happened to one managed subscription out of band. `unknown` only in undetermined reports. */
+export type ManagedStatus = "in-sync" | "changed" | "deleted" | "unknown";
+
+/** A JSON value from state or from the instance. */
+export type FieldValue = string | number | boolean | null;
+
+/** One field that differs between state and the live subscription. */
+export interface FieldChange {
+  /** Output name, e.g. `subscriberUrl`. */
+  readonly field: string;
+  /** True for `signature` and `customHeaderValue`: then `state` and `live` are absent. */
+  readonly secret: boolean;
+  readonly state?: FieldValue;
+  readonly live?: FieldValue;
+}
+
+/** One WebhookSubscription the stack manages. */
+export interface ManagedSubscription {
+  readonly urn: string;
+  /** The resource name in the program, e.g. `orders-created`. */
+  readonly name: string;
+  readonly guid: string;
+  readonly status: ManagedStatus;
+  /** For `changed`: the differing fields; empty otherwise. */
+  readonly changes: readonly FieldChange[];
+}
+
+/** A subscription on the instance whose GUID the stack's state does not hold. */
+export interface UnmanagedSubscription {
+  readonly guid: string;
+  readonly webhook: number;
+  /** Null for an event newer than this package. */
+  readonly webhookName: string | null;
+  readonly filterObjectType: number;
+  readonly filterObjectGuid: string | null;
+  readonly subscriberUrl: string;
+  /** `""` when none. */
+  readonly customHeader: string;
+  /** Whether a custom header value is set; the value itself is never reported. */
+  readonly hasCustomHeaderValue: boolean;
+  /** A `new WebhookSubscription(…, { adoptGuid })` statement to paste into the program. */
+  readonly snippet: string;
+}
+
+export interface ReportSummary {
+  readonly managed: number;
+  readonly inSync: number;
+  readonly changed: number;
+  readonly deleted: number;
+  readonly unmanaged: number;
+}
+
+/** The instance a review is about. */
+export interface ReportInstance {
+  readonly baseUrl: string | null;
+  readonly apiVersion: string;
+}
+
+/** Why a review failed: a stable code and a message written for a person. */
+export interface ReportError {
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface DriftReport {
+  readonly version: typeof REPORT_VERSION;
+  readonly stack: string;
+  /** The state backend, credentials removed; null when unknown (e.g. the error came first). */
+  readonly backend: string | null;
+  /** The instance reviewed; null when unknown (baseUrl null when not configured). */
+  readonly instance: ReportInstance | null;
+  readonly status: ReportStatus;
+  /** 0, 1 or 2: what `npm run drift` exits with. */
+  readonly exitCode: 0 | 1 | 2;
+  /** ISO 8601 time the review finished. */
+  readonly generatedAt: string;
+  readonly durationMs: number;
+  readonly summary: ReportSummary;
+  /** Sorted: deleted, changed, in sync (then by name). */
+  readonly managed: readonly ManagedSubscription[];
+  /** Sorted by webhook, then subscriber URL. */
+  readonly unmanaged: readonly UnmanagedSubscription[];
+  /** For `undetermined`: why drift could not be determined. */
+  readonly reason?: string;
+  /** For `error`. */
+  readonly error?: ReportError;
+}
+
+/** The exit code a report stands for. */
+export function exitCodeFor(status: ReportStatus): 0 | 1 | 2 {
+  if (status === "in-sync") return EXIT_CODE.noDrift;
+  if (status === "drift") return EXIT_CODE.drift;
+  return EXIT_CODE.error;
+}
+
+const MANAGED_ORDER: Record<ManagedStatus, number> = { deleted: 0, changed: 1, unknown: 2, "in-sync": 3 };
+
+/** Counts and orders what was found, and decides the status (drift includes unmanaged). */
+export function summarize(
+  managed: readonly ManagedSubscription[],
+  unmanaged: readonly UnmanagedSubscription[],
+): { summary: ReportSummary; managed: ManagedSubscription[]; unmanaged: UnmanagedSubscription[]; status: "in-sync" | "drift" } {
+  const count = (status: ManagedStatus) => managed.filter((m) => m.status === status).length;
+  const summary: ReportSummary = {
+    managed: managed.length,
+    inSync: count("in-sync"),
+    changed: count("changed"),
+    deleted: count("deleted"),
+    unmanaged: unmanaged.length,
+  };
+  const drift = summary.changed + summary.deleted + summary.unmanaged > 0;
+  return {
+    summary,
+    managed: [...managed].sort((a, b) => MANAGED_ORDER[a.status] - MANAGED_ORDER[b.status] || a.name.localeCompare(b.name)),
+    unmanaged: [...unmanaged].sort((a, b) => a.webhook - b.webhook || a.subscriberUrl.localeCompare(b.subscriberUrl) || a.guid.localeCompare(b.guid)),
+    status: drift ? "drift" : "in-sync",
+  };
+}
+
+/** What every report states about where the review looked and when. */
+export interface ReportContext {
+  readonly stack: string;
+  readonly backend: string | null;
+  readonly instance: ReportInstance | null;
+  /** `Date.now()` when the review started. */
+  readonly startedAt: number;
+}
+
+function header(context: ReportContext, status: ReportStatus): Omit<DriftReport, "summary" | "managed" | "unmanaged"> {
+  const now = Date.now();
+  return {
+    version: REPORT_VERSION,
+    stack: context.stack,
+    backend: context.backend,
+    instance: context.instance,
+    status,
+    exitCode: exitCodeFor(status),
+    generatedAt: new Date(now).toISOString(),
+    durationMs: now - context.startedAt,
+  };
+}
+
+/** A finished review. */
+export function driftReport(context: ReportContext, managed: readonly ManagedSubscription[], unmanaged: readonly UnmanagedSubscription[]): DriftReport {
+  const sorted = summarize(managed, unmanaged);
+  return { ...header(context, sorted.status), summary: sorted.summary, managed: sorted.managed, unmanaged: sorted.unmanaged };
+}
+
+/** A review that could not determine drift; each managed subscription is `unknown`. */
+export function undeterminedReport(context: ReportContext, managed: readonly Pick<ManagedSubscription, "urn" | "name" | "guid">[], reason: string): DriftReport {
+  const unknown = managed.map((m): ManagedSubscription => ({ urn: m.urn, name: m.name, guid: m.guid, status: "unknown", changes: [] }));
+  return {
+    ...header(context, "undetermined"),
+    summary: { managed: unknown.length, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
+    managed: summarize(unknown, []).managed,
+    unmanaged: [],
+    reason,
+  };
+}
+
+/** A failed review, for printing: what `npm run drift` reports when `reviewDrift` throws. */
+export function errorReport(context: ReportContext, error: ReportError): DriftReport {
+  return {
+    ...header(context, "error"),
+    summary: { managed: 0, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
+    managed: [],
+    unmanaged: [],
+    error: { code: error.code, message: error.message },
+  };
+}

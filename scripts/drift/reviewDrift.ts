@@ -1,0 +1,177 @@
+/**
+ * The drift review: compares what a stack's state says about its WebhookSubscriptions with
+ * what the instance really holds, without writing anything to the state.
+ *
+ * 1. open the existing stack (never create one) and read its config and state;
+ * 2. list the instance's subscriptions with our own client: this fails fast, with the client's
+ *    plain errors, on bad credentials or an unreachable instance, and it yields the unmanaged
+ *    subscriptions and the plaintext of changed secrets;
+ * 3. run a refresh *preview* through the Automation API: the provider's own `read` decides
+ *    what changed and what is gone, exactly as `pulumi refresh` would;
+ * 4. classify each managed subscription and list the unmanaged ones.
+ */
+import { NotFoundError, WebhookSubscriptionClient, type RequestEvent } from "../../provider/client";
+import { apiVersionFromConfig, SETTING_SOURCES, settingsFromConfig, type ConfigSource } from "../../provider/resource/settings";
+import { isLegacy, type Subscription } from "../../provider/wire";
+import { provisionEngine, type Engine } from "../engine/provision";
+import { displayBackend } from "./backend";
+import { classify, engineSawChange } from "./classify";
+import { DriftError, DriftErrorCode, failureDetail, toDriftError } from "./errors";
+import { openReviewStack } from "./openReviewStack";
+import { refreshProgressReporter } from "./progress";
+import { RefreshObserver } from "./refreshObserver";
+import { driftReport, undeterminedReport, type DriftReport, type ManagedSubscription, type ReportContext } from "./report";
+import { guidKey, stateSnapshot, type StateSubscription } from "./stateSnapshot";
+import { unmanagedSubscriptions } from "./unmanaged";
+
+export interface ReviewDriftOptions {
+  /** The stack to review, e.g. `dev` or `org/project/dev`. */
+  readonly stackName: string;
+  /** The program directory (holding Pulumi.yaml); also the dynamic provider's working directory. */
+  readonly workDir: string;
+  /**
+   * The state backend. @default `PULUMI_BACKEND_URL`, else the project's `backend.url`, else
+   * the backend the Pulumi CLI is logged in to
+   */
+  readonly backendUrl?: string;
+  /**
+   * Environment overrides for the engine, the provider and the connection settings
+   * (`WEBHOOKS_*`, `PULUMI_CONFIG_PASSPHRASE`, …), applied over `process.env`.
+   * @default {}
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The Pulumi engine. @default provisioned with `provisionEngine()` */
+  readonly engine?: Engine;
+  /** Progress lines for people waiting: a refresh of hundreds of subscriptions takes time. */
+  readonly onProgress?: (line: string) => void;
+}
+
+/** Explains the legacy outcome; `npm run drift` exits 1 on it (docs/drift.md). */
+export function legacyReason(stack: string): string {
+  return (
+    `Drift cannot be determined for stack "${stack}": it uses the legacy API 2024.1 (webhooks:apiVersion / WEBHOOKS_API_VERSION), ` +
+    "which has no Get and no GetAll, so the live subscriptions cannot be read and compared with the state " +
+    "(the provider's refresh leaves the state unchanged in this mode). If the instance also offers the configuration API, " +
+    "set webhooks:apiVersion to 3 to review drift."
+  );
+}
+
+/**
+ * Reviews the drift of one stack. Resolves with the report (status `in-sync`, `drift` or, in
+ * legacy mode, `undetermined`); rejects with a `DriftError` whose message says what went wrong
+ * and holds no credentials.
+ */
+export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftReport> {
+  const startedAt = Date.now();
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+  const progress = options.onProgress ?? (() => {});
+  const secrets: (string | undefined)[] = [];
+  try {
+    const engine = options.engine ?? (await provisionEngine({ log: progress }));
+    progress(`opening stack "${options.stackName}"`);
+    const { stack, backend } = await openReviewStack({
+      engine,
+      stackName: options.stackName,
+      workDir: options.workDir,
+      backendUrl: options.backendUrl,
+      env: options.env ?? {},
+    });
+    const shownBackend = displayBackend(backend);
+
+    // The state is exported with plaintext secrets: used to compare, never printed.
+    const [config, exported] = await Promise.all([stack.getAllConfig(), stack.exportStack()]);
+    for (const entry of Object.values(config)) if (entry.secret) secrets.push(entry.value);
+    const source: ConfigSource = { get: (key) => config[key]?.value };
+    const state = stateSnapshot(exported.deployment);
+    progress(`stack "${options.stackName}" in ${shownBackend}: ${state.managed.length} managed subscriptions in state`);
+
+    const apiVersion = apiVersionFromConfig(source, env);
+    if (isLegacy(apiVersion)) {
+      const baseUrl = source.get(SETTING_SOURCES.baseUrl[0]) ?? env[SETTING_SOURCES.baseUrl[1]] ?? null;
+      const context: ReportContext = { stack: options.stackName, backend: shownBackend, instance: { baseUrl, apiVersion }, startedAt };
+      return undeterminedReport(context, state.managed, legacyReason(options.stackName));
+    }
+
+    const settings = settingsFromConfig(source, env);
+    secrets.push(settings.token, settings.oauth?.clientSecret);
+    const context: ReportContext = {
+      stack: options.stackName,
+      backend: shownBackend,
+      instance: { baseUrl: settings.baseUrl, apiVersion: settings.apiVersion },
+      startedAt,
+    };
+    const client = new WebhookSubscriptionClient({ ...settings, onRequest: reportRetries(progress) });
+    try {
+      progress(`listing the subscriptions of ${settings.baseUrl} (api-version ${settings.apiVersion})`);
+      const live = await client.list();
+      progress(`${live.length} subscriptions on the instance; refresh preview of ${state.managed.length} (nothing is written to the state)`);
+
+      const observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
+      try {
+        await stack.previewRefresh({ onEvent: observer.onEvent });
+      } catch (err) {
+        throw refreshFailure(options.stackName, err, observer.errors);
+      }
+
+      const managed = await classifyAll(state.managed, observer, live, client, options.stackName);
+      const unmanaged = unmanagedSubscriptions(live, state.guids);
+      const report = driftReport(context, managed, unmanaged);
+      progress(`done in ${(report.durationMs / 1000).toFixed(1)}s: ${report.status}`);
+      return report;
+    } finally {
+      await client.close();
+    }
+  } catch (err) {
+    throw toDriftError(err, { stack: options.stackName, secrets });
+  }
+}
+
+/** Classifies every managed subscription; a changed one missing from the list is read with Get. */
+async function classifyAll(
+  managed: readonly StateSubscription[],
+  observer: RefreshObserver,
+  live: readonly Subscription[],
+  client: WebhookSubscriptionClient,
+  stackName: string,
+): Promise<ManagedSubscription[]> {
+  const liveByGuid = new Map(live.map((s) => [guidKey(s.guid), s]));
+  const unreported = managed.filter((s) => !observer.get(s.urn));
+  if (unreported.length > 0)
+    throw new DriftError(
+      DriftErrorCode.RefreshIncomplete,
+      `The refresh preview of stack "${stackName}" reported nothing about ${unreported.map((s) => s.name).join(", ")}, so their drift is unknown. Run the review again; if it persists, run \`pulumi refresh --preview-only\` to see why.`,
+    );
+  return Promise.all(
+    managed.map(async (s) => {
+      const observation = observer.get(s.urn)!;
+      let current = liveByGuid.get(guidKey(s.guid));
+      // Created or paged out since the list: read it, to know which secret changed.
+      if (!current && engineSawChange(observation)) current = await client.get(s.guid).catch(ignoreNotFound);
+      return classify(s, observation, current);
+    }),
+  );
+}
+
+function ignoreNotFound(err: unknown): undefined {
+  if (err instanceof NotFoundError) return undefined;
+  throw err;
+}
+
+/** The refresh preview's failure, with the engine's own diagnostics as the reason. */
+function refreshFailure(stackName: string, err: unknown, diagnostics: readonly string[]): DriftError {
+  const reason = diagnostics.length > 0 ? diagnostics.join("; ") : failureDetail(err);
+  return new DriftError(
+    DriftErrorCode.RefreshFailed,
+    `The refresh preview of stack "${stackName}" failed: ${reason}. Nothing was written to the state.`,
+    { cause: err },
+  );
+}
+
+/** A progress line for every retried request, so a slow or flaky instance does not look hung. */
+function reportRetries(progress: (line: string) => void): (event: RequestEvent) => void {
+  return (event) => {
+    if (event.retryInMs === undefined) return;
+    const why = event.status !== undefined ? `HTTP ${event.status}` : (event.networkCode ?? "no response");
+    progress(`${event.operation} attempt ${event.attempt} failed (${why}); retrying in ${Math.round(event.retryInMs)} ms`);
+  };
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { classify } from "../../scripts/drift/classify";
+import type { RefreshObservation } from "../../scripts/drift/refreshObserver";
+import type { StateSubscription } from "../../scripts/drift/stateSnapshot";
+import type { Subscription } from "../../provider/wire";
+
+/** How engine events show a secret: masked, identical before and after. */
+const MASKED = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "[secret]" };
+
+const live: Subscription = {
+  guid: "0da33133-f5b8-4cfc-89ce-c8fe220074b0",
+  webhook: 3,
+  filterObjectType: 3,
+  filterObjectGuid: null,
+  subscriberUrl: "https://hooks.example.com/b",
+  signature: "sig-1",
+  customHeader: "X-Key",
+  customHeaderValue: "v1",
+};
+
+const state: StateSubscription = {
+  urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/webhooks:WebhookSubscription::b",
+  name: "b",
+  guid: live.guid,
+  outputs: { ...live },
+};
+
+/** Outputs as an engine event carries them. */
+function eventOutputs(sub: Subscription): Record<string, unknown> {
+  return { ...sub, signature: MASKED, customHeaderValue: MASKED, webhookName: "BusinessObjectCreated", adoptGuid: null };
+}
+
+const observation = (op: string, after?: Subscription): RefreshObservation => ({
+  op,
+  old: eventOutputs(live),
+  ...(after ? { new: eventOutputs(after) } : {}),
+});
+
+describe("classify", () => {
+  it("is in sync when the engine saw no change", () => {
+    expect(classify(state, observation("same", live))).toEqual({ urn: state.urn, name: "b", guid: live.guid, status: "in-sync", changes: [] });
+  });
+
+  it("is deleted when the engine dropped the resource", () => {
+    expect(classify(state, observation("delete")).status).toBe("deleted");
+  });
+
+  it("reports visible fields with both values", () => {
+    const after = { ...live, subscriberUrl: "https://evil.example.com/b", filterObjectType: 9 };
+    expect(classify(state, observation("update", after), after).changes).toEqual([
+      { field: "filterObjectType", secret: false, state: 3, live: 9 },
+      { field: "subscriberUrl", secret: false, state: "https://hooks.example.com/b", live: "https://evil.example.com/b" },
+    ]);
+  });
+
+  it("names a changed secret without its values, from the plaintext state and the live subscription", () => {
+    const after = { ...live, customHeaderValue: "v2" };
+    const result = classify(state, observation("update", after), after);
+    expect(result.status).toBe("changed");
+    expect(result.changes).toEqual([{ field: "customHeaderValue", secret: true }]);
+    expect(JSON.stringify(result)).not.toContain("v2");
+  });
+
+  it("puts an unexplained masked change on every secret field when the live subscription is unknown", () => {
+    expect(classify(state, observation("update", live)).changes).toEqual([
+      { field: "customHeaderValue", secret: true },
+      { field: "signature", secret: true },
+    ]);
+  });
+
+  it("claims no secret change when visible fields explain the step and the live subscription is unknown", () => {
+    const after = { ...live, customHeader: "X-Other" };
+    expect(classify(state, observation("update", after)).changes).toEqual([{ field: "customHeader", secret: false, state: "X-Key", live: "X-Other" }]);
+  });
+
+  it("is in sync when only recorded inputs differed", () => {
+    expect(classify(state, observation("update", live), live)).toMatchObject({ status: "in-sync", changes: [] });
+  });
+});

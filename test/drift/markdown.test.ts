@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { formatReport } from "../../scripts/drift/format";
+import { formatMarkdown, MAX_COMMENT_CHARS, summaryLine } from "../../scripts/drift/markdown";
+import { driftReport, errorReport, undeterminedReport, type ManagedSubscription, type ReportContext } from "../../scripts/drift/report";
+import { unmanagedSubscriptions } from "../../scripts/drift/unmanaged";
+
+const context: ReportContext = {
+  stack: "prod",
+  backend: "s3://state-bucket",
+  instance: { baseUrl: "https://acme.example.com", apiVersion: "3" },
+  startedAt: Date.now(),
+};
+
+const inSync = (i: number): ManagedSubscription => ({
+  urn: `urn:${i}`,
+  name: `sub-${String(i).padStart(4, "0")}`,
+  guid: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+  status: "in-sync",
+  changes: [],
+});
+
+const changed: ManagedSubscription = {
+  urn: "urn:changed",
+  name: "orders",
+  guid: "f328bd91-c386-4faa-b5f8-b076d17651cb",
+  status: "changed",
+  changes: [
+    { field: "subscriberUrl", secret: false, state: "https://a.example.com/x", live: "https://b.example.com/x|y" },
+    { field: "webhook", secret: false, state: 0, live: 1 },
+    { field: "customHeaderValue", secret: true },
+  ],
+};
+
+const deleted: ManagedSubscription = { urn: "urn:deleted", name: "types", guid: "c6d838ee-cc6c-403f-ae4d-e1b0d7066622", status: "deleted", changes: [] };
+
+const unmanaged = unmanagedSubscriptions(
+  [
+    {
+      guid: "3f2a9c1d-0000-4000-8000-000000000001",
+      webhook: 4,
+      filterObjectType: 6,
+      filterObjectGuid: null,
+      subscriberUrl: "https://manual.example.org/hook",
+      signature: "sig-secret",
+      customHeader: "X-Token",
+      customHeaderValue: "header-secret",
+    },
+  ],
+  new Set(),
+);
+
+describe("formatMarkdown", () => {
+  it("starts with one summary line, then a table with the drift first", () => {
+    const text = formatMarkdown(driftReport(context, [inSync(1), changed, deleted], unmanaged));
+    const lines = text.split("\n");
+    expect(lines[0]).toBe(
+      "**Drift in stack `prod`:** 1 deleted out of band, 1 changed out of band, 1 unmanaged; 1 of 3 managed subscriptions in sync on https://acme.example.com.",
+    );
+    expect(lines.slice(2, 10)).toEqual([
+      "| Status | Subscription | GUID | Field | In state | Live |",
+      "|---|---|---|---|---|---|",
+      "| deleted out of band | `types` | `c6d838ee-cc6c-403f-ae4d-e1b0d7066622` |  | exists | **gone** |",
+      "| changed out of band | `orders` | `f328bd91-c386-4faa-b5f8-b076d17651cb` | `subscriberUrl` | `https://a.example.com/x` | `https://b.example.com/x\\|y` |",
+      "| changed out of band | `orders` | `f328bd91-c386-4faa-b5f8-b076d17651cb` | `webhook` | `0 (PacketCreated)` | `1 (PacketUpdated)` |",
+      "| changed out of band | `orders` | `f328bd91-c386-4faa-b5f8-b076d17651cb` | `customHeaderValue` | (secret) | **secret changed** |",
+      "| unmanaged |  | `3f2a9c1d-0000-4000-8000-000000000001` |  | not in state | webhook `4 (SpecificBusinessObjectUpdated)`, filterObjectType `6`, subscriberUrl `https://manual.example.org/hook`, customHeader `X-Token` (value set, not shown) |",
+      "| in sync | `sub-0001` | `00000000-0000-4000-8000-000000000001` |  |  |  |",
+    ]);
+    expect(text).toContain("<details><summary>Adopt the 1 unmanaged subscription into the program</summary>");
+    expect(text).toContain('adoptGuid: "3f2a9c1d-0000-4000-8000-000000000001"');
+    expect(text).not.toMatch(/sig-secret|header-secret/);
+  });
+
+  it("says so when there is no drift", () => {
+    expect(summaryLine(driftReport(context, [inSync(1), inSync(2)], []))).toBe(
+      "**No drift in stack `prod`:** all 2 managed subscriptions are in sync, and no unmanaged subscription exists on https://acme.example.com.",
+    );
+    expect(summaryLine(driftReport(context, [inSync(1)], []))).toContain("the managed subscription is in sync");
+  });
+
+  it("says plainly when drift cannot be determined, and when the review failed", () => {
+    const legacy = formatMarkdown(undeterminedReport(context, [inSync(1)], "it uses the legacy API."));
+    expect(legacy.split("\n")[0]).toBe("**Drift cannot be determined for stack `prod`:** it uses the legacy API.");
+    expect(legacy).toContain("| unknown | `sub-0001` |");
+    const failed = formatMarkdown(errorReport({ ...context, backend: null, instance: null }, { code: "UNAUTHORIZED", message: "401: refused." }));
+    expect(failed.split("\n")[0]).toBe("**Drift review of stack `prod` failed:** 401: refused.");
+    expect(failed).not.toContain("| Status |");
+  });
+
+  it("fits a report of thousands of subscriptions into one comment, drift first", () => {
+    const many = Array.from({ length: 3000 }, (_, i) => inSync(i));
+    const text = formatMarkdown(driftReport(context, [...many, changed], unmanaged));
+    expect(text.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
+    expect(text).toContain("| in sync | 3000 subscriptions |");
+    expect(text).toContain("`customHeaderValue` | (secret) | **secret changed** |");
+  });
+
+  it("cuts rows when even the drift alone is too long", () => {
+    const many = Array.from({ length: 3000 }, (_, i): ManagedSubscription => ({ ...deleted, urn: `urn:${i}`, name: `gone-${i}` }));
+    const text = formatMarkdown(driftReport(context, many, []));
+    expect(text.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
+    expect(text).toMatch(/\| … \| \d+ more rows \|/);
+    expect(text).toContain("--format json");
+  });
+});
+
+describe("formatReport", () => {
+  it("prints JSON with the schema version and exit code", () => {
+    const json = JSON.parse(formatReport(driftReport(context, [inSync(1)], unmanaged), "json"));
+    expect(json).toMatchObject({ version: 1, status: "drift", exitCode: 2, summary: { managed: 1, inSync: 1, unmanaged: 1 } });
+  });
+});

@@ -1,0 +1,36 @@
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { describe, expect, it } from "vitest";
+import { RefreshObserver } from "../../scripts/drift/refreshObserver";
+
+const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
+
+function event(kind: "resourcePreEvent" | "resOutputsEvent", urn: string, op: string, type = TYPE, withNew = true): EngineEvent {
+  const state = (url: string) => ({ type, urn, id: "g", parent: "", inputs: {}, outputs: { subscriberUrl: url }, provider: "" });
+  return {
+    sequence: 0,
+    timestamp: 0,
+    [kind]: { metadata: { op, urn, type, old: state("https://old"), ...(withNew ? { new: state("https://new") } : {}), provider: "" } },
+  } as unknown as EngineEvent;
+}
+
+describe("RefreshObserver", () => {
+  it("keeps the outputs event of each WebhookSubscription and counts progress", () => {
+    const progress: number[] = [];
+    const observer = new RefreshObserver((p) => progress.push(p.finished));
+    observer.onEvent(event("resourcePreEvent", "urn:a", "refresh"));
+    observer.onEvent(event("resOutputsEvent", "urn:stack", "same", "pulumi:pulumi:Stack"));
+    observer.onEvent(event("resOutputsEvent", "urn:a", "update"));
+    observer.onEvent(event("resOutputsEvent", "urn:b", "delete", TYPE, false));
+    expect(observer.get("urn:a")).toEqual({ op: "update", old: { subscriberUrl: "https://old" }, new: { subscriberUrl: "https://new" } });
+    expect(observer.get("urn:b")).toEqual({ op: "delete", old: { subscriberUrl: "https://old" } });
+    expect(observer.get("urn:stack")).toBeUndefined();
+    expect(progress).toEqual([0, 1, 2]);
+  });
+
+  it("keeps the engine's error diagnostics for the failure message", () => {
+    const observer = new RefreshObserver();
+    observer.onEvent({ sequence: 1, timestamp: 0, diagnosticEvent: { message: "boom\n", color: "never", severity: "error" } });
+    observer.onEvent({ sequence: 2, timestamp: 0, diagnosticEvent: { message: "fine", color: "never", severity: "info" } });
+    expect(observer.errors).toEqual(["boom"]);
+  });
+});

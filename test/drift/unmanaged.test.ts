@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { adoptSnippet, suggestedName } from "../../scripts/drift/snippet";
+import { unmanagedSubscriptions } from "../../scripts/drift/unmanaged";
+import type { Subscription } from "../../provider/wire";
+
+const withHeader: Subscription = {
+  guid: "3F2A9C1D-0000-4000-8000-000000000001",
+  webhook: 0,
+  filterObjectType: 2,
+  filterObjectGuid: "6f1c0000-0000-4000-8000-0000000000c3",
+  subscriberUrl: "https://hooks.example.com/orders",
+  signature: "sig-secret",
+  customHeader: "X-Api-Key",
+  customHeaderValue: "header-secret",
+};
+
+const typeScoped: Subscription = {
+  guid: "77777777-0000-4000-8000-000000000002",
+  webhook: 9,
+  filterObjectType: 4,
+  filterObjectGuid: null,
+  subscriberUrl: 'https://hooks.example.com/"quoted"',
+  signature: "sig-2",
+  customHeader: "",
+  customHeaderValue: null,
+};
+
+describe("unmanagedSubscriptions", () => {
+  it("keeps the live subscriptions whose GUID the state lacks, comparing GUIDs case-insensitively", () => {
+    const result = unmanagedSubscriptions([withHeader, typeScoped], new Set(["77777777-0000-4000-8000-000000000002"]));
+    expect(result.map((u) => u.guid)).toEqual([withHeader.guid]);
+    expect(unmanagedSubscriptions([withHeader], new Set([withHeader.guid.toLowerCase()]))).toEqual([]);
+  });
+
+  it("describes them without their secrets", () => {
+    const [u] = unmanagedSubscriptions([withHeader], new Set());
+    expect(u).toMatchObject({ webhookName: "PacketCreated", customHeader: "X-Api-Key", hasCustomHeaderValue: true });
+    expect(JSON.stringify(u)).not.toMatch(/sig-secret|header-secret/);
+  });
+});
+
+describe("adoptSnippet", () => {
+  it("reproduces the live fields and reads the header value from secret config", () => {
+    expect(adoptSnippet(withHeader)).toMatchInlineSnapshot(`
+      "new WebhookSubscription("packet-created-3f2a9c1d", {
+        adoptGuid: "3F2A9C1D-0000-4000-8000-000000000001",
+        webhook: Webhook.PacketCreated,
+        filterObjectType: 2,
+        filterObjectGuid: "6f1c0000-0000-4000-8000-0000000000c3",
+        subscriberUrl: "https://hooks.example.com/orders",
+        customHeader: "X-Api-Key",
+        // The live value is not shown here; store it first: pulumi config set --secret packet-created-3f2a9c1d-header-value <value>
+        customHeaderValue: new pulumi.Config().requireSecret("packet-created-3f2a9c1d-header-value"),
+      });"
+    `);
+  });
+
+  it("leaves out absent fields, quotes strings, and writes unknown events as integers", () => {
+    expect(adoptSnippet(typeScoped)).toMatchInlineSnapshot(`
+      "new WebhookSubscription("webhook-9-77777777", {
+        adoptGuid: "77777777-0000-4000-8000-000000000002",
+        webhook: 9,
+        filterObjectType: 4,
+        subscriberUrl: "https://hooks.example.com/\\"quoted\\"",
+      });"
+    `);
+  });
+
+  it("names resources after the event in kebab case", () => {
+    expect(suggestedName({ guid: "abcdef12-x", webhook: 5 })).toBe("business-object-type-updated-abcdef12");
+  });
+});
