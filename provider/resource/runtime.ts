@@ -81,7 +81,7 @@ export async function update(id: string, olds: Outputs, news: SubscriptionInputs
 }
 
 // `delete` is a reserved word, so the export is renamed.
-async function remove(id: string): Promise<void> {
+async function remove(id: string, _props?: Outputs): Promise<void> {
   const s = session();
   try {
     await s.client.unsubscribe(id);
