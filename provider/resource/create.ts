@@ -3,7 +3,7 @@
  * ambiguous Subscribe results, and confirmation of legacy creates.
  */
 import { AmbiguousResultError, NotFoundError, WebhookApiError } from "../client";
-import type { Subscription, SubscriptionSpec } from "../wire";
+import { webhookName, type Subscription, type SubscriptionSpec } from "../wire";
 import { naturalKey, specKey } from "./naturalKey";
 import type { Session } from "./session";
 import { warn } from "./warn";
@@ -21,7 +21,7 @@ export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise
   if (!s.legacy) {
     const existing = unclaimedMatch(s, spec, await s.snapshots.get());
     if (existing) {
-      warn(`adopted existing subscription ${existing.guid} (same event, scope, URL and header) instead of creating a duplicate`);
+      warn(`${describe(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate`);
       return bringTo(s, existing, spec);
     }
   }
@@ -90,6 +90,11 @@ export function matches(live: Subscription, spec: SubscriptionSpec): boolean {
   return naturalKey(live) === specKey(spec) && live.customHeaderValue === (spec.customHeaderValue ?? null);
 }
 
+/** Names a subscription in a warning: the provider host does not tell us the resource's name. */
+function describe(s: { webhook: number; subscriberUrl: string; filterObjectGuid?: string | null }): string {
+  return `${webhookName(s.webhook) ?? `webhook ${s.webhook}`}${s.filterObjectGuid ? ` on ${s.filterObjectGuid}` : ""} → ${s.subscriberUrl}`;
+}
+
 function unclaimedMatch(s: Session, spec: SubscriptionSpec, live: Map<string, Subscription>): Subscription | undefined {
   const key = specKey(spec);
   for (const candidate of live.values()) if (!s.claimed.has(candidate.guid) && naturalKey(candidate) === key) return candidate;
@@ -107,7 +112,7 @@ async function confirmLegacyCreate(s: Session, created: Subscription): Promise<S
   } catch (err) {
     if (err instanceof WebhookApiError && (err.code === "NOT_FOUND" || err.code === "LEGACY_UNSUPPORTED")) {
       warn(
-        `legacy Subscribe returned ${created.guid}, but this instance has no configuration API to confirm it exists; ` +
+        `${describe(created)}: the legacy Subscribe returned ${created.guid}, but this instance has no configuration API to confirm it exists; ` +
           "the legacy API can answer 200 without creating anything (e.g. PacketUpdated on a Closed work item)",
       );
       return created;

@@ -86,7 +86,7 @@ describe("create", () => {
     const { id, outs } = await runtime.create(inputs());
     expect(id).toBe(orphan.GUID.toLowerCase());
     expect(outs!.customHeaderValue).toBe("k1");
-    expect(warn.mock.calls.join(" ")).toMatch(/adopted existing subscription/);
+    expect(warn.mock.calls.join(" ")).toMatch(/adopted the existing identical subscription/);
     warn.mockRestore();
     expect(await emulator.all()).toHaveLength(1);
   });
