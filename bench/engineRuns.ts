@@ -39,15 +39,15 @@ function program(kind: Kind, n: number) {
 
 let stackCounter = 0;
 
-/** A fresh stack for `kind`, so every measured `up` creates all N resources. */
-export async function freshStack(ctx: BenchContext, kind: Kind): Promise<Stack> {
+/** A fresh stack for `kind`, so every measured `up` creates all N resources (`n` overrides ctx.n). */
+export async function freshStack(ctx: BenchContext, kind: Kind, n = ctx.n): Promise<Stack> {
   return openStack({
     engine: ctx.engine,
     backendDir: join(ctx.dir, "state"),
     stackName: `${kind}-${process.pid}-${++stackCounter}`,
     workDir: ctx.dir,
     projectName: "bench",
-    program: program(kind, ctx.n),
+    program: program(kind, n),
     env: { WEBHOOKS_BASE_URL: ctx.emulatorUrl, WEBHOOKS_TOKEN: "dev-builder" },
   });
 }

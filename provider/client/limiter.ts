@@ -19,16 +19,43 @@ export interface AimdOptions {
   readonly maxRequestsPerSecond?: number;
   /** Factor applied to the rate on a 429. @default 0.7 */
   readonly decrease?: number;
-  /** Requests per second gained per second of successful traffic. @default 4 */
+  /** Requests per second gained per second of successful traffic. @default 2 */
   readonly increasePerSecond?: number;
   /** The rate never goes below this. @default 0.5 */
   readonly minRequestsPerSecond?: number;
 }
 
-/** How far back sends are counted to estimate the rate that drew the first 429. */
+/** How far back sends (and acceptances) are counted to estimate a rate. */
 const ESTIMATE_WINDOW_MS = 1000;
-/** Send times kept for that estimate; beyond this many per window the estimate saturates, harmlessly. */
+/** Times kept for an estimate; beyond this many per window the estimate saturates, harmlessly. */
 const ESTIMATE_CAPACITY = 512;
+/**
+ * On a 429 the rate never drops below this share of what the service accepted in the last
+ * window: a saturated token bucket accepts exactly its refill rate, so that is the best guess of
+ * the limit, and halving blindly below it (plain AIMD) wastes a fifth of the capacity on average.
+ */
+const ACCEPTED_SHARE = 0.95;
+
+/** Timestamps in a fixed ring, counted over a trailing window. */
+class RecentTimes {
+  private readonly times = new Float64Array(ESTIMATE_CAPACITY);
+  private count = 0;
+  private next = 0;
+
+  add(at: number): void {
+    this.times[this.next] = at;
+    this.next = (this.next + 1) % ESTIMATE_CAPACITY;
+    this.count = Math.min(this.count + 1, ESTIMATE_CAPACITY);
+  }
+
+  /** Events per second over the window ending at `now`. */
+  ratePerSecond(now: number): number {
+    const since = now - ESTIMATE_WINDOW_MS;
+    let n = 0;
+    for (let i = 0; i < this.count; i++) if (this.times[i]! >= since) n += 1;
+    return (n * 1000) / ESTIMATE_WINDOW_MS;
+  }
+}
 
 /**
  * The adaptive rate: pure state driven by the caller's timestamps (milliseconds, any
@@ -38,10 +65,10 @@ export class AimdRate {
   private currentRate: number;
   private ceiling: number;
   private lastDecreaseAt = -Infinity;
-  /** Ring buffer of recent send times; `sendCount` of them are valid. */
-  private readonly sends = new Float64Array(ESTIMATE_CAPACITY);
-  private sendCount = 0;
-  private nextSend = 0;
+  /** Recent sends, to estimate the rate that drew the first 429. */
+  private readonly sends = new RecentTimes();
+  /** Recent acceptances, to estimate the service's limit at each 429. */
+  private readonly accepted = new RecentTimes();
   private readonly decrease: number;
   private readonly increasePerSecond: number;
   private readonly floor: number;
@@ -50,7 +77,7 @@ export class AimdRate {
     this.ceiling = options.maxRequestsPerSecond ?? Infinity;
     this.currentRate = this.ceiling;
     this.decrease = options.decrease ?? 0.7;
-    this.increasePerSecond = options.increasePerSecond ?? 4;
+    this.increasePerSecond = options.increasePerSecond ?? 2;
     this.floor = options.minRequestsPerSecond ?? 0.5;
   }
 
@@ -73,39 +100,29 @@ export class AimdRate {
   /** Records a send at `now`. */
   sent(now: number): void {
     // Only needed until the rate is first learned.
-    if (Number.isFinite(this.currentRate)) return;
-    this.sends[this.nextSend] = now;
-    this.nextSend = (this.nextSend + 1) % ESTIMATE_CAPACITY;
-    this.sendCount = Math.min(this.sendCount + 1, ESTIMATE_CAPACITY);
+    if (!Number.isFinite(this.currentRate)) this.sends.add(now);
   }
 
   /** Additive increase: +`increasePerSecond` per second of traffic at the current rate. */
-  succeeded(): void {
+  succeeded(at: number): void {
+    this.accepted.add(at);
     if (!Number.isFinite(this.currentRate)) return;
     this.currentRate = Math.min(this.ceiling, this.currentRate + this.increasePerSecond / this.currentRate);
   }
 
   /**
-   * Multiplicative decrease on a 429 for a request sent at `sentAt`. A 429 for a request sent
-   * before the last decrease is ignored: it reflects the old rate, and counting each of a
-   * burst's 429s would collapse the rate to the floor.
+   * Decrease on a 429 for a request sent at `sentAt`: multiplicative, but never below what the
+   * service just accepted, nor above where we were. A 429 for a request sent before the last
+   * decrease is ignored: it reflects the old rate, and counting each of a burst's 429s would
+   * collapse the rate to the floor.
    */
   rateLimited(sentAt: number, now: number): void {
     if (sentAt < this.lastDecreaseAt) return;
-    const base = Number.isFinite(this.currentRate) ? this.currentRate : this.recentSendRate(now);
-    this.currentRate = Math.max(this.floor, base * this.decrease);
+    // Before the first 429 the rate is unpaced: what we were sending is what was refused.
+    const base = Number.isFinite(this.currentRate) ? this.currentRate : Math.max(this.floor, this.sends.ratePerSecond(now));
+    const acceptedFloor = Math.min(base, this.accepted.ratePerSecond(now) * ACCEPTED_SHARE);
+    this.currentRate = Math.max(this.floor, base * this.decrease, acceptedFloor);
     this.lastDecreaseAt = now;
-    // The estimate is never needed again: the rate stays finite from now on.
-    this.sendCount = 0;
-    this.nextSend = 0;
-  }
-
-  /** Sends per second over the last window: what the service refused, so the first rate to try below. */
-  private recentSendRate(now: number): number {
-    const since = now - ESTIMATE_WINDOW_MS;
-    let count = 0;
-    for (let i = 0; i < this.sendCount; i++) if (this.sends[i]! >= since) count += 1;
-    return Math.max(this.floor, (count * 1000) / ESTIMATE_WINDOW_MS);
   }
 }
 
@@ -179,7 +196,7 @@ export class RequestLimiter {
     if (status === 429) {
       this.rate.rateLimited(sentAt, this.clock.now());
     } else {
-      this.rate.succeeded();
+      this.rate.succeeded(sentAt);
       // The send time of the accepted request stands for "now" closely enough, without another clock read.
       this.lastProgress = Math.max(this.lastProgress, sentAt);
     }

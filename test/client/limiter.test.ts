@@ -68,11 +68,24 @@ describe("AimdRate", () => {
     const rate = new AimdRate({ maxRequestsPerSecond: 20, increasePerSecond: 4 });
     rate.rateLimited(0, 0);
     expect(rate.rate).toBeCloseTo(14);
-    for (let i = 0; i < 14; i++) rate.succeeded(); // one second of successes at 14/s
+    for (let i = 0; i < 14; i++) rate.succeeded(i * 70); // one second of successes at 14/s
     expect(rate.rate).toBeGreaterThan(17.5);
     expect(rate.rate).toBeLessThan(18.1);
-    for (let i = 0; i < 1000; i++) rate.succeeded();
+    for (let i = 0; i < 1000; i++) rate.succeeded(1000 + i);
     expect(rate.rate).toBe(20);
+  });
+
+  it("on a 429, never drops below 95% of what the service just accepted", () => {
+    const rate = new AimdRate({ maxRequestsPerSecond: 22 });
+    // A saturated token bucket of 20/s: one second of acceptances at its rate, then a 429.
+    for (let i = 0; i < 20; i++) rate.succeeded(1000 + i * 50);
+    rate.rateLimited(1990, 2000);
+    expect(rate.rate).toBeCloseTo(19, 0); // plain ×0.7 would give 15.4
+    // Never raised by a 429: accepting more than we send cannot lift the rate.
+    const low = new AimdRate({ maxRequestsPerSecond: 10 });
+    for (let i = 0; i < 40; i++) low.succeeded(1000 + i * 25);
+    low.rateLimited(1990, 2000);
+    expect(low.rate).toBe(10);
   });
 
   it("never goes below the floor", () => {
