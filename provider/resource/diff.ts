@@ -2,7 +2,7 @@
  * The `diff` step: local, no API calls. Compares normalised desired inputs with the outputs in
  * state and says what changes and what forces a replacement.
  */
-import deepEqual from "deep-equal";
+import type deepEqualFn from "deep-equal";
 import { UNKNOWN, type SubscriptionInputs } from "./inputs";
 import type { SubscriptionOutputs } from "./outputs";
 
@@ -50,6 +50,9 @@ export function diffSubscription(
   news: Partial<SubscriptionInputs>,
   legacy: boolean,
 ): SubscriptionDiff {
+  // Loaded here, not at the top: creates and refreshes never diff, and every provider process
+  // pays for what the runtime loads up front.
+  const deepEqual = require("deep-equal") as typeof deepEqualFn;
   const desired = desiredFields(news);
   const changed: string[] = [];
   for (const field of SUBSCRIPTION_FIELDS) {
