@@ -21,6 +21,8 @@ const MIN_SECRET_LENGTH = 4;
 const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(Bearer)\s+(?!tokens?\b)[A-Za-z0-9\-._~+/]+=*/gi, `$1 ${REDACTED}`],
   [/("?\b(?:access_token|refresh_token|id_token|client_secret)"?\s*[:=]\s*"?)[^"&\s,}]+/gi, `$1${REDACTED}`],
+  // Subscriptions quoted from a response body (e.g. one that failed to decode) carry their secrets.
+  [/("(?:Signature|CustomHeaderValue)"\s*:\s*")(?:[^"\\]|\\.)*/g, `$1${REDACTED}`],
 ];
 
 /**

@@ -8,8 +8,8 @@ import { naturalKey, specKey } from "./naturalKey";
 import type { Session } from "./session";
 import { warn } from "./warn";
 
-/** How many times an ambiguous Subscribe is reconciled and tried again before giving up. */
-const MAX_CREATE_ATTEMPTS = 5;
+/** How many times an ambiguous Subscribe or Update is reconciled and tried again before giving up. */
+const MAX_ATTEMPTS = 5;
 
 /**
  * Subscribes, or takes over the identical subscription that already exists (the orphan of an
@@ -31,7 +31,7 @@ export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise
       s.claimed.add(created.guid);
       return s.legacy ? await confirmLegacyCreate(s, created) : created;
     } catch (err) {
-      if (!(err instanceof AmbiguousResultError) || attempt >= MAX_CREATE_ATTEMPTS || s.legacy) throw err;
+      if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || s.legacy) throw err;
       // The request may have been committed: look before trying again.
       const found = unclaimedMatch(s, spec, new Map((await s.client.list()).map((x) => [x.guid, x])));
       if (found) return bringTo(s, found, spec);
@@ -69,13 +69,17 @@ async function bringTo(s: Session, live: Subscription, spec: SubscriptionSpec): 
 
 /** Update, checking that the service kept the identity; an ambiguous Update is verified with Get. */
 export async function updateChecked(s: Session, before: Pick<Subscription, "guid" | "signature">, spec: SubscriptionSpec): Promise<Subscription> {
-  let after: Subscription;
-  try {
-    after = await s.client.update(before.guid, spec);
-  } catch (err) {
-    if (!(err instanceof AmbiguousResultError)) throw err;
-    const live = await s.client.get(before.guid);
-    after = matches(live, spec) ? live : await s.client.update(before.guid, spec);
+  let after: Subscription | undefined;
+  // Each ambiguous attempt is checked with Get before the next: a second reset must not fail the
+  // update when the first one may already have been applied (or was not, and can simply be sent again).
+  for (let attempt = 1; !after; attempt++) {
+    try {
+      after = await s.client.update(before.guid, spec);
+    } catch (err) {
+      if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS) throw err;
+      const live = await s.client.get(before.guid);
+      if (matches(live, spec)) after = live;
+    }
   }
   if (after.guid !== before.guid || after.signature !== before.signature)
     throw new Error(

@@ -1,0 +1,128 @@
+/**
+ * The bad-input matrix of test/support/badInputs.ts, now through the real engine: every case
+ * declared with the WebhookSubscription class in a program and previewed, so the message is the
+ * one users see from `pulumi preview`/`up`. The engine stops a deployment at its first check
+ * failure, so each case gets its own preview (a few stacks side by side to keep it short); one
+ * `up` of all cases together then shows that nothing reaches the service.
+ */
+import { join } from "node:path";
+import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { WebhookSubscription, type WebhookSubscriptionArgs } from "pulumi-webhook-subscriptions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStack } from "../../scripts/engine/automation";
+import { EmulatorHarness } from "../support/emulatorHarness";
+import { requireEngine, workDir } from "../support/engine";
+import { BAD_INPUTS } from "../support/badInputs";
+
+/**
+ * Cases the class cannot pass to the engine: it declares `signature` as an output and sends it
+ * as undefined, so a `signature` argument never reaches check (the resource is valid without it).
+ */
+const NOT_THROUGH_THE_CLASS = new Set(["unknown argument signature"]);
+const CASES = BAD_INPUTS.filter(([name]) => !NOT_THROUGH_THE_CLASS.has(name)).map(([name, raw, field, message], index) => ({
+  name,
+  raw,
+  field,
+  message,
+  resource: `case-${String(index).padStart(2, "0")}`,
+}));
+/** Stacks previewing side by side; each preview is mostly process start-up, so a few overlap well on 2 cores. */
+const WORKERS = 3;
+const WRITES = ["SubscribeToWebhook", "UpdateWebhookSubscription", "Unsubscribe"];
+
+let emulator: EmulatorHarness;
+/** Error diagnostics per resource name, from the case's own preview. */
+const errors = new Map<string, string[]>();
+/** Each worker's stack declares whatever its `declared` holds when the program runs. */
+const workers: Array<{ stack: Stack; declared: typeof CASES }> = [];
+
+function declare(cases: typeof CASES): void {
+  for (const c of cases) new WebhookSubscription(c.resource, c.raw as unknown as WebhookSubscriptionArgs);
+}
+
+/** Error diagnostics of one engine operation, by resource name. */
+function collector(): { onEvent: (event: EngineEvent) => void; byResource: Map<string, string[]> } {
+  const byResource = new Map<string, string[]>();
+  return {
+    byResource,
+    onEvent: (event) => {
+      const d = event.diagnosticEvent;
+      if (d?.severity !== "error" || !d.urn) return;
+      const name = d.urn.split("::").pop()!;
+      byResource.set(name, [...(byResource.get(name) ?? []), d.message]);
+    },
+  };
+}
+
+async function statsRequests(): Promise<Record<string, number>> {
+  return (await emulator.admin("GET", "/stats")).json.requests;
+}
+
+beforeAll(async () => {
+  emulator = await EmulatorHarness.start();
+  const started = Date.now();
+  for (let w = 0; w < WORKERS; w++) {
+    const dir = workDir(`bad-input-${w}`);
+    const worker: (typeof workers)[number] = { stack: undefined as unknown as Stack, declared: [] };
+    worker.stack = await openStack({
+      engine: requireEngine(),
+      backendDir: join(dir, "state"),
+      stackName: `bad-input-${w}`,
+      workDir: dir,
+      projectName: "bad-input",
+      program: async () => declare(worker.declared),
+      config: { "webhooks:baseUrl": { value: emulator.url }, "webhooks:token": { value: "dev-builder", secret: true } },
+    });
+    workers.push(worker);
+  }
+  const queue = [...CASES];
+  await Promise.all(
+    workers.map(async (worker) => {
+      for (let c = queue.shift(); c; c = queue.shift()) {
+        worker.declared = [c];
+        const { onEvent, byResource } = collector();
+        await worker.stack.preview({ onEvent }).then(
+          () => errors.set(c.resource, []),
+          () => errors.set(c.resource, byResource.get(c.resource) ?? []),
+        );
+      }
+    }),
+  );
+  console.log(`[bad-input] ${CASES.length} cases previewed through the engine in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+
+describe("bad input through the engine", () => {
+  it(`covers at least 40 cases of the matrix (${CASES.length} of ${BAD_INPUTS.length})`, () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(CASES)("preview: $name → one clear message naming $field", ({ resource, field, message }) => {
+    const messages = errors.get(resource);
+    expect(messages, "the preview should have failed on this resource").toHaveLength(1);
+    expect(messages![0]).toContain(`resource '${resource}' has a problem: `);
+    expect(messages![0]).toContain(field);
+    expect(messages![0]).toMatch(message);
+  });
+
+  it("up of every case together fails before any call to the service", async () => {
+    const worker = workers[0]!;
+    worker.declared = CASES;
+    const { onEvent, byResource } = collector();
+    const failure = await worker.stack.up({ onEvent }).then(() => "succeeded", (err: Error) => err.message);
+    expect(failure).toMatch(/has a problem: /);
+    // The engine stops at the first check failure; whichever it was, it is one of the cases' messages.
+    const reported = CASES.filter((c) => byResource.has(c.resource));
+    expect(reported.length).toBeGreaterThan(0);
+    for (const c of reported) expect(byResource.get(c.resource)!.join("\n")).toMatch(c.message);
+
+    // Over every preview and this up: no write, and not even a read (check needs no connection).
+    const after = await statsRequests();
+    for (const op of WRITES) expect(after[op] ?? 0, op).toBe(0);
+    expect(after).toEqual({});
+    expect(await emulator.all()).toEqual([]);
+    console.log(`[bad-input] up of ${CASES.length} bad resources: ${reported.length} reported before the engine stopped; API calls ${JSON.stringify(after)}`);
+  });
+});
