@@ -221,6 +221,11 @@ describe("redaction", () => {
     expect(redact(`echo ${token} back`, [token])).toBe("echo [REDACTED] back");
   });
 
+  it("removes the secrets of subscriptions quoted from a response body, even a truncated one", () => {
+    const body = '[{"GUID":"a","Signature":"9f1c\\"x","CustomHeader":"X-Key","CustomHeaderValue":"hv-1"},{"GUID":"b","Signature":"trunc';
+    expect(redact(body)).toBe('[{"GUID":"a","Signature":"[REDACTED]","CustomHeader":"X-Key","CustomHeaderValue":"[REDACTED]"},{"GUID":"b","Signature":"[REDACTED]');
+  });
+
   it("redacts message, body and JSON of an error; the secret appears nowhere", () => {
     const body = `{"Error":"token ${token} expired","header":"Bearer ${token}"}`;
     const error = errorFromResponse({ ...get, secrets: [token, "header-value-secret"] }, 400, body);

@@ -201,6 +201,17 @@ describe("update and delete", () => {
     expect(await emulator.all()).toHaveLength(1);
   });
 
+  it("verifies each of several Updates in a row whose responses were lost or never arrived", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    await emulator.admin("PUT", "/faults", [
+      { operation: "UpdateWebhookSubscription", kind: "reset-before-commit", count: 1 },
+      { operation: "UpdateWebhookSubscription", kind: "reset-after-commit", count: 2 },
+    ]);
+    const { outs: after } = await runtime.update(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v4" }));
+    expect(after).toMatchObject({ guid: id, signature: outs!.signature, subscriberUrl: "https://hooks.example.com/v4" });
+    expect((await stats()).requests.UpdateWebhookSubscription).toBeGreaterThanOrEqual(2);
+  });
+
   it("explains an update of a subscription deleted out of band", async () => {
     const { id, outs } = await runtime.create(inputs());
     await emulator.config("Unsubscribe", { query: { webHookSubscriptionGUID: id } });
