@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     // Forks, not threads: Pulumi's closure serializer and the engine's child processes want a real process.
     pool: "forks",
+    // The JSON report lets .ci/run print the plain "N passed, N failed" closing line.
+    reporters: ["default", ["json", { outputFile: ".work/test-results.json" }]],
     projects: [
       {
         extends: true,

@@ -5,7 +5,7 @@
  * no duplicate and no orphan.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,6 +56,25 @@ function liveMembers(pgid: number): string[] {
   return members;
 }
 
+/**
+ * Kills what the dead engine left running in `cwd`: Pulumi starts each plugin (here the
+ * dynamic-provider host) in a process group of its own, so killing the engine's group orphans it,
+ * as it would on a real runner. Returns the PIDs it found.
+ */
+function killStrays(cwd: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`) !== cwd) continue;
+      process.kill(Number(pid), "SIGKILL");
+      found.push(Number(pid));
+    } catch {
+      // Not ours to read, or it ended while we looked.
+    }
+  }
+  return found;
+}
+
 beforeAll(async () => {
   emulator = await EmulatorHarness.start();
   dir = workDir("interrupted");
@@ -104,6 +123,9 @@ describe("an up killed with SIGKILL", () => {
     await exited;
     await sleep(200);
     expect(liveMembers(child.pid!)).toEqual([]);
+    const strays = killStrays(dir);
+    await sleep(200);
+    expect(killStrays(dir), `plugins orphaned by the kill (${strays.join(", ")}) still run`).toEqual([]);
     expect(output).not.toContain("up finished");
 
     // The delayed Subscribes complete on the service after the kill.
