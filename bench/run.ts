@@ -3,7 +3,7 @@
  * side by side in one run (these machines are noisy; a time from another run means nothing).
  * Compared runs are interleaved (A B A B …) and medians reported. Writes bench/results.json.
  *
- * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (3).
+ * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (5); about 6 minutes on 2 cores.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
@@ -28,7 +28,8 @@ interface Entry {
 const ROOT = resolve(__dirname, "..");
 const N = Number(process.env.BENCH_N ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const REFRESHES_PER_ROUND = 3;
 
 function log(line: string): void {
   console.error(`[bench] ${line}`);
@@ -67,16 +68,19 @@ async function main(): Promise<void> {
         const stack = await freshStack(ctx, kind);
         const up = await timed(() => upAll(stack, N));
         samples.up[kind].push(up);
-        const before = totalRequests(await admin(emulator.url, "GET", "/stats"));
-        const refresh = await timed(() => stack.refresh());
-        samples.refresh[kind].push(refresh);
-        if (kind === "subscriptions") {
-          refreshCalls.push(totalRequests(await admin(emulator.url, "GET", "/stats")) - before);
-          state = stateBytes(ctx, stack);
+        // A refresh is short (about 2 s), so a single sample is at the mercy of the machine: take several.
+        const refreshes: number[] = [];
+        for (let i = 0; i < REFRESHES_PER_ROUND; i++) {
+          const before = totalRequests(await admin(emulator.url, "GET", "/stats"));
+          refreshes.push(await timed(() => stack.refresh()));
+          if (kind === "subscriptions") refreshCalls.push(totalRequests(await admin(emulator.url, "GET", "/stats")) - before);
         }
+        samples.refresh[kind].push(...refreshes);
+        const refresh = median(refreshes);
+        if (kind === "subscriptions") state = stateBytes(ctx, stack);
         await stack.destroy();
         await stack.workspace.removeStack(stack.name);
-        log(`round ${round}/${ROUNDS} ${kind}: up ${up.toFixed(2)}s, refresh ${refresh.toFixed(2)}s`);
+        log(`round ${round}/${ROUNDS} ${kind}: up ${up.toFixed(2)}s, refresh ${refresh.toFixed(2)}s (median of ${REFRESHES_PER_ROUND})`);
       }
 
       // What any `up` costs the engine whatever it creates: start (CLI, plugins, program) and finish.
@@ -111,7 +115,7 @@ async function main(): Promise<void> {
   const ratio = (a: number[], b: number[]) => median(a) / median(b);
   const results: Record<string, Entry> = {
     up_vs_engine_floor: { value: median(samples.up.subscriptions), unit: "s", baseline: median(samples.up.noop), ratio: ratio(samples.up.subscriptions, samples.up.noop), n: N, goal: "ratio <= 1.10" },
-    refresh_api_calls: { value: median(refreshCalls), unit: "calls", n: N, goal: "<= 3" },
+    refresh_api_calls: { value: Math.max(...refreshCalls), unit: "calls", n: N, goal: "<= 3 (the most any refresh made)" },
     refresh_vs_engine_floor: { value: median(samples.refresh.subscriptions), unit: "s", baseline: median(samples.refresh.noop), ratio: ratio(samples.refresh.subscriptions, samples.refresh.noop), n: N, goal: "ratio <= 1.10" },
     rate_limited_up_vs_floor: { value: median(rateLimited), unit: "s", baseline: N / RATE, ratio: median(rateLimited) / (N / RATE), n: N, goal: "ratio <= 1.15, 0 failed operations" },
     // Diagnostics behind rate_limited_up_vs_floor: the limiter's part, and the engine's part.
