@@ -6,6 +6,7 @@
 import {
   EMPTY_GUID,
   formatMessage,
+  isHeaderName,
   isObjectScoped,
   MessageId,
   normalizeGuid,
@@ -24,9 +25,6 @@ interface Violation {
   template: string;
   parameters: unknown[];
 }
-
-/** RFC 9110 `token`: the characters allowed in an HTTP header name. */
-const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** The all-zero GUID means "no filter" on some instances; treat it as absent. */
 function filterGuid(request: WireSubscribeRequest): string | null {
@@ -86,7 +84,7 @@ function customHeaderViolations(request: WireSubscribeRequest): Violation[] {
       parameters: [],
     });
   }
-  if (header !== "" && !HEADER_TOKEN.test(normalizeHeaderName(header))) {
+  if (header !== "" && !isHeaderName(normalizeHeaderName(header))) {
     violations.push({
       id: MessageId.CustomHeaderInvalid,
       template: 'CustomHeader "{0}" (saved as "{1}") is not a valid HTTP header name.',

@@ -3,7 +3,7 @@
  * Checked once per call, here, so that a configuration mistake fails loudly with a
  * `SignatureOptionsError` instead of rejecting every genuine message.
  */
-import { normalizeHeaderName } from "../wire/codec";
+import { isHeaderName, normalizeHeaderName } from "../wire/codec";
 import { SignatureOptionsError, SignatureOptionsErrorCode } from "./errors";
 
 /**
@@ -48,9 +48,6 @@ const DEFAULT_PRODUCT = "service";
 
 /** The product word becomes part of a header name. */
 const PRODUCT_PATTERN = /^[A-Za-z0-9-]+$/;
-/** RFC 9110 `token`: the characters allowed in an HTTP header name. */
-const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
 /** The signature header for a product word, e.g. `signatureHeaderName("acme")` → `"x-acme-signature"`. */
 export function signatureHeaderName(product: string = DEFAULT_PRODUCT): string {
   if (typeof product !== "string" || !PRODUCT_PATTERN.test(product)) {
@@ -105,7 +102,7 @@ export function resolveOptions(expectedSignature: ExpectedSignature, options: Ve
   if (custom === undefined || custom === null) return { signatureHeader, signatures, customHeader: null };
 
   const name = typeof custom.name === "string" ? normalizeHeaderName(custom.name.trim()) : "";
-  if (!HEADER_TOKEN.test(name)) {
+  if (!isHeaderName(name)) {
     throw new SignatureOptionsError(
       SignatureOptionsErrorCode.InvalidCustomHeader,
       `customHeader.name must be a header name (the subscription's customHeader), got ${JSON.stringify(custom.name)}`,

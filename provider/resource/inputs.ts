@@ -7,6 +7,7 @@ import {
   Webhook,
   WEBHOOK_NAMES,
   isObjectScoped,
+  isHeaderName,
   isWebhookId,
   normalizeGuid,
   normalizeHeaderName,
@@ -35,8 +36,6 @@ export interface CheckFailure {
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** RFC 9110 token characters: what an HTTP header name may hold. */
-const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the service sets itself or that HTTP reserves; a custom header must not clash with them. */
 const RESERVED_HEADERS = new Set(["content-type", "content-length", "host", "transfer-encoding", "connection"]);
 
@@ -96,7 +95,7 @@ export function checkInputs(raw: Record<string, unknown>): { inputs: Record<stri
     if (typeof header !== "string") fail("customHeader", `customHeader must be a string (an HTTP header name), got: ${show(header)}.`);
     else {
       const saved = normalizeHeaderName(header);
-      if (!HEADER_TOKEN.test(saved))
+      if (!isHeaderName(saved))
         fail("customHeader", `customHeader must be a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~-; spaces become hyphens), got: ${show(header)}.`);
       else if (RESERVED_HEADERS.has(saved.toLowerCase()) || /^x-[^-]+-signature$/i.test(saved))
         fail("customHeader", `customHeader must not replace a header the service sets itself, got: ${show(header)}. Choose another name, e.g. "X-Api-Key".`);
