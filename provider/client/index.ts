@@ -7,6 +7,7 @@ export {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_PRODUCT_NAME,
+  resolveApiVersion,
   resolveSettings,
   type ClientSettings,
   type RetrySettings,

@@ -4,7 +4,6 @@
  * the retry layer; the operations in `client.ts` never loop themselves (stripe-node's
  * RequestSender, octokit's plugin-retry).
  */
-import type { Operation } from "../wire";
 import type { Connection } from "./connection";
 import { errorFromResponse, type ResponseErrorContext } from "./errorFromResponse";
 import { AmbiguousResultError, TransportError, type WebhookApiError } from "./errors";

@@ -2,7 +2,7 @@
  * Connection settings of the provider, read at run time from stack config (`webhooks:*`) with
  * environment variables as the fallback. Never taken from resource inputs, never stored in state.
  */
-import { ConfigurationError } from "../client";
+import { ConfigurationError, resolveApiVersion } from "../client";
 import { DEFAULT_API_VERSION, isApiVersion, type ApiVersion } from "../wire";
 
 /** The subset of a Pulumi config the provider reads (the dynamic provider's `configure` request config). */
@@ -51,22 +51,11 @@ export function settingsFromConfig(config?: ConfigSource, env: NodeJS.ProcessEnv
   const where = (name: keyof typeof SETTING_SOURCES) =>
     `\`pulumi config set ${SETTING_SOURCES[name][0]}${name === "token" || name === "clientSecret" ? " --secret" : ""} …\` or ${SETTING_SOURCES[name][1]}`;
 
+  // Values are checked by the client (WebhookSubscriptionClient), whose messages name these
+  // config keys too; here only what the client cannot know: where they come from, what is missing.
   const baseUrl = read("baseUrl");
   if (!baseUrl) throw new ConfigurationError("webhooks:baseUrl", `(the service's base URL) is not set: set it with ${where("baseUrl")}`);
-  try {
-    const url = new URL(baseUrl);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
-  } catch {
-    throw new ConfigurationError("webhooks:baseUrl", `must be an absolute http(s) URL (fix it with ${where("baseUrl")})`, JSON.stringify(baseUrl));
-  }
-
-  const apiVersion = read("apiVersion") ?? DEFAULT_API_VERSION;
-  if (!isApiVersion(apiVersion))
-    throw new ConfigurationError(
-      "webhooks:apiVersion",
-      `must be one of 1, 2, 3, 4-preview or 2024.1 (legacy) (fix it with ${where("apiVersion")})`,
-      JSON.stringify(apiVersion),
-    );
+  const apiVersion = resolveApiVersion(read("apiVersion"));
 
   const token = read("token");
   const clientId = read("clientId");

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorHarness } from "../support/emulatorHarness";
+import { FUZZ_SEED } from "../support/fuzzSeed";
 
 const GUID = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
 
@@ -71,7 +72,7 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-describe("random bodies", () => {
+describe(`random bodies (FUZZ_SEED=${FUZZ_SEED})`, () => {
   it("get 200, 400 or 404 from Subscribe and Update, never 5xx; saved subscriptions obey the rules", async () => {
     const statuses = new Set<number>();
     await fc.assert(
@@ -88,9 +89,10 @@ describe("random bodies", () => {
           expect(result.json.Error !== undefined || (result.json.Result === null && result.json.Messages.length > 0)).toBe(true);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 1000, seed: FUZZ_SEED },
     );
-    // The generators reach every outcome (about ten 200s per run), so the property is not vacuous.
+    // The generators reach every outcome, so the property is not vacuous. Measured: with 300 runs,
+    // 6 of 20 seeds never drew a 200; with 1,000 runs, all 20 did.
     expect([...statuses].sort()).toEqual([200, 400, 404]);
 
     const all = await emulator.all();

@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorHarness, typeScopedBody } from "../support/emulatorHarness";
 import { issueToken } from "../support/tokenProxy";
+import { FUZZ_SEED } from "../support/fuzzSeed";
 
 const GUID = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
 const OPERATIONS = ["GetAllWebhookSubscriptions", "GetWebhookSubscription", "SubscribeToWebhook", "UpdateWebhookSubscription", "Unsubscribe"];
@@ -142,7 +143,7 @@ async function stillAnswers(): Promise<void> {
   expect((await emulator.admin("GET", "/stats")).status).toBe(200);
 }
 
-describe("the HTTP surface under random requests", () => {
+describe(`the HTTP surface under random requests (FUZZ_SEED=${FUZZ_SEED})`, () => {
   const statuses = new Map<number, number>();
   const count = (status: number | null) => statuses.set(status ?? 0, (statuses.get(status ?? 0) ?? 0) + 1);
 
@@ -164,7 +165,7 @@ describe("the HTTP surface under random requests", () => {
         expect(response.status, `${m} ${p}${q}`.slice(0, 300)).toBeLessThan(500);
         if (++sent % 50 === 0) await stillAnswers();
       }),
-      { numRuns: 1000 },
+      { numRuns: 1000, seed: FUZZ_SEED },
     );
     await stillAnswers();
     // Not vacuous: a good share got past routing, auth and validation.
@@ -178,7 +179,7 @@ describe("the HTTP surface under random requests", () => {
         count(status);
         if (status !== null) expect(status, JSON.stringify(request.slice(0, 120))).toBeLessThan(500);
       }),
-      { numRuns: 150 },
+      { numRuns: 150, seed: FUZZ_SEED },
     );
     await stillAnswers();
     console.log(`[fuzz-surface] statuses (0 = connection closed without an answer): ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
