@@ -96,9 +96,10 @@ async function handle(context: EmulatorContext, api: Api, operation: Operation, 
   if (fault?.kind === "status" && fault.status !== undefined) return answer(context, reply, forcedOutcome(fault.status, fault.body));
   if (fault?.kind === "delay" && fault.delayMs !== undefined) {
     try {
-      await sleep(fault.delayMs, undefined, { signal: context.shutdown.signal });
+      await sleep(fault.delayMs, undefined, { signal: context.delaySignal });
     } catch {
-      // The emulator is shutting down: drop the delayed request rather than hold up close().
+      // Reset or shutting down: drop the delayed request rather than let it commit afterwards
+      // (or hold up close()).
       return resetConnection(reply);
     }
   }

@@ -16,8 +16,11 @@ export class EmulatorContext {
   readonly faults = new FaultInjector();
   readonly limiter: RateLimiter;
   readonly tokens: TokenRegistry;
-  /** Aborted at shutdown, which cuts short any injected delay. */
-  readonly shutdown = new AbortController();
+  /**
+   * Aborted by a reset (then replaced) and at shutdown: it cuts short every injected delay, so a
+   * request delayed before a reset is dropped instead of committing into the state after it.
+   */
+  private delays = new AbortController();
   /**
    * Connection pool for event deliveries, owned here so it closes with the emulator; its DNS
    * lookup refuses any address that is not loopback.
@@ -37,8 +40,23 @@ export class EmulatorContext {
     return new EmulatorContext(options, await Store.open(options.statePath));
   }
 
-  /** Forgets subscriptions, work items, counters, faults and token expiries; restores the start rate limit. */
+  /** The signal that ends injected delays early. */
+  get delaySignal(): AbortSignal {
+    return this.delays.signal;
+  }
+
+  /** Ends every injected delay for good (the server is stopping). */
+  abortDelays(): void {
+    this.delays.abort();
+  }
+
+  /**
+   * Forgets subscriptions, work items, counters, faults, token expiries and requests still held
+   * by a delay fault; restores the start rate limit.
+   */
   async reset(): Promise<void> {
+    this.delays.abort();
+    this.delays = new AbortController();
     this.stats.reset();
     this.faults.clear();
     this.tokens.reset();

@@ -52,7 +52,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close() {
       closing ??= (async () => {
         // Abort injected delays first, so in-flight requests do not hold up app.close().
-        context.shutdown.abort();
+        context.abortDelays();
         await app.close();
         await context.close();
       })();

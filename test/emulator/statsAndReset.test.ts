@@ -50,4 +50,17 @@ describe("reset", () => {
     expect((await emulator.config("SubscribeToWebhook", { body: objectScopedBody(1, CLOSED) })).status).toBe(200);
     expect((await emulator.config("GetAllWebhookSubscriptions", { auth: "Bearer dev-reader" })).status).toBe(403);
   });
+
+  it("drops a request still held by a delay fault, so it cannot commit after the reset", async () => {
+    await emulator.admin("PUT", "/faults", [{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 400, count: 1 }]);
+    const delayed = emulator.config("SubscribeToWebhook", { body: typeScopedBody() }).then(
+      (result) => result.status,
+      () => "connection dropped",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the request is now waiting in the delay
+    await emulator.admin("POST", "/reset");
+    expect(await delayed).toBe("connection dropped");
+    await new Promise((resolve) => setTimeout(resolve, 500)); // past the delay: nothing commits late
+    expect(await emulator.all()).toEqual([]);
+  });
 });
