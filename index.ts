@@ -6,6 +6,13 @@
  * - `verifySignature`, for receivers of the messages.
  */
 export { WebhookSubscription, WEBHOOK_SUBSCRIPTION_TYPE, type WebhookSubscriptionArgs } from "./provider/resource";
-export { Webhook, type WebhookId, type WebhookName, type Subscription, type SubscriptionSpec, type ApiVersion } from "./provider/wire";
+export {
+  Webhook,
+  type WebhookId,
+  type WebhookName,
+  type Subscription,
+  type SubscriptionSpec,
+  type ApiVersion,
+} from "./provider/wire";
 export * from "./provider/client";
 export * from "./provider/receiver";

@@ -42,7 +42,9 @@ async function msPerCall(iterations: number, call: () => Promise<unknown>): Prom
  * @param opts.rounds A/B rounds. `ratio` is the median of the rounds' client/raw ratios; the
  *   per-call times are the medians of each side's rounds. @default 201
  */
-export async function measureClientOverhead(opts: { iterations?: number; rounds?: number } = {}): Promise<ClientOverhead> {
+export async function measureClientOverhead(
+  opts: { iterations?: number; rounds?: number } = {},
+): Promise<ClientOverhead> {
   const iterations = opts.iterations ?? 20;
   const rounds = opts.rounds ?? 201;
   const emulator = await startEmulator({ port: 0 });
@@ -58,7 +60,12 @@ export async function measureClientOverhead(opts: { iterations?: number; rounds?
     const path = `${CONFIGURATION_PATH}/GetWebhookSubscription?webhookSubscriptionGUID=${guid}&api-version=3`;
     // The baseline does what any caller must: send, check the status, read and parse the body.
     const rawGet = async () => {
-      const response = await raw.request({ origin, path, method: "GET", headers: { authorization: "Bearer dev-builder" } });
+      const response = await raw.request({
+        origin,
+        path,
+        method: "GET",
+        headers: { authorization: "Bearer dev-builder" },
+      });
       const body: unknown = await response.body.json();
       if (response.statusCode !== 200) throw new Error(`raw GET answered ${response.statusCode}`);
       return body;
@@ -83,7 +90,12 @@ export async function measureClientOverhead(opts: { iterations?: number; rounds?
       rawRounds.push(rawMs);
       ratios.push(clientMs / rawMs);
     }
-    return { ratio: median(ratios), clientMsPerCall: median(clientRounds), rawMsPerCall: median(rawRounds), n: iterations * rounds };
+    return {
+      ratio: median(ratios),
+      clientMsPerCall: median(clientRounds),
+      rawMsPerCall: median(rawRounds),
+      n: iterations * rounds,
+    };
   } finally {
     await client.close();
     await raw.close();

@@ -35,12 +35,18 @@ async function createSubscription(pool: Pool): Promise<string> {
   });
   const body = (await response.body.json()) as { Result?: { GUID?: string } };
   const guid = body.Result?.GUID;
-  if (response.statusCode !== 200 || guid === undefined) throw new Error(`could not create the benchmark subscription: ${response.statusCode}`);
+  if (response.statusCode !== 200 || guid === undefined)
+    throw new Error(`could not create the benchmark subscription: ${response.statusCode}`);
   return guid;
 }
 
 /** Keeps `connections` requests in flight until `until`; counts answers. */
-async function load(pool: Pool, path: string, connections: number, until: number): Promise<{ requests: number; errors: number }> {
+async function load(
+  pool: Pool,
+  path: string,
+  connections: number,
+  until: number,
+): Promise<{ requests: number; errors: number }> {
   const counts = { requests: 0, errors: 0 };
   const worker = async () => {
     while (performance.now() < until) {
@@ -80,7 +86,10 @@ export async function measureEmulatorThroughput(opts: ThroughputOptions = {}): P
 
 if (require.main === module) {
   measureEmulatorThroughput().then(
-    (result) => console.log(`emulator: ${result.requestsPerSecond} GetWebhookSubscription requests/s (${result.requests} requests, ${result.errors} errors)`),
+    (result) =>
+      console.log(
+        `emulator: ${result.requestsPerSecond} GetWebhookSubscription requests/s (${result.requests} requests, ${result.errors} errors)`,
+      ),
     (error: unknown) => {
       console.error(error);
       process.exitCode = 1;

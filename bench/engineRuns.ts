@@ -71,8 +71,11 @@ export async function upAll(stack: Stack, n: number): Promise<void> {
 export function stateBytes(ctx: BenchContext, stack: Stack): { provider: number; perResource: number } {
   const file = join(ctx.dir, "state", ".pulumi", "stacks", "bench", `${stack.name}.json`);
   const raw = readFileSync(file, "utf8");
-  const resources = (JSON.parse(raw) as { checkpoint: { latest: { resources: Array<{ type: string; inputs: { __provider?: string } }> } } })
-    .checkpoint.latest.resources.filter((r) => r.type === "pulumi-nodejs:dynamic/webhooks:WebhookSubscription");
+  const resources = (
+    JSON.parse(raw) as {
+      checkpoint: { latest: { resources: Array<{ type: string; inputs: { __provider?: string } }> } };
+    }
+  ).checkpoint.latest.resources.filter((r) => r.type === "pulumi-nodejs:dynamic/webhooks:WebhookSubscription");
   if (resources.length === 0) throw new Error("no WebhookSubscription in the state");
   return {
     provider: Buffer.byteLength(resources[0]!.inputs.__provider ?? ""),

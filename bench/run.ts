@@ -35,6 +35,7 @@ function log(line: string): void {
   console.error(`[bench] ${line}`);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- admin answers of several shapes
 async function admin(url: string, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${url}/_emulator${path}`, {
     method,
@@ -55,7 +56,10 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const emulator = await startEmulator({ port: 0 });
   const ctx: BenchContext = { engine, dir, emulatorUrl: emulator.url, n: N };
-  const samples = { up: { subscriptions: [] as number[], noop: [] as number[] }, refresh: { subscriptions: [] as number[], noop: [] as number[] } };
+  const samples = {
+    up: { subscriptions: [] as number[], noop: [] as number[] },
+    refresh: { subscriptions: [] as number[], noop: [] as number[] },
+  };
   const refreshCalls: number[] = [];
   const rateLimited: number[] = [];
   const apiWindows: number[] = [];
@@ -73,14 +77,17 @@ async function main(): Promise<void> {
         for (let i = 0; i < REFRESHES_PER_ROUND; i++) {
           const before = totalRequests(await admin(emulator.url, "GET", "/stats"));
           refreshes.push(await timed(() => stack.refresh()));
-          if (kind === "subscriptions") refreshCalls.push(totalRequests(await admin(emulator.url, "GET", "/stats")) - before);
+          if (kind === "subscriptions")
+            refreshCalls.push(totalRequests(await admin(emulator.url, "GET", "/stats")) - before);
         }
         samples.refresh[kind].push(...refreshes);
         const refresh = median(refreshes);
         if (kind === "subscriptions") state = stateBytes(ctx, stack);
         await stack.destroy();
         await stack.workspace.removeStack(stack.name);
-        log(`round ${round}/${ROUNDS} ${kind}: up ${up.toFixed(2)}s, refresh ${refresh.toFixed(2)}s (median of ${REFRESHES_PER_ROUND})`);
+        log(
+          `round ${round}/${ROUNDS} ${kind}: up ${up.toFixed(2)}s, refresh ${refresh.toFixed(2)}s (median of ${REFRESHES_PER_ROUND})`,
+        );
       }
 
       // What any `up` costs the engine whatever it creates: start (CLI, plugins, program) and finish.
@@ -99,7 +106,9 @@ async function main(): Promise<void> {
       rateLimited.push(limited);
       apiWindows.push(window.seconds());
       const stats = await admin(emulator.url, "GET", "/stats");
-      log(`round ${round}/${ROUNDS} rate-limited up at ${RATE} req/s: ${limited.toFixed(2)}s, API window ${window.seconds().toFixed(2)}s, engine fixed ${engineFixed.at(-1)!.toFixed(2)}s (429s so far: ${stats.status["429"] ?? 0})`);
+      log(
+        `round ${round}/${ROUNDS} rate-limited up at ${RATE} req/s: ${limited.toFixed(2)}s, API window ${window.seconds().toFixed(2)}s, engine fixed ${engineFixed.at(-1)!.toFixed(2)}s (429s so far: ${stats.status["429"] ?? 0})`,
+      );
       await stack.destroy();
       await stack.workspace.removeStack(stack.name);
     }
@@ -114,29 +123,92 @@ async function main(): Promise<void> {
 
   const ratio = (a: number[], b: number[]) => median(a) / median(b);
   const results: Record<string, Entry> = {
-    up_vs_engine_floor: { value: median(samples.up.subscriptions), unit: "s", baseline: median(samples.up.noop), ratio: ratio(samples.up.subscriptions, samples.up.noop), n: N, goal: "ratio <= 1.10" },
-    refresh_api_calls: { value: Math.max(...refreshCalls), unit: "calls", n: N, goal: "<= 3 (the most any refresh made)" },
-    refresh_vs_engine_floor: { value: median(samples.refresh.subscriptions), unit: "s", baseline: median(samples.refresh.noop), ratio: ratio(samples.refresh.subscriptions, samples.refresh.noop), n: N, goal: "ratio <= 1.10" },
-    rate_limited_up_vs_floor: { value: median(rateLimited), unit: "s", baseline: N / RATE, ratio: median(rateLimited) / (N / RATE), n: N, goal: "ratio <= 1.15, 0 failed operations" },
+    up_vs_engine_floor: {
+      value: median(samples.up.subscriptions),
+      unit: "s",
+      baseline: median(samples.up.noop),
+      ratio: ratio(samples.up.subscriptions, samples.up.noop),
+      n: N,
+      goal: "ratio <= 1.10",
+    },
+    refresh_api_calls: {
+      value: Math.max(...refreshCalls),
+      unit: "calls",
+      n: N,
+      goal: "<= 3 (the most any refresh made)",
+    },
+    refresh_vs_engine_floor: {
+      value: median(samples.refresh.subscriptions),
+      unit: "s",
+      baseline: median(samples.refresh.noop),
+      ratio: ratio(samples.refresh.subscriptions, samples.refresh.noop),
+      n: N,
+      goal: "ratio <= 1.10",
+    },
+    rate_limited_up_vs_floor: {
+      value: median(rateLimited),
+      unit: "s",
+      baseline: N / RATE,
+      ratio: median(rateLimited) / (N / RATE),
+      n: N,
+      goal: "ratio <= 1.15, 0 failed operations",
+    },
     // Diagnostics behind rate_limited_up_vs_floor: the limiter's part, and the engine's part.
-    rate_limited_api_window_vs_floor: { value: median(apiWindows), unit: "s", baseline: N / RATE, ratio: median(apiWindows) / (N / RATE), n: N, goal: "diagnostic: first to last API call" },
+    rate_limited_api_window_vs_floor: {
+      value: median(apiWindows),
+      unit: "s",
+      baseline: N / RATE,
+      ratio: median(apiWindows) / (N / RATE),
+      n: N,
+      goal: "diagnostic: first to last API call",
+    },
     engine_fixed_up: { value: median(engineFixed), unit: "s", n: 1, goal: "diagnostic: up of one no-op resource" },
-    provider_state_bytes_per_resource: { value: state.provider, unit: "bytes", baseline: Math.round(state.perResource), n: N, goal: "<= 1536 (baseline: whole state per resource)" },
-    emulator_requests_per_second: { value: Math.round(throughput.requestsPerSecond), unit: "req/s", n: throughput.requests, goal: ">= 5000" },
-    client_overhead_vs_raw_undici: { value: overhead.clientMsPerCall, unit: "ms/call", baseline: overhead.rawMsPerCall, ratio: overhead.ratio, n: overhead.n, goal: "ratio <= 1.2" },
+    provider_state_bytes_per_resource: {
+      value: state.provider,
+      unit: "bytes",
+      baseline: Math.round(state.perResource),
+      n: N,
+      goal: "<= 1536 (baseline: whole state per resource)",
+    },
+    emulator_requests_per_second: {
+      value: Math.round(throughput.requestsPerSecond),
+      unit: "req/s",
+      n: throughput.requests,
+      goal: ">= 5000",
+    },
+    client_overhead_vs_raw_undici: {
+      value: overhead.clientMsPerCall,
+      unit: "ms/call",
+      baseline: overhead.rawMsPerCall,
+      ratio: overhead.ratio,
+      n: overhead.n,
+      goal: "ratio <= 1.2",
+    },
   };
-  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(totalmem() / 2 ** 30), platform: `${platform()} ${arch()}`, node: process.version, rounds: ROUNDS };
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    platform: `${platform()} ${arch()}`,
+    node: process.version,
+    rounds: ROUNDS,
+  };
   writeFileSync(join(__dirname, "results.json"), `${JSON.stringify({ ...results, machine }, null, 2)}\n`);
   printTable(results, machine);
 }
 
 function printTable(results: Record<string, Entry>, machine: Record<string, unknown>): void {
-  const fmt = (x: number | undefined) => (x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(x < 10 ? 3 : 1));
+  const fmt = (x: number | undefined) =>
+    x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(x < 10 ? 3 : 1);
   console.log("| metric | value | baseline | ratio | n | goal |");
   console.log("|---|---|---|---|---|---|");
   for (const [name, e] of Object.entries(results))
-    console.log(`| ${name} | ${fmt(e.value)} ${e.unit} | ${fmt(e.baseline)} | ${fmt(e.ratio)} | ${e.n} | ${e.goal ?? ""} |`);
-  console.log(`\nmachine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}, ${machine.rounds} rounds`);
+    console.log(
+      `| ${name} | ${fmt(e.value)} ${e.unit} | ${fmt(e.baseline)} | ${fmt(e.ratio)} | ${e.n} | ${e.goal ?? ""} |`,
+    );
+  console.log(
+    `\nmachine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}, ${machine.rounds} rounds`,
+  );
 }
 
 main().catch((err: unknown) => {

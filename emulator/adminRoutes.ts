@@ -22,15 +22,27 @@ export const ADMIN_PATH = "/_emulator";
 const OK: Outcome = { status: 200, json: { ok: true } };
 
 /** Reads a JSON body with `schema` and passes it on, or answers 400 saying what is wrong. */
-function withBody<T>(request: FastifyRequest, schema: z.ZodType<T>, use: (value: T) => Outcome | Promise<Outcome>): Outcome | Promise<Outcome> {
+function withBody<T>(
+  request: FastifyRequest,
+  schema: z.ZodType<T>,
+  use: (value: T) => Outcome | Promise<Outcome>,
+): Outcome | Promise<Outcome> {
   const body = readJsonBody(request.body, schema);
   return body.ok ? use(body.value) : errorOutcome(body.status, body.error);
 }
 
 export function registerAdminRoutes(app: FastifyInstance, context: EmulatorContext): void {
   /** Adds an admin route whose handler returns an Outcome. */
-  const route = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, handle: (request: FastifyRequest) => Outcome | Promise<Outcome>) =>
-    app.route({ method, url: `${ADMIN_PATH}${path}`, handler: async (request, reply) => sendOutcome(reply, await handle(request)) });
+  const route = (
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    path: string,
+    handle: (request: FastifyRequest) => Outcome | Promise<Outcome>,
+  ) =>
+    app.route({
+      method,
+      url: `${ADMIN_PATH}${path}`,
+      handler: async (request, reply) => sendOutcome(reply, await handle(request)),
+    });
 
   route("POST", "/reset", async () => {
     await context.reset();

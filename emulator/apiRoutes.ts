@@ -51,7 +51,10 @@ function checkVersion(api: Api, query: Record<string, unknown>): Outcome | null 
   const requested = query["api-version"] ?? api.defaultVersion;
   if (typeof requested === "string" && api.versions.includes(requested)) return null;
   const shown = Array.isArray(requested) ? requested.join(",") : String(requested);
-  return errorOutcome(400, `Unsupported api-version "${shown}": use one of ${CONFIGURATION_API_VERSIONS.join(", ")} (or ${LEGACY_API_VERSION} on /legacy)`);
+  return errorOutcome(
+    400,
+    `Unsupported api-version "${shown}": use one of ${CONFIGURATION_API_VERSIONS.join(", ")} (or ${LEGACY_API_VERSION} on /legacy)`,
+  );
 }
 
 /** Null when the caller may proceed, else the 401 or 403 to send. */
@@ -82,18 +85,26 @@ function forcedOutcome(status: number, body = ""): Outcome {
 }
 
 /** One API request through the checks in order (module comment), then the operation. */
-async function handle(context: EmulatorContext, api: Api, operation: Operation, request: FastifyRequest, reply: FastifyReply) {
+async function handle(
+  context: EmulatorContext,
+  api: Api,
+  operation: Operation,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   context.stats.request(operation);
   const query = request.query as Record<string, unknown>;
-  const refusal = checkVersion(api, query)
-    ?? (context.limiter.tryTake() ? null : errorOutcome(429, "Too many requests: slow down and retry."))
-    ?? checkAuth(context, request);
+  const refusal =
+    checkVersion(api, query) ??
+    (context.limiter.tryTake() ? null : errorOutcome(429, "Too many requests: slow down and retry.")) ??
+    checkAuth(context, request);
   if (refusal) return answer(context, reply, refusal);
 
   const fault = context.faults.pick(operation);
   if (fault) context.stats.fault(fault.kind);
   if (fault?.kind === "reset-before-commit") return resetConnection(reply);
-  if (fault?.kind === "status" && fault.status !== undefined) return answer(context, reply, forcedOutcome(fault.status, fault.body));
+  if (fault?.kind === "status" && fault.status !== undefined)
+    return answer(context, reply, forcedOutcome(fault.status, fault.body));
   if (fault?.kind === "delay" && fault.delayMs !== undefined) {
     try {
       await sleep(fault.delayMs, undefined, { signal: context.delaySignal });

@@ -34,8 +34,12 @@ const VALUE_FLAGS: Readonly<Record<string, (value: string, options: MutableOptio
   "--product": (value, options) => (options.product = value),
   "--rate-limit": (value, options) => {
     const [rate, burst, extra] = value.split(":");
-    if (extra !== undefined || rate === undefined) throw new CliUsageError(`--rate-limit: expected <requestsPerSecond>[:<burst>], got "${value}"`);
-    options.rateLimit = { requestsPerSecond: number("--rate-limit", rate), ...(burst === undefined ? {} : { burst: number("--rate-limit", burst) }) };
+    if (extra !== undefined || rate === undefined)
+      throw new CliUsageError(`--rate-limit: expected <requestsPerSecond>[:<burst>], got "${value}"`);
+    options.rateLimit = {
+      requestsPerSecond: number("--rate-limit", rate),
+      ...(burst === undefined ? {} : { burst: number("--rate-limit", burst) }),
+    };
   },
 };
 

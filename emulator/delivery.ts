@@ -39,7 +39,9 @@ export const loopbackOnlyLookup: LookupFunction = (hostname, options, callback) 
     const allowed = addresses.filter((entry) => isLoopbackAddress(entry.address));
     const first = allowed[0];
     if (first === undefined) {
-      const refused: NodeJS.ErrnoException = new Error(`${hostname} does not resolve to a loopback address; ${NOT_LOOPBACK_ERROR}`);
+      const refused: NodeJS.ErrnoException = new Error(
+        `${hostname} does not resolve to a loopback address; ${NOT_LOOPBACK_ERROR}`,
+      );
       refused.code = "ENOTLOOPBACK";
       return callback(refused, []);
     }

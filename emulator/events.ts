@@ -39,11 +39,16 @@ export interface DeliveryReport extends DeliveryResult {
  * Subscriptions an event reaches: object-scoped events those of the same Webhook whose filter
  * is the event's object (case-insensitively); type-scoped events every subscription of the Webhook.
  */
-export function matchSubscriptions(subscriptions: readonly StoredSubscription[], event: EventRequest): StoredSubscription[] {
+export function matchSubscriptions(
+  subscriptions: readonly StoredSubscription[],
+  event: EventRequest,
+): StoredSubscription[] {
   const sameEvent = subscriptions.filter((subscription) => subscription.Webhook === event.Webhook);
   if (!isObjectScoped(event.Webhook)) return sameEvent;
   const object = normalizeGuid(event.ObjectGUID ?? "");
-  return sameEvent.filter((subscription) => subscription.FilterObjectGUID !== null && normalizeGuid(subscription.FilterObjectGUID) === object);
+  return sameEvent.filter(
+    (subscription) => subscription.FilterObjectGUID !== null && normalizeGuid(subscription.FilterObjectGUID) === object,
+  );
 }
 
 /** Headers of one message: JSON, the signature, and the subscription's custom header when set. */
@@ -77,7 +82,13 @@ export async function deliverEvent(
         OccurredAt: occurredAt,
       };
       const headers = messageHeaders(subscription, settings.product);
-      const result = await deliver(subscription.SubscriberURL, headers, JSON.stringify(message), settings.dispatcher, settings.timeoutMs);
+      const result = await deliver(
+        subscription.SubscriberURL,
+        headers,
+        JSON.stringify(message),
+        settings.dispatcher,
+        settings.timeoutMs,
+      );
       return { SubscriptionGUID: subscription.GUID, SubscriberURL: subscription.SubscriberURL, ...result };
     }),
   );

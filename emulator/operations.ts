@@ -33,15 +33,20 @@ export interface OperationDefinition {
   handle(store: Store, request: OperationRequest): Promise<Outcome> | Outcome;
 }
 
-function envelope(result: StoredSubscription | true | null, messages: WireEnvelope<unknown>["Messages"] = []): WireEnvelope<unknown> {
+function envelope(
+  result: StoredSubscription | true | null,
+  messages: WireEnvelope<unknown>["Messages"] = [],
+): WireEnvelope<unknown> {
   return { Result: result, Messages: messages };
 }
 
 /** Reads a required GUID query parameter; the name is matched exactly as the spec spells it. */
 function queryGuid(query: Record<string, unknown>, name: string): ReadResult<string> {
   const value = query[name];
-  if (value === undefined) return { ok: false, status: 400, error: `Query parameter ${name} is required: the GUID of the subscription.` };
-  if (typeof value !== "string") return { ok: false, status: 400, error: `Query parameter ${name} must be given once.` };
+  if (value === undefined)
+    return { ok: false, status: 400, error: `Query parameter ${name} is required: the GUID of the subscription.` };
+  if (typeof value !== "string")
+    return { ok: false, status: 400, error: `Query parameter ${name} must be given once.` };
   return checkValue(value, WireGuid, `Query parameter ${name}`);
 }
 
@@ -92,7 +97,8 @@ const update: OperationDefinition = {
     if (!existing) return notFound(request.value.GUID);
     const messages = validateSubscription(request.value, existing.GUID);
     if (messages.length > 0) return { status: 400, json: envelope(null, messages) };
-    if (targetsClosedPacket(request.value, (id) => store.isClosed(id))) return { status: 400, text: CLOSED_PACKET_TEXT };
+    if (targetsClosedPacket(request.value, (id) => store.isClosed(id)))
+      return { status: 400, text: CLOSED_PACKET_TEXT };
     // Update replaces every field but the identity: GUID and Signature stay (spec).
     const subscription = buildSubscription(request.value, existing.GUID, existing.Signature);
     await store.put(subscription);

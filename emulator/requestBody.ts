@@ -17,9 +17,10 @@ export function describeIssues(error: z.ZodError): string {
     .map((issue) => {
       const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
       // The commonest mistake against this API: enumerations go on the wire as integers.
-      const hint = issue.code === "invalid_type" && issue.expected === "number" && /received string/.test(issue.message)
-        ? " (enumerations are sent as integers, never as names)"
-        : "";
+      const hint =
+        issue.code === "invalid_type" && issue.expected === "number" && /received string/.test(issue.message)
+          ? " (enumerations are sent as integers, never as names)"
+          : "";
       return `${where}${issue.message}${hint}`;
     })
     .join("; ");
@@ -47,7 +48,11 @@ export function readJsonBody<T>(raw: unknown, schema: z.ZodType<T>): ReadResult<
 export function readJsonRequest<T>(raw: unknown, contentType: string | undefined, schema: z.ZodType<T>): ReadResult<T> {
   const present = typeof raw === "string" && raw.trim() !== "";
   if (present && !JSON_MEDIA_TYPE.test(contentType ?? "")) {
-    return { ok: false, status: 415, error: `Content-Type must be application/json, got ${JSON.stringify(contentType ?? null)}.` };
+    return {
+      ok: false,
+      status: 415,
+      error: `Content-Type must be application/json, got ${JSON.stringify(contentType ?? null)}.`,
+    };
   }
   return readJsonBody(raw, schema);
 }
@@ -55,5 +60,7 @@ export function readJsonRequest<T>(raw: unknown, contentType: string | undefined
 /** Checks an already-parsed value (e.g. a query parameter); `what` starts the error message. */
 export function checkValue<T>(value: unknown, schema: z.ZodType<T>, what: string): ReadResult<T> {
   const parsed = schema.safeParse(value);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, status: 400, error: `${what}: ${describeIssues(parsed.error)}` };
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, status: 400, error: `${what}: ${describeIssues(parsed.error)}` };
 }

@@ -44,7 +44,11 @@ export function isAbsoluteHttpUrl(value: string): boolean {
 
 function subscriberUrlViolation(url: string | null | undefined): Violation | null {
   if (url == null || url === "") {
-    return { id: MessageId.SubscriberUrlInvalid, template: "SubscriberURL is required: give an absolute http or https URL.", parameters: [] };
+    return {
+      id: MessageId.SubscriberUrlInvalid,
+      template: "SubscriberURL is required: give an absolute http or https URL.",
+      parameters: [],
+    };
   }
   if (isAbsoluteHttpUrl(url)) return null;
   return {
@@ -60,14 +64,16 @@ function filterViolation(request: WireSubscribeRequest): Violation | null {
   if (isObjectScoped(request.Webhook) && filter === null) {
     return {
       id: MessageId.FilterObjectGuidRequired,
-      template: "FilterObjectGUID is required for {0} subscriptions (Webhook {1}): give the GUID of the object to watch.",
+      template:
+        "FilterObjectGUID is required for {0} subscriptions (Webhook {1}): give the GUID of the object to watch.",
       parameters: [name, request.Webhook],
     };
   }
   if (!isObjectScoped(request.Webhook) && filter !== null) {
     return {
       id: MessageId.FilterObjectGuidNotUsed,
-      template: 'FilterObjectGUID "{0}" cannot scope a {1} subscription (Webhook {2}), which covers a whole object type: leave it out.',
+      template:
+        'FilterObjectGUID "{0}" cannot scope a {1} subscription (Webhook {2}), which covers a whole object type: leave it out.',
       parameters: [request.FilterObjectGUID, name, request.Webhook],
     };
   }
@@ -99,7 +105,11 @@ function customHeaderViolations(request: WireSubscribeRequest): Violation[] {
  * (for Subscribe, a GUID allocated for the subscription that is not created).
  */
 export function validateSubscription(request: WireSubscribeRequest, relatedGuid: string): WireValidationMessage[] {
-  const violations = [subscriberUrlViolation(request.SubscriberURL), filterViolation(request), ...customHeaderViolations(request)];
+  const violations = [
+    subscriberUrlViolation(request.SubscriberURL),
+    filterViolation(request),
+    ...customHeaderViolations(request),
+  ];
   return violations
     .filter((violation): violation is Violation => violation !== null)
     .map((violation) => ({

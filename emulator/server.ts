@@ -37,7 +37,8 @@ export function buildServer(context: EmulatorContext): FastifyInstance {
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     // 4xx framework errors come from the request (too large, bad length); anything else is ours.
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status =
+      error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     sendOutcome(reply, errorOutcome(status, status === 500 ? `Emulator error: ${error.message}` : error.message));
   });
 

@@ -61,7 +61,10 @@ export async function loadState(path: string): Promise<PersistedState> {
   const parsed = PersistedState.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new StateFileError(path, `is not an emulator state file (${issue?.path.join(".") || "top level"}: ${issue?.message})`);
+    throw new StateFileError(
+      path,
+      `is not an emulator state file (${issue?.path.join(".") || "top level"}: ${issue?.message})`,
+    );
   }
   return parsed.data;
 }
@@ -144,10 +147,12 @@ export class StateWriter {
   save(): Promise<void> {
     if (this.running === null) return this.start();
     // The queued write snapshots when it starts, so it includes this call's change too.
-    this.queued ??= this.running.catch(() => undefined).then(() => {
-      this.queued = null;
-      return this.start();
-    });
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.start();
+      });
     return this.queued;
   }
 

@@ -72,8 +72,10 @@ export class Store {
   private fill(state: PersistedState): void {
     this.subscriptions.clear();
     this.closedWorkItems.clear();
-    for (const subscription of state.subscriptions) this.subscriptions.set(normalizeGuid(subscription.GUID), subscription);
-    for (const [guid, item] of Object.entries(state.workItems)) this.closedWorkItems.set(normalizeGuid(guid), item.Closed);
+    for (const subscription of state.subscriptions)
+      this.subscriptions.set(normalizeGuid(subscription.GUID), subscription);
+    for (const [guid, item] of Object.entries(state.workItems))
+      this.closedWorkItems.set(normalizeGuid(guid), item.Closed);
   }
 
   private toState(): PersistedState {

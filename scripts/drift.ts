@@ -35,7 +35,12 @@ async function main(argv: readonly string[]): Promise<number> {
   } catch (err) {
     const error = err instanceof DriftError ? err : toDriftError(err, { stack: args.stackName, secrets: [] });
     say(`error: ${error.message}`);
-    process.stdout.write(formatReport(errorReport({ stack: args.stackName, backend: null, instance: null, startedAt }, error), args.format));
+    process.stdout.write(
+      formatReport(
+        errorReport({ stack: args.stackName, backend: null, instance: null, startedAt }, error),
+        args.format,
+      ),
+    );
     return EXIT_CODE.error;
   }
 }

@@ -42,7 +42,9 @@ async function main(): Promise<void> {
     say(`applying: ${planned.map(([op, n]) => `${n} to ${op}`).join(", ")}`);
     const up = await stack.up({ color, onOutput: print });
     const changes = Object.entries(up.summary.resourceChanges ?? {}).filter(([op]) => op !== "same");
-    say(`${up.summary.result}: ${changes.map(([op, n]) => `${n} ${op}d`.replace("eed", "ed")).join(", ") || "no changes"}`);
+    say(
+      `${up.summary.result}: ${changes.map(([op, n]) => `${n} ${op}d`.replace("eed", "ed")).join(", ") || "no changes"}`,
+    );
     say("run `npm start` again: it reports no changes");
   } finally {
     await emulator.close();

@@ -18,7 +18,16 @@ describe("package entry", () => {
   });
 
   it("exports the resource, the client, the error classes and the receiver helpers", () => {
-    for (const name of ["WebhookSubscription", "WebhookSubscriptionClient", "WebhookApiError", "NotFoundError", "AmbiguousResultError", "ConfigurationError", "verifySignature", "assertSignature"])
+    for (const name of [
+      "WebhookSubscription",
+      "WebhookSubscriptionClient",
+      "WebhookApiError",
+      "NotFoundError",
+      "AmbiguousResultError",
+      "ConfigurationError",
+      "verifySignature",
+      "assertSignature",
+    ])
       expect(typeof (pkg as Record<string, unknown>)[name], name).toBe("function");
   });
 
@@ -31,6 +40,10 @@ describe("package entry", () => {
 
   it("is served from the build output, as users get it", () => {
     expect(require.resolve("pulumi-webhook-subscriptions")).toMatch(/dist[\\/]index\.js$/);
-    expect(require("pulumi-webhook-subscriptions/runtime")).toMatchObject({ create: expect.any(Function), delete: expect.any(Function) });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- resolved the way the engine does
+    expect(require("pulumi-webhook-subscriptions/runtime")).toMatchObject({
+      create: expect.any(Function),
+      delete: expect.any(Function),
+    });
   });
 });

@@ -41,5 +41,10 @@ const audit = new WebhookSubscription("business-object-type-updated", {
   subscriberUrl: pulumi.interpolate`${hooks}/audit?after=${businessObjects.guid}`,
 });
 
-export const guids = { created: created.guid, updated: updated.guid, businessObjects: businessObjects.guid, audit: audit.guid };
+export const guids = {
+  created: created.guid,
+  updated: updated.guid,
+  businessObjects: businessObjects.guid,
+  audit: audit.guid,
+};
 export const createdSignature = created.signature;

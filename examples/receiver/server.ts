@@ -8,7 +8,12 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { assertSignature, SignatureVerificationError, verifySignature, type VerifySignatureOptions } from "pulumi-webhook-subscriptions";
+import {
+  assertSignature,
+  SignatureVerificationError,
+  verifySignature,
+  type VerifySignatureOptions,
+} from "pulumi-webhook-subscriptions";
 
 /** Options of `startReceiver`. */
 export interface ReceiverOptions {
@@ -135,11 +140,14 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): ReceiverOptions {
     .map((value) => value.trim())
     .filter((value) => value !== "");
   if (signatures.length === 0) {
-    throw new Error('RECEIVER_SIGNATURES is not set: run with RECEIVER_SIGNATURES="$(pulumi stack output signature --show-secrets)" (comma-separate several during a replacement)');
+    throw new Error(
+      'RECEIVER_SIGNATURES is not set: run with RECEIVER_SIGNATURES="$(pulumi stack output signature --show-secrets)" (comma-separate several during a replacement)',
+    );
   }
   const headerName = env.RECEIVER_CUSTOM_HEADER;
   const port = Number(env.RECEIVER_PORT ?? "3000");
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`RECEIVER_PORT must be a port number, got ${JSON.stringify(env.RECEIVER_PORT)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`RECEIVER_PORT must be a port number, got ${JSON.stringify(env.RECEIVER_PORT)}`);
   return {
     port,
     host: env.RECEIVER_HOST ?? "127.0.0.1",

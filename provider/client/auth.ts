@@ -133,7 +133,11 @@ export class OAuthClientCredentials implements Credentials {
     const { clientId, clientSecret, tokenUrl } = this.settings;
     const url = new URL(tokenUrl);
     const errorContext = { ...context, secrets: [...this.secrets(), ...(context.secrets ?? [])] };
-    const form = new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret });
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+    });
     let status: number;
     let text: string;
     try {
@@ -150,7 +154,12 @@ export class OAuthClientCredentials implements Credentials {
       text = await response.body.text();
     } catch (error) {
       const { code } = networkFailure(error);
-      throw new TransportError({ ...errorContext, cause: error, networkCode: code, detail: `the OAuth token request to ${tokenUrl} failed` });
+      throw new TransportError({
+        ...errorContext,
+        cause: error,
+        networkCode: code,
+        detail: `the OAuth token request to ${tokenUrl} failed`,
+      });
     }
     if (status === 400 || status === 401 || status === 403) {
       throw new UnauthorizedError({ ...errorContext, status, body: text, auth: "oauth", tokenUrl });

@@ -3,12 +3,7 @@
  * (stripe-node's `StripeError.generate` does the same). Callers never pick error classes
  * for responses themselves, so one status always means one class.
  */
-import {
-  CLOSED_PACKET_TEXT,
-  WireValidationFailure,
-  decodeValidationMessage,
-  isVersionCannotRepresent,
-} from "../wire";
+import { CLOSED_PACKET_TEXT, WireValidationFailure, decodeValidationMessage, isVersionCannotRepresent } from "../wire";
 import {
   ClosedWorkItemError,
   ForbiddenError,
@@ -66,6 +61,7 @@ export function errorFromResponse(context: ResponseErrorContext, status: number,
   if (status === 400) {
     return isVersionCannotRepresent(body) ? new VersionCannotRepresentError(init) : new UnreadableRequestError(init);
   }
-  const detail = status >= 200 && status < 300 ? "the response has no result and no validation messages" : "unexpected status";
+  const detail =
+    status >= 200 && status < 300 ? "the response has no result and no validation messages" : "unexpected status";
   return new UnexpectedResponseError({ ...init, detail });
 }

@@ -119,7 +119,9 @@ export class AimdRate {
   rateLimited(sentAt: number, now: number): void {
     if (sentAt < this.lastDecreaseAt) return;
     // Before the first 429 the rate is unpaced: what we were sending is what was refused.
-    const base = Number.isFinite(this.currentRate) ? this.currentRate : Math.max(this.floor, this.sends.ratePerSecond(now));
+    const base = Number.isFinite(this.currentRate)
+      ? this.currentRate
+      : Math.max(this.floor, this.sends.ratePerSecond(now));
     const acceptedFloor = Math.min(base, this.accepted.ratePerSecond(now) * ACCEPTED_SHARE);
     this.currentRate = Math.max(this.floor, base * this.decrease, acceptedFloor);
     this.lastDecreaseAt = now;
@@ -215,15 +217,18 @@ export class RequestLimiter {
   private schedule(): void {
     if (this.timerPending) return;
     this.timerPending = true;
-    this.clock.setTimeout(() => {
-      this.timerPending = false;
-      const now = this.clock.now();
-      if (now >= this.nextSlot()) {
-        this.markSent(now);
-        this.waiting.shift()?.();
-      }
-      if (this.waiting.length > 0) this.schedule();
-    }, Math.max(0, this.nextSlot() - this.clock.now()));
+    this.clock.setTimeout(
+      () => {
+        this.timerPending = false;
+        const now = this.clock.now();
+        if (now >= this.nextSlot()) {
+          this.markSent(now);
+          this.waiting.shift()?.();
+        }
+        if (this.waiting.length > 0) this.schedule();
+      },
+      Math.max(0, this.nextSlot() - this.clock.now()),
+    );
   }
 }
 

@@ -55,7 +55,12 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Failures caused by this process (client closed, request aborted): retrying cannot help. */
-const LOCAL_CODES: ReadonlySet<string> = new Set(["UND_ERR_CLOSED", "UND_ERR_DESTROYED", "UND_ERR_ABORTED", "UND_ERR_INVALID_ARG"]);
+const LOCAL_CODES: ReadonlySet<string> = new Set([
+  "UND_ERR_CLOSED",
+  "UND_ERR_DESTROYED",
+  "UND_ERR_ABORTED",
+  "UND_ERR_INVALID_ARG",
+]);
 
 /**
  * Decides whether a failed attempt is retried.

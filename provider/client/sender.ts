@@ -198,13 +198,18 @@ export class RequestSender {
             ...context,
             cause: result.error,
             networkCode: failure.kind === "network" ? failure.code : "UNKNOWN",
-            detail: NETWORK_DETAIL[failure.kind === "network" ? failure.code : ""] ?? "the request failed on the network",
+            detail:
+              NETWORK_DETAIL[failure.kind === "network" ? failure.code : ""] ?? "the request failed on the network",
           });
     return verdict === "ambiguous" ? new AmbiguousResultError({ ...context, cause: error }) : error;
   }
 
   /** Tells the `onRequest` hook about an attempt; builds nothing when there is no hook. */
-  private report(request: OutgoingRequest, timing: Timing, outcome: Pick<RequestEvent, "status" | "networkCode" | "retryInMs">): void {
+  private report(
+    request: OutgoingRequest,
+    timing: Timing,
+    outcome: Pick<RequestEvent, "status" | "networkCode" | "retryInMs">,
+  ): void {
     const hook = this.settings.onRequest;
     if (hook === undefined) return;
     try {

@@ -87,7 +87,12 @@ export interface ResolvedSettings {
 }
 
 /** Retry tuning when the settings leave it out. */
-export const DEFAULT_RETRY: Required<RetrySettings> = { deadlineMs: 120_000, baseMs: 250, capMs: 10_000, maxAttempts: 4 };
+export const DEFAULT_RETRY: Required<RetrySettings> = {
+  deadlineMs: 120_000,
+  baseMs: 250,
+  capMs: 10_000,
+  maxAttempts: 4,
+};
 /** Per-attempt timeout when the settings leave it out. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** The product word of the signature header when the settings leave it out (product.md). */
@@ -109,7 +114,8 @@ function httpUrl(field: string, value: unknown, configKey: string): URL {
   } catch {
     throw new ConfigurationError(field, requirement, show(value));
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigurationError(field, requirement, show(value));
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ConfigurationError(field, requirement, show(value));
   return url;
 }
 
@@ -124,14 +130,21 @@ function positiveNumber(field: string, value: unknown, fallback: number): number
 /** A secret string must be present and usable in a header; its value is never shown. */
 function secretString(field: string, value: unknown): string {
   if (typeof value !== "string" || value.length === 0 || /\s/.test(value)) {
-    throw new ConfigurationError(field, "must be a non-empty string without whitespace (value not shown: it is secret)");
+    throw new ConfigurationError(
+      field,
+      "must be a non-empty string without whitespace (value not shown: it is secret)",
+    );
   }
   return value;
 }
 
 function resolveOAuth(oauth: OAuthSettings): OAuthSettings {
   if (typeof oauth.clientId !== "string" || oauth.clientId.trim() === "") {
-    throw new ConfigurationError("oauth.clientId", "must be a non-empty string (webhooks:clientId)", show(oauth.clientId));
+    throw new ConfigurationError(
+      "oauth.clientId",
+      "must be a non-empty string (webhooks:clientId)",
+      show(oauth.clientId),
+    );
   }
   return {
     clientId: oauth.clientId,
@@ -151,7 +164,11 @@ function resolveRetry(retry: RetrySettings = {}): Required<RetrySettings> {
     throw new ConfigurationError("retry.maxAttempts", "must be a whole number of attempts", show(retry.maxAttempts));
   }
   if (resolved.capMs < resolved.baseMs) {
-    throw new ConfigurationError("retry.capMs", `must be at least retry.baseMs (${resolved.baseMs})`, show(resolved.capMs));
+    throw new ConfigurationError(
+      "retry.capMs",
+      `must be at least retry.baseMs (${resolved.baseMs})`,
+      show(resolved.capMs),
+    );
   }
   return resolved;
 }
@@ -176,14 +193,25 @@ export function resolveSettings(settings: ClientSettings): ResolvedSettings {
   }
   const url = httpUrl("baseUrl", settings.baseUrl, "webhooks:baseUrl");
   if (url.search || url.hash) {
-    throw new ConfigurationError("baseUrl", "must not have a query or fragment (webhooks:baseUrl)", show(settings.baseUrl));
+    throw new ConfigurationError(
+      "baseUrl",
+      "must not have a query or fragment (webhooks:baseUrl)",
+      show(settings.baseUrl),
+    );
   }
   if (settings.token !== undefined && settings.oauth !== undefined) {
-    throw new ConfigurationError("token", "and oauth are both set: configure a token or OAuth client credentials, not both");
+    throw new ConfigurationError(
+      "token",
+      "and oauth are both set: configure a token or OAuth client credentials, not both",
+    );
   }
   const productName = settings.productName ?? DEFAULT_PRODUCT_NAME;
   if (typeof productName !== "string" || !PRODUCT_PATTERN.test(productName)) {
-    throw new ConfigurationError("productName", "must be letters, digits and hyphens (webhooks:productName)", show(productName));
+    throw new ConfigurationError(
+      "productName",
+      "must be letters, digits and hyphens (webhooks:productName)",
+      show(productName),
+    );
   }
   const dispatcher = settings.dispatcher;
   if (dispatcher !== undefined && typeof (dispatcher as { dispatch?: unknown }).dispatch !== "function") {

@@ -17,7 +17,10 @@ export type HeaderRecord = Readonly<Record<string, string | readonly string[] | 
 export type HeadersLike = HeadersReader | HeaderRecord;
 
 function isHeadersReader(headers: HeadersLike): headers is HeadersReader {
-  return typeof (headers as Partial<HeadersReader>).get === "function" && typeof (headers as Partial<HeadersReader>).forEach === "function";
+  return (
+    typeof (headers as Partial<HeadersReader>).get === "function" &&
+    typeof (headers as Partial<HeadersReader>).forEach === "function"
+  );
 }
 
 /**

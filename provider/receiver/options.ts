@@ -83,13 +83,17 @@ function secretList(value: unknown, rule: SecretListRule): string[] {
     if (typeof item !== "string") throw invalid(`must be a string, got ${item === null ? "null" : typeof item}`);
     if (item === "" && !rule.allowEmpty) throw invalid("is empty (a stray comma in a list?): remove it");
     // HTTP strips surrounding whitespace from header values, so a padded value could never match.
-    if (item.trim() !== item) throw invalid("has leading or trailing whitespace (a newline read from a file?): trim it");
+    if (item.trim() !== item)
+      throw invalid("has leading or trailing whitespace (a newline read from a file?): trim it");
     return item;
   });
 }
 
 /** Checks and normalises the options; throws `SignatureOptionsError` naming what to fix. */
-export function resolveOptions(expectedSignature: ExpectedSignature, options: VerifySignatureOptions = {}): ResolvedOptions {
+export function resolveOptions(
+  expectedSignature: ExpectedSignature,
+  options: VerifySignatureOptions = {},
+): ResolvedOptions {
   const signatureHeader = signatureHeaderName(options.product ?? DEFAULT_PRODUCT);
   const signatures = secretList(expectedSignature, {
     what: "expected signature",

@@ -75,10 +75,20 @@ function check(headers: HeadersLike, resolved: ResolvedOptions): Failure | null 
   const header = resolved.signatureHeader;
   const signatures = headerValues(headers, header);
   const [signature] = signatures;
-  if (signature === undefined) return { code: SignatureErrorCode.MissingHeader, header, message: () => missingSignatureMessage(headers, header) };
-  if (signatures.length > 1) return { code: SignatureErrorCode.DuplicateHeader, header, message: () => duplicateMessage(header, signatures.length, "the header") };
+  if (signature === undefined)
+    return { code: SignatureErrorCode.MissingHeader, header, message: () => missingSignatureMessage(headers, header) };
+  if (signatures.length > 1)
+    return {
+      code: SignatureErrorCode.DuplicateHeader,
+      header,
+      message: () => duplicateMessage(header, signatures.length, "the header"),
+    };
   if (!matchesAny(signature, resolved.signatures)) {
-    return { code: SignatureErrorCode.Mismatch, header, message: () => mismatchMessage(header, resolved.signatures.length) };
+    return {
+      code: SignatureErrorCode.Mismatch,
+      header,
+      message: () => mismatchMessage(header, resolved.signatures.length),
+    };
   }
 
   const custom = resolved.customHeader;
@@ -86,12 +96,25 @@ function check(headers: HeadersLike, resolved: ResolvedOptions): Failure | null 
   const values = headerValues(headers, custom.name);
   const [value] = values;
   if (value === undefined) {
-    return { code: SignatureErrorCode.MissingCustomHeader, header: custom.name, message: () => missingCustomHeaderMessage(headers, custom.name, header) };
+    return {
+      code: SignatureErrorCode.MissingCustomHeader,
+      header: custom.name,
+      message: () => missingCustomHeaderMessage(headers, custom.name, header),
+    };
   }
   if (values.length > 1) {
-    return { code: SignatureErrorCode.DuplicateCustomHeader, header: custom.name, message: () => duplicateMessage(custom.name, values.length, "the custom header") };
+    return {
+      code: SignatureErrorCode.DuplicateCustomHeader,
+      header: custom.name,
+      message: () => duplicateMessage(custom.name, values.length, "the custom header"),
+    };
   }
-  if (!matchesAny(value, custom.values)) return { code: SignatureErrorCode.CustomHeaderMismatch, header: custom.name, message: () => customMismatchMessage(custom.name) };
+  if (!matchesAny(value, custom.values))
+    return {
+      code: SignatureErrorCode.CustomHeaderMismatch,
+      header: custom.name,
+      message: () => customMismatchMessage(custom.name),
+    };
   return null;
 }
 
@@ -109,7 +132,11 @@ function check(headers: HeadersLike, resolved: ResolvedOptions): Failure | null 
  * @example
  * if (!verifySignature(request.headers, process.env.WEBHOOK_SIGNATURE!)) return reply(401);
  */
-export function verifySignature(headers: HeadersLike, expectedSignature: ExpectedSignature, options?: VerifySignatureOptions): boolean {
+export function verifySignature(
+  headers: HeadersLike,
+  expectedSignature: ExpectedSignature,
+  options?: VerifySignatureOptions,
+): boolean {
   return check(headers, resolveOptions(expectedSignature, options)) === null;
 }
 
@@ -121,7 +148,11 @@ export function verifySignature(headers: HeadersLike, expectedSignature: Expecte
  * @throws SignatureVerificationError when the message fails verification.
  * @throws SignatureOptionsError when the options are unusable.
  */
-export function assertSignature(headers: HeadersLike, expectedSignature: ExpectedSignature, options?: VerifySignatureOptions): void {
+export function assertSignature(
+  headers: HeadersLike,
+  expectedSignature: ExpectedSignature,
+  options?: VerifySignatureOptions,
+): void {
   const failure = check(headers, resolveOptions(expectedSignature, options));
   if (failure !== null) throw new SignatureVerificationError(failure.code, failure.header, failure.message());
 }

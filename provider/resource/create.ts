@@ -21,7 +21,9 @@ export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise
   if (!s.legacy) {
     const existing = unclaimedMatch(s, spec, await s.snapshots.get());
     if (existing) {
-      warn(`${describe(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate`);
+      warn(
+        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate`,
+      );
       return bringTo(s, existing, spec);
     }
   }
@@ -54,6 +56,7 @@ export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): P
       throw new Error(
         `adoptGuid ${guid}: no subscription with that GUID exists on ${s.baseUrl}. ` +
           "Check the GUID (`npm run drift` lists the unmanaged subscriptions with their GUIDs), or remove adoptGuid to create a new subscription.",
+        { cause: err },
       );
     throw err;
   }
@@ -68,7 +71,11 @@ async function bringTo(s: Session, live: Subscription, spec: SubscriptionSpec): 
 }
 
 /** Update, checking that the service kept the identity; an ambiguous Update is verified with Get. */
-export async function updateChecked(s: Session, before: Pick<Subscription, "guid" | "signature">, spec: SubscriptionSpec): Promise<Subscription> {
+export async function updateChecked(
+  s: Session,
+  before: Pick<Subscription, "guid" | "signature">,
+  spec: SubscriptionSpec,
+): Promise<Subscription> {
   let after: Subscription | undefined;
   // Each ambiguous attempt is checked with Get before the next: a second reset must not fail the
   // update when the first one may already have been applied (or was not, and can simply be sent again).
@@ -101,7 +108,8 @@ function describe(s: { webhook: number; subscriberUrl: string; filterObjectGuid?
 
 function unclaimedMatch(s: Session, spec: SubscriptionSpec, live: Map<string, Subscription>): Subscription | undefined {
   const key = specKey(spec);
-  for (const candidate of live.values()) if (!s.claimed.has(candidate.guid) && naturalKey(candidate) === key) return candidate;
+  for (const candidate of live.values())
+    if (!s.claimed.has(candidate.guid) && naturalKey(candidate) === key) return candidate;
   return undefined;
 }
 

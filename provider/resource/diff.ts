@@ -52,6 +52,7 @@ export function diffSubscription(
 ): SubscriptionDiff {
   // Loaded here, not at the top: creates and refreshes never diff, and every provider process
   // pays for what the runtime loads up front.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose
   const deepEqual = require("deep-equal") as typeof deepEqualFn;
   const desired = desiredFields(news);
   const changed: string[] = [];

@@ -52,7 +52,10 @@ function isUnknown(value: unknown): boolean {
  * Validates and normalises raw inputs. Unknown values (preview) pass through untouched and
  * the rules that depend on them are skipped; they are checked again once known.
  */
-export function checkInputs(raw: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+export function checkInputs(raw: Record<string, unknown>): {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+} {
   const failures: CheckFailure[] = [];
   const fail = (property: string, reason: string) => failures.push({ property, reason });
   const inputs: Record<string, unknown> = {};
@@ -62,23 +65,45 @@ export function checkInputs(raw: Record<string, unknown>): { inputs: Record<stri
 
   const objectType = raw.filterObjectType;
   if (isUnknown(objectType)) inputs.filterObjectType = objectType;
-  else if (typeof objectType === "number" && Number.isInteger(objectType) && objectType >= 0) inputs.filterObjectType = objectType;
+  else if (typeof objectType === "number" && Number.isInteger(objectType) && objectType >= 0)
+    inputs.filterObjectType = objectType;
   else if (objectType === undefined || objectType === null)
-    fail("filterObjectType", "filterObjectType is required: the service object type integer of the object the subscription filters by (e.g. 2).");
-  else fail("filterObjectType", `filterObjectType must be a non-negative integer (a service object type), got: ${show(objectType)}.`);
+    fail(
+      "filterObjectType",
+      "filterObjectType is required: the service object type integer of the object the subscription filters by (e.g. 2).",
+    );
+  else
+    fail(
+      "filterObjectType",
+      `filterObjectType must be a non-negative integer (a service object type), got: ${show(objectType)}.`,
+    );
 
   const filter = raw.filterObjectGuid;
   if (isUnknown(filter)) inputs.filterObjectGuid = filter;
   else if (filter !== undefined && filter !== null && filter !== "") {
     if (typeof filter === "string" && GUID.test(filter)) inputs.filterObjectGuid = normalizeGuid(filter);
-    else fail("filterObjectGuid", `filterObjectGuid must be a GUID like "6f1c2a3b-0000-4000-8000-000000000001", got: ${show(filter)}.`);
+    else
+      fail(
+        "filterObjectGuid",
+        `filterObjectGuid must be a GUID like "6f1c2a3b-0000-4000-8000-000000000001", got: ${show(filter)}.`,
+      );
   }
   if (typeof webhook === "number") {
     const name = webhookName(webhook);
-    if (isObjectScoped(webhook) && inputs.filterObjectGuid === undefined && !failures.some((f) => f.property === "filterObjectGuid"))
-      fail("filterObjectGuid", `filterObjectGuid is required for ${name}: it scopes the subscription to one object. Set it to that object's GUID.`);
+    if (
+      isObjectScoped(webhook) &&
+      inputs.filterObjectGuid === undefined &&
+      !failures.some((f) => f.property === "filterObjectGuid")
+    )
+      fail(
+        "filterObjectGuid",
+        `filterObjectGuid is required for ${name}: it scopes the subscription to one object. Set it to that object's GUID.`,
+      );
     if (!isObjectScoped(webhook) && inputs.filterObjectGuid !== undefined && !isUnknown(inputs.filterObjectGuid))
-      fail("filterObjectGuid", `filterObjectGuid is not used for ${name}, which is type-scoped (it fires for every object of the type), got: ${show(filter)}. Remove it.`);
+      fail(
+        "filterObjectGuid",
+        `filterObjectGuid is not used for ${name}, which is type-scoped (it fires for every object of the type), got: ${show(filter)}. Remove it.`,
+      );
   }
 
   const url = raw.subscriberUrl;
@@ -92,13 +117,20 @@ export function checkInputs(raw: Record<string, unknown>): { inputs: Record<stri
   const header = raw.customHeader;
   if (isUnknown(header)) inputs.customHeader = header;
   else if (header !== undefined && header !== null && header !== "") {
-    if (typeof header !== "string") fail("customHeader", `customHeader must be a string (an HTTP header name), got: ${show(header)}.`);
+    if (typeof header !== "string")
+      fail("customHeader", `customHeader must be a string (an HTTP header name), got: ${show(header)}.`);
     else {
       const saved = normalizeHeaderName(header);
       if (!isHeaderName(saved))
-        fail("customHeader", `customHeader must be a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~-; spaces become hyphens), got: ${show(header)}.`);
+        fail(
+          "customHeader",
+          `customHeader must be a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~-; spaces become hyphens), got: ${show(header)}.`,
+        );
       else if (RESERVED_HEADERS.has(saved.toLowerCase()) || /^x-[^-]+-signature$/i.test(saved))
-        fail("customHeader", `customHeader must not replace a header the service sets itself, got: ${show(header)}. Choose another name, e.g. "X-Api-Key".`);
+        fail(
+          "customHeader",
+          `customHeader must not replace a header the service sets itself, got: ${show(header)}. Choose another name, e.g. "X-Api-Key".`,
+        );
       else inputs.customHeader = saved;
     }
   }
@@ -107,10 +139,22 @@ export function checkInputs(raw: Record<string, unknown>): { inputs: Record<stri
   if (isUnknown(value)) inputs.customHeaderValue = value;
   else if (value !== undefined && value !== null) {
     // The value is a secret: describe it, never show it.
-    if (typeof value !== "string") fail("customHeaderValue", `customHeaderValue must be a string, got a ${typeof value}.`);
-    else if (inputs.customHeader === undefined && !isUnknown(header) && !failures.some((f) => f.property === "customHeader"))
-      fail("customHeaderValue", "customHeaderValue is set but customHeader is not: set customHeader to the header name the value goes in, or remove customHeaderValue.");
-    else if (/[\r\n\0]/.test(value)) fail("customHeaderValue", "customHeaderValue must not contain line breaks or NUL characters (it is sent as an HTTP header value).");
+    if (typeof value !== "string")
+      fail("customHeaderValue", `customHeaderValue must be a string, got a ${typeof value}.`);
+    else if (
+      inputs.customHeader === undefined &&
+      !isUnknown(header) &&
+      !failures.some((f) => f.property === "customHeader")
+    )
+      fail(
+        "customHeaderValue",
+        "customHeaderValue is set but customHeader is not: set customHeader to the header name the value goes in, or remove customHeaderValue.",
+      );
+    else if (/[\r\n\0]/.test(value))
+      fail(
+        "customHeaderValue",
+        "customHeaderValue must not contain line breaks or NUL characters (it is sent as an HTTP header value).",
+      );
     else inputs.customHeaderValue = value;
   }
 
@@ -118,12 +162,29 @@ export function checkInputs(raw: Record<string, unknown>): { inputs: Record<stri
   if (isUnknown(adopt)) inputs.adoptGuid = adopt;
   else if (adopt !== undefined && adopt !== null && adopt !== "") {
     if (typeof adopt === "string" && GUID.test(adopt)) inputs.adoptGuid = normalizeGuid(adopt);
-    else fail("adoptGuid", `adoptGuid must be the GUID of an existing subscription (see \`npm run drift\` for unmanaged ones), got: ${show(adopt)}.`);
+    else
+      fail(
+        "adoptGuid",
+        `adoptGuid must be the GUID of an existing subscription (see \`npm run drift\` for unmanaged ones), got: ${show(adopt)}.`,
+      );
   }
 
-  const known = new Set(["webhook", "filterObjectType", "filterObjectGuid", "subscriberUrl", "customHeader", "customHeaderValue", "adoptGuid", "__provider"]);
+  const known = new Set([
+    "webhook",
+    "filterObjectType",
+    "filterObjectGuid",
+    "subscriberUrl",
+    "customHeader",
+    "customHeaderValue",
+    "adoptGuid",
+    "__provider",
+  ]);
   for (const key of Object.keys(raw)) {
-    if (!known.has(key)) fail(key, `${key} is not a WebhookSubscription argument. Known arguments: ${[...known].filter((k) => k !== "__provider").join(", ")}.`);
+    if (!known.has(key))
+      fail(
+        key,
+        `${key} is not a WebhookSubscription argument. Known arguments: ${[...known].filter((k) => k !== "__provider").join(", ")}.`,
+      );
   }
   return { inputs, failures };
 }
@@ -138,7 +199,10 @@ function normalizeWebhook(value: unknown, fail: (property: string, reason: strin
   if (typeof value === "string") {
     if (value in Webhook) return Webhook[value as keyof typeof Webhook];
     const match = WEBHOOK_NAMES.find((n) => n.toLowerCase() === value.toLowerCase());
-    fail("webhook", `webhook ${show(value)} is not a known event${match ? ` (did you mean "${match}"?)` : ""}; use ${choices}.`);
+    fail(
+      "webhook",
+      `webhook ${show(value)} is not a known event${match ? ` (did you mean "${match}"?)` : ""}; use ${choices}.`,
+    );
     return undefined;
   }
   if (isWebhookId(value)) return value;
@@ -151,7 +215,8 @@ export function subscriberUrlProblem(url: unknown): string | undefined {
   if (url === undefined || url === null || url === "")
     return 'subscriberUrl is required: the absolute http(s) URL that receives the messages, e.g. "https://hooks.example.com/orders".';
   if (typeof url !== "string") return `subscriberUrl must be a string, got: ${show(url)}.`;
-  if (/\s/.test(url)) return `subscriberUrl must not contain spaces or line breaks, got: ${show(url)}. Percent-encode them.`;
+  if (/\s/.test(url))
+    return `subscriberUrl must not contain spaces or line breaks, got: ${show(url)}. Percent-encode them.`;
   let parsed: URL;
   try {
     parsed = new URL(url);

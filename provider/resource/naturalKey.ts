@@ -4,8 +4,16 @@
  */
 import type { Subscription, SubscriptionSpec } from "../wire";
 
-export function naturalKey(s: Pick<Subscription, "webhook" | "filterObjectType" | "filterObjectGuid" | "subscriberUrl" | "customHeader">): string {
-  return JSON.stringify([s.webhook, s.filterObjectType, s.filterObjectGuid ?? null, s.subscriberUrl, s.customHeader ?? ""]);
+export function naturalKey(
+  s: Pick<Subscription, "webhook" | "filterObjectType" | "filterObjectGuid" | "subscriberUrl" | "customHeader">,
+): string {
+  return JSON.stringify([
+    s.webhook,
+    s.filterObjectType,
+    s.filterObjectGuid ?? null,
+    s.subscriberUrl,
+    s.customHeader ?? "",
+  ]);
 }
 
 /** The spec's key, with the service's normalisation of "none". */

@@ -24,7 +24,10 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   setConfig(req.config);
 }
 
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+export async function check(
+  _olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(news);
   // Sent without `property`: for a failure on a property the engine prints "property X value {…}"
   // with the raw value, even the plaintext of a secret (a customHeaderValue with a stray newline)
@@ -65,17 +68,26 @@ export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.R
   return { id: live.guid, props: outputsOf(live, adoptGuid), inputs: inputsOf(live, adoptGuid) };
 }
 
-export async function update(id: string, olds: Outputs, news: SubscriptionInputs): Promise<pulumi.dynamic.UpdateResult<SubscriptionOutputs>> {
+export async function update(
+  id: string,
+  olds: Outputs,
+  news: SubscriptionInputs,
+): Promise<pulumi.dynamic.UpdateResult<SubscriptionOutputs>> {
   const s = session();
   if (s.legacy)
-    throw new Error(`UpdateWebhookSubscription of ${id}: the legacy 2024.1 API has no Update; changes replace the subscription instead. This is a bug in diff: please report it.`);
+    throw new Error(
+      `UpdateWebhookSubscription of ${id}: the legacy 2024.1 API has no Update; changes replace the subscription instead. This is a bug in diff: please report it.`,
+    );
   try {
     const live = await updateChecked(s, { guid: id, signature: olds.signature }, specOf(news));
     s.snapshots.record(live);
     return { outs: outputsOf(live, news.adoptGuid ?? olds.adoptGuid ?? null) };
   } catch (err) {
     if (err instanceof NotFoundError)
-      throw new Error(`${err.message} It was deleted outside Pulumi: run \`pulumi refresh\` to drop it from state, then \`pulumi up\` to create it again.`);
+      throw new Error(
+        `${err.message} It was deleted outside Pulumi: run \`pulumi refresh\` to drop it from state, then \`pulumi up\` to create it again.`,
+        { cause: err },
+      );
     throw err;
   }
 }

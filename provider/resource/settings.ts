@@ -54,7 +54,11 @@ export function settingsFromConfig(config?: ConfigSource, env: NodeJS.ProcessEnv
   // Values are checked by the client (WebhookSubscriptionClient), whose messages name these
   // config keys too; here only what the client cannot know: where they come from, what is missing.
   const baseUrl = read("baseUrl");
-  if (!baseUrl) throw new ConfigurationError("webhooks:baseUrl", `(the service's base URL) is not set: set it with ${where("baseUrl")}`);
+  if (!baseUrl)
+    throw new ConfigurationError(
+      "webhooks:baseUrl",
+      `(the service's base URL) is not set: set it with ${where("baseUrl")}`,
+    );
   const apiVersion = resolveApiVersion(read("apiVersion"));
 
   const token = read("token");

@@ -29,7 +29,8 @@ export class ListSnapshots {
   /** The live subscriptions by GUID, from a shared snapshot. */
   get(): Promise<Map<string, Subscription>> {
     const current = this.current;
-    if (current && (current.settledAt === undefined || this.now() - current.settledAt <= this.reuseMs)) return current.promise;
+    if (current && (current.settledAt === undefined || this.now() - current.settledAt <= this.reuseMs))
+      return current.promise;
     const entry: { promise: Promise<Map<string, Subscription>>; settledAt?: number } = {
       promise: this.source.list().then(
         (all) => {
@@ -49,11 +50,17 @@ export class ListSnapshots {
 
   /** Keeps the snapshot in step with a subscription this process created or updated. */
   record(subscription: Subscription): void {
-    void this.current?.promise.then((all) => all.set(subscription.guid, subscription), () => undefined);
+    void this.current?.promise.then(
+      (all) => all.set(subscription.guid, subscription),
+      () => undefined,
+    );
   }
 
   /** Keeps the snapshot in step with a subscription this process deleted. */
   forget(guid: string): void {
-    void this.current?.promise.then((all) => all.delete(guid), () => undefined);
+    void this.current?.promise.then(
+      (all) => all.delete(guid),
+      () => undefined,
+    );
   }
 }

@@ -12,7 +12,11 @@ export interface Backend {
 }
 
 /** Picks the backend; see the module comment for the order. */
-export function resolveBackend(options: { backendUrl?: string; env: NodeJS.ProcessEnv; projectBackendUrl?: string }): Backend {
+export function resolveBackend(options: {
+  backendUrl?: string;
+  env: NodeJS.ProcessEnv;
+  projectBackendUrl?: string;
+}): Backend {
   if (options.backendUrl) return { url: options.backendUrl, source: "option" };
   const fromEnv = options.env.PULUMI_BACKEND_URL;
   if (fromEnv) return { url: fromEnv, source: "PULUMI_BACKEND_URL" };
@@ -34,6 +38,7 @@ export function displayBackend(backend: Backend): string {
   }
   url.username = "";
   url.password = "";
-  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMETER.test(name)) url.searchParams.set(name, "REDACTED");
+  for (const name of [...url.searchParams.keys()])
+    if (SECRET_PARAMETER.test(name)) url.searchParams.set(name, "REDACTED");
   return url.href;
 }

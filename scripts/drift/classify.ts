@@ -41,7 +41,11 @@ function secretChanges(state: StateSubscription, live: Subscription | undefined,
  * @param live the subscription as read through the API, for secret fields; needed only when
  *   `engineSawChange(observation)`.
  */
-export function classify(state: StateSubscription, observation: RefreshObservation, live?: Subscription): ManagedSubscription {
+export function classify(
+  state: StateSubscription,
+  observation: RefreshObservation,
+  live?: Subscription,
+): ManagedSubscription {
   const base = { urn: state.urn, name: state.name, guid: state.guid };
   if (engineSawDeletion(observation)) return { ...base, status: "deleted", changes: [] };
   if (!engineSawChange(observation)) return { ...base, status: "in-sync", changes: [] };

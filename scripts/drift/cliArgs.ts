@@ -23,7 +23,11 @@ export class UsageError extends Error {
  * Parses the arguments. Relative directories are resolved against the directory `npm run` was
  * started from (`INIT_CWD`), not the package root npm switches to.
  */
-export function parseDriftArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): DriftArgs {
+export function parseDriftArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): DriftArgs {
   let values: { stack?: string; cwd?: string; format?: string };
   try {
     ({ values } = parseArgs({
@@ -35,7 +39,8 @@ export function parseDriftArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n${USAGE}`);
   }
-  if (!values.stack) throw new UsageError(`--stack is required: name the stack to review (\`pulumi stack ls\` lists them).\n${USAGE}`);
+  if (!values.stack)
+    throw new UsageError(`--stack is required: name the stack to review (\`pulumi stack ls\` lists them).\n${USAGE}`);
   const format = values.format ?? "md";
   if (!(FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--format must be md or json, got: ${JSON.stringify(format)}.\n${USAGE}`);

@@ -67,7 +67,13 @@ export function toDriftError(err: unknown, context: FailureContext): DriftError 
   const clean = (text: string) => redact(text, context.secrets);
   if (err instanceof DriftError) return new DriftError(err.code, clean(err.message), { cause: err });
   if (err instanceof WebhookApiError) {
-    return new DriftError(err.code, clean(`Cannot review drift of stack "${context.stack}": ${err.message}`), { cause: err });
+    return new DriftError(err.code, clean(`Cannot review drift of stack "${context.stack}": ${err.message}`), {
+      cause: err,
+    });
   }
-  return new DriftError(DriftErrorCode.Unexpected, clean(`Drift review of stack "${context.stack}" failed: ${failureDetail(err)}`), { cause: err });
+  return new DriftError(
+    DriftErrorCode.Unexpected,
+    clean(`Drift review of stack "${context.stack}" failed: ${failureDetail(err)}`),
+    { cause: err },
+  );
 }

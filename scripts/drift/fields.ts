@@ -34,7 +34,8 @@ export function unwrapValue(value: unknown): FieldValue | typeof MASKED | undefi
     return unwrapValue(JSON.parse(secret.plaintext));
   }
   if (value === undefined) return undefined;
-  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return value;
   // Objects and arrays do not occur in these outputs; compare them by their JSON text.
   return JSON.stringify(value);
 }

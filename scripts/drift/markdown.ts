@@ -63,7 +63,9 @@ export function summaryLine(report: DriftReport): string {
 }
 
 function changeRow(m: ManagedSubscription, c: FieldChange): string {
-  const [state, live] = c.secret ? ["(secret)", "**secret changed**"] : [value(c.field, c.state), value(c.field, c.live)];
+  const [state, live] = c.secret
+    ? ["(secret)", "**secret changed**"]
+    : [value(c.field, c.state), value(c.field, c.live)];
   return `| ${STATUS_TEXT.changed} | ${code(m.name)} | ${code(m.guid)} | ${code(c.field)} | ${state} | ${live} |`;
 }
 
@@ -80,7 +82,9 @@ function describeUnmanaged(u: UnmanagedSubscription): string {
     `filterObjectType ${code(String(u.filterObjectType))}`,
     u.filterObjectGuid ? `filterObjectGuid ${code(u.filterObjectGuid)}` : "",
     `subscriberUrl ${code(u.subscriberUrl)}`,
-    u.customHeader ? `customHeader ${code(u.customHeader)}${u.hasCustomHeaderValue ? " (value set, not shown)" : ""}` : "",
+    u.customHeader
+      ? `customHeader ${code(u.customHeader)}${u.hasCustomHeaderValue ? " (value set, not shown)" : ""}`
+      : "",
   ];
   return parts.filter(Boolean).join(", ");
 }
@@ -90,7 +94,9 @@ function unmanagedRow(u: UnmanagedSubscription): string {
 }
 
 function table(rows: readonly string[]): string {
-  return ["| Status | Subscription | GUID | Field | In state | Live |", "|---|---|---|---|---|---|", ...rows].join("\n");
+  return ["| Status | Subscription | GUID | Field | In state | Live |", "|---|---|---|---|---|---|", ...rows].join(
+    "\n",
+  );
 }
 
 function snippets(report: DriftReport): string {
@@ -122,18 +128,32 @@ function footer(report: DriftReport): string {
 
 /** The whole comment; long reports fold the in-sync rows, then drop the snippets, then cut rows, to fit in one comment. */
 export function formatMarkdown(report: DriftReport): string {
-  const drift = [...report.managed.filter((m) => m.status !== "in-sync").flatMap(managedRows), ...report.unmanaged.map(unmanagedRow)];
+  const drift = [
+    ...report.managed.filter((m) => m.status !== "in-sync").flatMap(managedRows),
+    ...report.unmanaged.map(unmanagedRow),
+  ];
   const inSync = report.managed.filter((m) => m.status === "in-sync");
-  const folded = inSync.length > 0 ? [`| ${STATUS_TEXT["in-sync"]} | ${plural(inSync.length, "subscription")} |  |  |  |  |`] : [];
+  const folded =
+    inSync.length > 0 ? [`| ${STATUS_TEXT["in-sync"]} | ${plural(inSync.length, "subscription")} |  |  |  |  |`] : [];
   const tooLong = "*The report is too long for one comment: run `npm run drift -- --format json` for all of it.*";
 
   const render = (rows: readonly string[], withSnippets: boolean, note = "") =>
-    [summaryLine(report), rows.length > 0 ? table(rows) : "", note, withSnippets ? snippets(report) : "", footer(report)]
+    [
+      summaryLine(report),
+      rows.length > 0 ? table(rows) : "",
+      note,
+      withSnippets ? snippets(report) : "",
+      footer(report),
+    ]
       .filter(Boolean)
       .join("\n\n")
       .concat("\n");
 
-  const attempts = [() => render([...drift, ...inSync.flatMap(managedRows)], true), () => render([...drift, ...folded], true), () => render([...drift, ...folded], false, tooLong)];
+  const attempts = [
+    () => render([...drift, ...inSync.flatMap(managedRows)], true),
+    () => render([...drift, ...folded], true),
+    () => render([...drift, ...folded], false, tooLong),
+  ];
   for (const attempt of attempts) {
     const text = attempt();
     if (text.length <= MAX_COMMENT_CHARS) return text;

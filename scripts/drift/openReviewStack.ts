@@ -39,8 +39,12 @@ export async function openReviewStack(options: ReviewStackOptions): Promise<Revi
       `No Pulumi.yaml in ${workDir}: point --cwd at the program directory of stack "${options.stackName}".`,
     );
 
-  const extra = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
-  const pulumiCommand = await (options.engine.source === "path" ? PulumiCommand.get() : PulumiCommand.get({ root: options.engine.root }));
+  const extra = Object.fromEntries(
+    Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  const pulumiCommand = await (options.engine.source === "path"
+    ? PulumiCommand.get()
+    : PulumiCommand.get({ root: options.engine.root }));
   const workspace = await LocalWorkspace.create({
     workDir,
     // Only for the inline-program plumbing: a refresh preview does not run the program.
@@ -62,7 +66,10 @@ export async function openReviewStack(options: ReviewStackOptions): Promise<Revi
   } catch (err) {
     const where = `${displayBackend(backend)} (backend from ${backend.source})`;
     if (err instanceof StackNotFoundError) {
-      const list = backend.url && backend.source !== "Pulumi.yaml" ? `PULUMI_BACKEND_URL=${displayBackend(backend)} pulumi stack ls` : "pulumi stack ls";
+      const list =
+        backend.url && backend.source !== "Pulumi.yaml"
+          ? `PULUMI_BACKEND_URL=${displayBackend(backend)} pulumi stack ls`
+          : "pulumi stack ls";
       throw new DriftError(
         DriftErrorCode.StackNotFound,
         `No stack named "${options.stackName}" in ${where} for the project in ${workDir}. ` +

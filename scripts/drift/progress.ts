@@ -11,7 +11,10 @@ const MAX_LINES = 10;
  * A progress listener for `RefreshObserver` that calls `emit` when another tenth (at least one
  * resource) of `total` has been refreshed, and once at the end.
  */
-export function refreshProgressReporter(total: number, emit: (line: string) => void): (progress: RefreshProgress) => void {
+export function refreshProgressReporter(
+  total: number,
+  emit: (line: string) => void,
+): (progress: RefreshProgress) => void {
   const step = Math.max(1, Math.ceil(total / MAX_LINES));
   let reported = 0;
   return ({ finished }) => {

@@ -119,7 +119,12 @@ const MANAGED_ORDER: Record<ManagedStatus, number> = { deleted: 0, changed: 1, u
 export function summarize(
   managed: readonly ManagedSubscription[],
   unmanaged: readonly UnmanagedSubscription[],
-): { summary: ReportSummary; managed: ManagedSubscription[]; unmanaged: UnmanagedSubscription[]; status: "in-sync" | "drift" } {
+): {
+  summary: ReportSummary;
+  managed: ManagedSubscription[];
+  unmanaged: UnmanagedSubscription[];
+  status: "in-sync" | "drift";
+} {
   const count = (status: ManagedStatus) => managed.filter((m) => m.status === status).length;
   const summary: ReportSummary = {
     managed: managed.length,
@@ -131,8 +136,12 @@ export function summarize(
   const drift = summary.changed + summary.deleted + summary.unmanaged > 0;
   return {
     summary,
-    managed: [...managed].sort((a, b) => MANAGED_ORDER[a.status] - MANAGED_ORDER[b.status] || a.name.localeCompare(b.name)),
-    unmanaged: [...unmanaged].sort((a, b) => a.webhook - b.webhook || a.subscriberUrl.localeCompare(b.subscriberUrl) || a.guid.localeCompare(b.guid)),
+    managed: [...managed].sort(
+      (a, b) => MANAGED_ORDER[a.status] - MANAGED_ORDER[b.status] || a.name.localeCompare(b.name),
+    ),
+    unmanaged: [...unmanaged].sort(
+      (a, b) => a.webhook - b.webhook || a.subscriberUrl.localeCompare(b.subscriberUrl) || a.guid.localeCompare(b.guid),
+    ),
     status: drift ? "drift" : "in-sync",
   };
 }
@@ -161,14 +170,33 @@ function header(context: ReportContext, status: ReportStatus): Omit<DriftReport,
 }
 
 /** A finished review. */
-export function driftReport(context: ReportContext, managed: readonly ManagedSubscription[], unmanaged: readonly UnmanagedSubscription[]): DriftReport {
+export function driftReport(
+  context: ReportContext,
+  managed: readonly ManagedSubscription[],
+  unmanaged: readonly UnmanagedSubscription[],
+): DriftReport {
   const sorted = summarize(managed, unmanaged);
-  return { ...header(context, sorted.status), summary: sorted.summary, managed: sorted.managed, unmanaged: sorted.unmanaged };
+  return {
+    ...header(context, sorted.status),
+    summary: sorted.summary,
+    managed: sorted.managed,
+    unmanaged: sorted.unmanaged,
+  };
 }
 
 /** A review that could not determine drift; each managed subscription is `unknown`. */
-export function undeterminedReport(context: ReportContext, managed: readonly Pick<ManagedSubscription, "urn" | "name" | "guid">[], reason: string): DriftReport {
-  const unknown = managed.map((m): ManagedSubscription => ({ urn: m.urn, name: m.name, guid: m.guid, status: "unknown", changes: [] }));
+export function undeterminedReport(
+  context: ReportContext,
+  managed: readonly Pick<ManagedSubscription, "urn" | "name" | "guid">[],
+  reason: string,
+): DriftReport {
+  const unknown = managed.map((m): ManagedSubscription => ({
+    urn: m.urn,
+    name: m.name,
+    guid: m.guid,
+    status: "unknown",
+    changes: [],
+  }));
   return {
     ...header(context, "undetermined"),
     summary: { managed: unknown.length, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },

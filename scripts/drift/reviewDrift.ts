@@ -11,7 +11,12 @@
  * 4. classify each managed subscription and list the unmanaged ones.
  */
 import { NotFoundError, WebhookSubscriptionClient, type RequestEvent } from "../../provider/client";
-import { apiVersionFromConfig, SETTING_SOURCES, settingsFromConfig, type ConfigSource } from "../../provider/resource/settings";
+import {
+  apiVersionFromConfig,
+  SETTING_SOURCES,
+  settingsFromConfig,
+  type ConfigSource,
+} from "../../provider/resource/settings";
 import { isLegacy, type Subscription } from "../../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
 import { displayBackend } from "./backend";
@@ -20,7 +25,13 @@ import { DriftError, DriftErrorCode, failureDetail, toDriftError } from "./error
 import { openReviewStack } from "./openReviewStack";
 import { refreshProgressReporter } from "./progress";
 import { RefreshObserver } from "./refreshObserver";
-import { driftReport, undeterminedReport, type DriftReport, type ManagedSubscription, type ReportContext } from "./report";
+import {
+  driftReport,
+  undeterminedReport,
+  type DriftReport,
+  type ManagedSubscription,
+  type ReportContext,
+} from "./report";
 import { guidKey, stateSnapshot, type StateSubscription } from "./stateSnapshot";
 import { unmanagedSubscriptions } from "./unmanaged";
 
@@ -88,7 +99,12 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     const apiVersion = apiVersionFromConfig(source, env);
     if (isLegacy(apiVersion)) {
       const baseUrl = source.get(SETTING_SOURCES.baseUrl[0]) ?? env[SETTING_SOURCES.baseUrl[1]] ?? null;
-      const context: ReportContext = { stack: options.stackName, backend: shownBackend, instance: { baseUrl, apiVersion }, startedAt };
+      const context: ReportContext = {
+        stack: options.stackName,
+        backend: shownBackend,
+        instance: { baseUrl, apiVersion },
+        startedAt,
+      };
       return undeterminedReport(context, state.managed, legacyReason(options.stackName));
     }
 
@@ -104,7 +120,9 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     try {
       progress(`listing the subscriptions of ${settings.baseUrl} (api-version ${settings.apiVersion})`);
       const live = await client.list();
-      progress(`${live.length} subscriptions on the instance; refresh preview of ${state.managed.length} (nothing is written to the state)`);
+      progress(
+        `${live.length} subscriptions on the instance; refresh preview of ${state.managed.length} (nothing is written to the state)`,
+      );
 
       const observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
       try {
@@ -172,6 +190,8 @@ function reportRetries(progress: (line: string) => void): (event: RequestEvent) 
   return (event) => {
     if (event.retryInMs === undefined) return;
     const why = event.status !== undefined ? `HTTP ${event.status}` : (event.networkCode ?? "no response");
-    progress(`${event.operation} attempt ${event.attempt} failed (${why}); retrying in ${Math.round(event.retryInMs)} ms`);
+    progress(
+      `${event.operation} attempt ${event.attempt} failed (${why}); retrying in ${Math.round(event.retryInMs)} ms`,
+    );
   };
 }

@@ -57,7 +57,12 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
 
   const guids = new Set<string>();
   for (const resource of [...resources, ...pending.map((p) => p.resource)].filter(ours)) {
-    for (const value of [resource.id, resource.outputs?.guid, resource.outputs?.adoptGuid, resource.inputs?.adoptGuid]) {
+    for (const value of [
+      resource.id,
+      resource.outputs?.guid,
+      resource.outputs?.adoptGuid,
+      resource.inputs?.adoptGuid,
+    ]) {
       const guid = unwrapValue(value);
       if (typeof guid === "string" && guid !== "") guids.add(guidKey(guid));
     }

@@ -8,7 +8,10 @@ import { adoptSnippet } from "./snippet";
 import { guidKey } from "./stateSnapshot";
 
 /** The live subscriptions not in `stateGuids` (lower-case GUIDs), described without their secrets. */
-export function unmanagedSubscriptions(live: readonly Subscription[], stateGuids: ReadonlySet<string>): UnmanagedSubscription[] {
+export function unmanagedSubscriptions(
+  live: readonly Subscription[],
+  stateGuids: ReadonlySet<string>,
+): UnmanagedSubscription[] {
   return live
     .filter((s) => !stateGuids.has(guidKey(s.guid)))
     .map((s) => ({

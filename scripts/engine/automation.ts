@@ -5,13 +5,7 @@
 import { mkdirSync, existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import {
-  LocalWorkspace,
-  PulumiCommand,
-  Stack,
-  type ConfigMap,
-  type PulumiFn,
-} from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, Stack, type ConfigMap, type PulumiFn } from "@pulumi/pulumi/automation";
 import { load as loadYaml } from "js-yaml";
 import type { Engine } from "./provision";
 
@@ -38,7 +32,11 @@ export interface StackOptions {
 }
 
 /** The environment every engine process gets: local backend, no update checks, our CLI first on PATH. */
-export function engineEnv(engine: Engine, backendDir: string, extra: Record<string, string> = {}): Record<string, string> {
+export function engineEnv(
+  engine: Engine,
+  backendDir: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   mkdirSync(backendDir, { recursive: true });
   return {
     PULUMI_BACKEND_URL: pathToFileURL(resolve(backendDir)).href,
@@ -54,7 +52,9 @@ export function engineEnv(engine: Engine, backendDir: string, extra: Record<stri
 /** The program's entry file: `index.ts` in the directory Pulumi.yaml's `main` names (default: its own). */
 export function programEntry(workDir: string): string {
   const projectFile = join(workDir, "Pulumi.yaml");
-  const project = existsSync(projectFile) ? (loadYaml(readFileSync(projectFile, "utf8")) as { main?: string } | null) : null;
+  const project = existsSync(projectFile)
+    ? (loadYaml(readFileSync(projectFile, "utf8")) as { main?: string } | null)
+    : null;
   const main = resolve(workDir, project?.main ?? ".");
   return main.endsWith(".ts") ? main : join(main, "index.ts");
 }
@@ -84,10 +84,11 @@ export function directoryProgram(workDir: string): PulumiFn {
  * leave the require cache; elsewhere (vitest's module runner) a query string makes a new instance.
  */
 async function loadFresh(entry: string, run: number): Promise<Record<string, unknown>> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   if (require.extensions[".ts"]) {
     const dir = dirname(entry) + sep;
-    for (const key of Object.keys(require.cache)) if (key.startsWith(dir) && !key.includes(`${sep}node_modules${sep}`)) delete require.cache[key];
+    for (const key of Object.keys(require.cache))
+      if (key.startsWith(dir) && !key.includes(`${sep}node_modules${sep}`)) delete require.cache[key];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the require cache is the point
     return require(entry) as Record<string, unknown>;
   }
   return (await import(`${pathToFileURL(entry).href}?run=${run}`)) as Record<string, unknown>;
@@ -96,7 +97,9 @@ async function loadFresh(entry: string, run: number): Promise<Record<string, unk
 /** Creates or selects a stack on the local backend. */
 export async function openStack(options: StackOptions): Promise<Stack> {
   // A CLI found on PATH is used from PATH; ours lives at <root>/bin/pulumi, where PulumiCommand looks.
-  const pulumiCommand = await (options.engine.source === "path" ? PulumiCommand.get() : PulumiCommand.get({ root: options.engine.root }));
+  const pulumiCommand = await (options.engine.source === "path"
+    ? PulumiCommand.get()
+    : PulumiCommand.get({ root: options.engine.root }));
   const hasProject = existsSync(join(options.workDir, "Pulumi.yaml"));
   const workspace = await LocalWorkspace.create({
     workDir: options.workDir,
@@ -105,7 +108,13 @@ export async function openStack(options: StackOptions): Promise<Stack> {
     envVars: engineEnv(options.engine, options.backendDir, options.env),
     ...(hasProject
       ? {}
-      : { projectSettings: { name: options.projectName ?? "inline", runtime: "nodejs", backend: { url: pathToFileURL(resolve(options.backendDir)).href } } }),
+      : {
+          projectSettings: {
+            name: options.projectName ?? "inline",
+            runtime: "nodejs",
+            backend: { url: pathToFileURL(resolve(options.backendDir)).href },
+          },
+        }),
   });
   const stack = await Stack.createOrSelect(options.stackName, workspace);
   if (options.config) await stack.setAllConfig(options.config);

@@ -18,6 +18,7 @@ import { SemVer } from "semver";
 const execFileAsync = promisify(execFile);
 
 /** The Pulumi version everything is pinned to: the CLI must match the SDK in package.json. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file, read once
 export const PULUMI_VERSION: string = require("@pulumi/pulumi/package.json").version;
 
 const WRAPPER_DIR = resolve(__dirname, "wrapper");
@@ -68,7 +69,7 @@ export async function provisionEngine(options: ProvisionOptions = {}): Promise<E
     return { ...onPath, hasLanguageHost: existsSync(join(onPath.binDir, "pulumi-language-nodejs")) };
   }
 
-  if (await versionOf(join(binDir, "pulumi")) === PULUMI_VERSION) {
+  if ((await versionOf(join(binDir, "pulumi"))) === PULUMI_VERSION) {
     log(`using cached pulumi ${PULUMI_VERSION} (${binDir})`);
     return finish(root, "cache");
   }
@@ -286,7 +287,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 function lastLine(err: unknown): string {
-  const lines = String(err instanceof Error ? err.message : err).split("\n").filter((l) => l.trim());
+  const lines = String(err instanceof Error ? err.message : err)
+    .split("\n")
+    .filter((l) => l.trim());
   return lines[lines.length - 1]?.trim() ?? "";
 }
 

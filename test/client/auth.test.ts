@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MockAgent } from "undici";
-import { OAuthClientCredentials, UnauthorizedError, UnexpectedResponseError, WebhookSubscriptionClient } from "../../provider/client";
+import {
+  OAuthClientCredentials,
+  UnauthorizedError,
+  UnexpectedResponseError,
+  WebhookSubscriptionClient,
+} from "../../provider/client";
 import type { ErrorContext } from "../../provider/client";
 import { mockInstance, wireSubscription } from "./mockInstance";
 
@@ -18,7 +23,10 @@ function tokenEndpoint(expiresIn = 3600) {
     .intercept({ path: "/oauth/token", method: "POST" })
     .reply((options) => {
       forms.push(new URLSearchParams(String(options.body)));
-      return { statusCode: 200, data: JSON.stringify({ access_token: `token-${forms.length}`, token_type: "Bearer", expires_in: expiresIn }) };
+      return {
+        statusCode: 200,
+        data: JSON.stringify({ access_token: `token-${forms.length}`, token_type: "Bearer", expires_in: expiresIn }),
+      };
     })
     .persist();
   return { agent, forms };
@@ -70,7 +78,9 @@ describe("OAuthClientCredentials", () => {
       .intercept({ path: "/oauth/token", method: "POST" })
       .reply(401, { error: "invalid_client", echoed: "client_secret=client-secret-value" });
     const credentials = new OAuthClientCredentials(oauth, { dispatcher: agent, timeoutMs: 1000 });
-    const error = (await Promise.resolve(credentials.authorization(context)).catch((e: unknown) => e)) as UnauthorizedError;
+    const error = (await Promise.resolve(credentials.authorization(context)).catch(
+      (e: unknown) => e,
+    )) as UnauthorizedError;
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error.message).toContain(`the OAuth token endpoint ${TOKEN_URL} answered 401 Unauthorized`);
     expect(JSON.stringify(error) + error.message).not.toContain("client-secret-value");
@@ -115,7 +125,12 @@ describe("the client with OAuth", () => {
 
   it("a second 401 in the same call is final", async () => {
     const { mock, issued, client } = oauthInstance();
-    mock.on("GetAllWebhookSubscriptions", { status: 401, text: "" }, { status: 401, text: "" }, { status: 200, json: [] });
+    mock.on(
+      "GetAllWebhookSubscriptions",
+      { status: 401, text: "" },
+      { status: 401, text: "" },
+      { status: 200, json: [] },
+    );
     const error = await client.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect((error as Error).message).toContain("A freshly issued OAuth token was refused as well");

@@ -187,7 +187,9 @@ describe("every error class from the real emulator", () => {
   });
 
   it("UnreadableRequestError: a 400 without Messages reaching the client", async () => {
-    await faults([{ operation: "SubscribeToWebhook", kind: "status", status: 400, body: '{"Error":"Unrecognised field"}' }]);
+    await faults([
+      { operation: "SubscribeToWebhook", kind: "status", status: 400, body: '{"Error":"Unrecognised field"}' },
+    ]);
     const error = await failure(client().subscribe(created));
     expect(error).toBeInstanceOf(UnreadableRequestError);
     expect((error as UnreadableRequestError).sent).toBe(true);
@@ -261,7 +263,9 @@ describe("every error class from the real emulator", () => {
     await faults([{ operation: "UpdateWebhookSubscription", kind: "reset-before-commit", count: 1 }]);
     const api = client();
     const subscription = await api.subscribe(created);
-    const error = await failure(api.update(subscription.guid, { ...created, subscriberUrl: "https://hooks.example.com/v2" }));
+    const error = await failure(
+      api.update(subscription.guid, { ...created, subscriberUrl: "https://hooks.example.com/v2" }),
+    );
     expect(error).toBeInstanceOf(AmbiguousResultError);
     expect(error.message).toContain("may or may not have been changed");
     expect((await api.get(subscription.guid)).subscriberUrl).toBe(created.subscriberUrl);

@@ -38,7 +38,10 @@ afterEach(async () => {
 describe("WebhookSubscriptionClient over MockAgent", () => {
   it("list: sends api-version and the bearer token, decodes and normalises", async () => {
     const mock = mockInstance();
-    mock.on("GetAllWebhookSubscriptions", { status: 200, json: [wireSubscription(), wireSubscription({ Webhook: 3, FilterObjectGUID: EMPTY_GUID })] });
+    mock.on("GetAllWebhookSubscriptions", {
+      status: 200,
+      json: [wireSubscription(), wireSubscription({ Webhook: 3, FilterObjectGUID: EMPTY_GUID })],
+    });
     const subscriptions = await track(mock.client()).list();
     expect(subscriptions).toEqual([
       {
@@ -64,7 +67,11 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
 
   it("get: sends the GUID parameter, accepts a one-element array, 404 → NotFoundError", async () => {
     const mock = mockInstance();
-    mock.on("GetWebhookSubscription", { status: 200, json: [wireSubscription()] }, { status: 404, json: { Error: "none" } });
+    mock.on(
+      "GetWebhookSubscription",
+      { status: 200, json: [wireSubscription()] },
+      { status: 404, json: { Error: "none" } },
+    );
     const client = track(mock.client({ apiVersion: "4-preview" }));
     expect((await client.get(SUBSCRIPTION_GUID.toUpperCase())).guid).toBe(SUBSCRIPTION_GUID);
     const missing = await client.get(SUBSCRIPTION_GUID).catch((e: unknown) => e);
@@ -84,16 +91,23 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
 
   it("get with a malformed GUID is refused before sending", async () => {
     const mock = mockInstance();
-    const error = await track(mock.client()).get("not-a-guid").catch((e: unknown) => e);
+    const error = await track(mock.client())
+      .get("not-a-guid")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreadableRequestError);
     expect((error as UnreadableRequestError).sent).toBe(false);
-    expect((error as Error).message).toContain('webhookSubscriptionGUID: Invalid GUID');
+    expect((error as Error).message).toContain("webhookSubscriptionGUID: Invalid GUID");
     expect(mock.requests).toHaveLength(0);
   });
 
   it("subscribe: encodes the spec through the codec as integers, returns the new subscription", async () => {
     const mock = mockInstance();
-    mock.on("SubscribeToWebhook", { status: 200, json: envelope(wireSubscription({ Webhook: 1, CustomHeader: "X-Api-Key", CustomHeaderValue: "header-secret-value" })) });
+    mock.on("SubscribeToWebhook", {
+      status: 200,
+      json: envelope(
+        wireSubscription({ Webhook: 1, CustomHeader: "X-Api-Key", CustomHeaderValue: "header-secret-value" }),
+      ),
+    });
     const created = await track(mock.client()).subscribe(spec);
     expect(created).toMatchObject({ guid: SUBSCRIPTION_GUID, webhook: 1, customHeader: "X-Api-Key" });
     const request = mock.requests[0]!;
@@ -130,7 +144,9 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
       MessageID: 1005,
     };
     mock.on("SubscribeToWebhook", { status: 400, json: { Result: null, Messages: [message] } });
-    const error = (await track(mock.client()).subscribe(spec).catch((e: unknown) => e)) as ValidationFailedError;
+    const error = (await track(mock.client())
+      .subscribe(spec)
+      .catch((e: unknown) => e)) as ValidationFailedError;
     expect(error).toBeInstanceOf(ValidationFailedError);
     expect(error.messages[0]?.messageId).toBe(1005);
     expect(error.message).toContain("[1005] Bad header value [REDACTED]");
@@ -144,7 +160,9 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
   ])("subscribe after %s is ambiguous and not repeated", async (_name, reply) => {
     const mock = mockInstance();
     mock.on("SubscribeToWebhook", reply, { status: 200, json: envelope(wireSubscription()) });
-    const error = await track(mock.client()).subscribe(spec).catch((e: unknown) => e);
+    const error = await track(mock.client())
+      .subscribe(spec)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousResultError);
     expect((error as AmbiguousResultError).cause).toBeInstanceOf("status" in reply ? ServerError : TransportError);
     // The second reply is still pending: the client did not send again.
@@ -153,7 +171,12 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
 
   it("subscribe is retried after 429 and after a refused connection (nothing was sent)", async () => {
     const mock = mockInstance();
-    mock.on("SubscribeToWebhook", { error: "ECONNREFUSED" }, { status: 429, text: "" }, { status: 200, json: envelope(wireSubscription()) });
+    mock.on(
+      "SubscribeToWebhook",
+      { error: "ECONNREFUSED" },
+      { status: 429, text: "" },
+      { status: 200, json: envelope(wireSubscription()) },
+    );
     const events: RequestEvent[] = [];
     const created = await track(mock.client({ onRequest: (event) => events.push(event) })).subscribe(spec);
     expect(created.guid).toBe(SUBSCRIPTION_GUID);
@@ -182,7 +205,12 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
 
   it("GET is retried on 5xx and network errors, up to maxAttempts", async () => {
     const mock = mockInstance();
-    mock.on("GetAllWebhookSubscriptions", { status: 502, text: "" }, { error: "ECONNRESET" }, { status: 200, json: [] });
+    mock.on(
+      "GetAllWebhookSubscriptions",
+      { status: 502, text: "" },
+      { error: "ECONNRESET" },
+      { status: 200, json: [] },
+    );
     const client = track(mock.client());
     expect(await client.list()).toEqual([]);
     mock.on("GetAllWebhookSubscriptions", ...Array.from({ length: 3 }, () => ({ status: 503, text: "busy" })));
@@ -211,13 +239,21 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
 
   it("unsubscribe: first-attempt 404 → NotFoundError; 404 after an ambiguous attempt → success", async () => {
     const mock = mockInstance();
-    mock.on("Unsubscribe", { status: 404, text: "" }, { status: 503, text: "" }, { status: 404, text: "" }, { status: 200, json: envelope(true) });
+    mock.on(
+      "Unsubscribe",
+      { status: 404, text: "" },
+      { status: 503, text: "" },
+      { status: 404, text: "" },
+      { status: 200, json: envelope(true) },
+    );
     const client = track(mock.client());
     await expect(client.unsubscribe(SUBSCRIPTION_GUID)).rejects.toBeInstanceOf(NotFoundError);
     await expect(client.unsubscribe(SUBSCRIPTION_GUID)).resolves.toBeUndefined();
     await expect(client.unsubscribe(SUBSCRIPTION_GUID)).resolves.toBeUndefined();
     expect(mock.requests.map((r) => r.path)).toEqual(
-      Array(4).fill(`/configuration/WebHookSubscription/Unsubscribe?webHookSubscriptionGUID=${SUBSCRIPTION_GUID}&api-version=3`),
+      Array(4).fill(
+        `/configuration/WebHookSubscription/Unsubscribe?webHookSubscriptionGUID=${SUBSCRIPTION_GUID}&api-version=3`,
+      ),
     );
     expect(mock.requests[0]?.body).toBeUndefined();
   });
@@ -252,7 +288,11 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
       "/legacy/WebHookSubscription/SubscribeToWebhook?api-version=2024.1",
       `/legacy/WebHookSubscription/Unsubscribe?webHookSubscriptionGUID=${SUBSCRIPTION_GUID}&api-version=2024.1`,
     ]);
-    for (const call of [() => client.get(SUBSCRIPTION_GUID), () => client.list(), () => client.update(SUBSCRIPTION_GUID, spec)]) {
+    for (const call of [
+      () => client.get(SUBSCRIPTION_GUID),
+      () => client.list(),
+      () => client.update(SUBSCRIPTION_GUID, spec),
+    ]) {
       const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnsupportedOperationError);
       expect((error as Error).message).toMatch(/legacy API \(2024\.1\) has no \w+ operation/);

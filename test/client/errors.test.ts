@@ -51,44 +51,60 @@ describe("errorFromResponse picks the class by status first, then body", () => {
     const error = errorFromResponse({ ...get, auth: "none" }, 401, "");
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toMatchObject({ name: "UnauthorizedError", code: "UNAUTHORIZED", status: 401, guid: GUID });
-    expect(error.message).toMatchInlineSnapshot(`"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: the bearer token is missing or expired. No credentials are configured: set a token (webhooks:token / WEBHOOKS_TOKEN) or OAuth client credentials (webhooks:clientId, webhooks:clientSecret, webhooks:tokenUrl)."`);
-    expect(errorFromResponse(get, 401, "").message).toMatchInlineSnapshot(`"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: the bearer token is missing or expired. The configured token was refused: replace it with a valid, unexpired token, or use OAuth client credentials so that tokens are renewed automatically."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: the bearer token is missing or expired. No credentials are configured: set a token (webhooks:token / WEBHOOKS_TOKEN) or OAuth client credentials (webhooks:clientId, webhooks:clientSecret, webhooks:tokenUrl)."`,
+    );
+    expect(errorFromResponse(get, 401, "").message).toMatchInlineSnapshot(
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: the bearer token is missing or expired. The configured token was refused: replace it with a valid, unexpired token, or use OAuth client credentials so that tokens are renewed automatically."`,
+    );
   });
 
   it("403 → ForbiddenError naming the Builder role", () => {
     const error = errorFromResponse(subscribe, 403, '{"Error":"no role"}');
     expect(error).toBeInstanceOf(ForbiddenError);
     expect(error.code).toBe("FORBIDDEN");
-    expect(error.message).toMatchInlineSnapshot(`"SubscribeToWebhook (api-version 1) failed: 403 Forbidden: the account is authenticated but lacks the Builder role, which every subscription operation requires. Ask an administrator of the instance to grant the Builder role to the account or OAuth client behind the token."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"SubscribeToWebhook (api-version 1) failed: 403 Forbidden: the account is authenticated but lacks the Builder role, which every subscription operation requires. Ask an administrator of the instance to grant the Builder role to the account or OAuth client behind the token."`,
+    );
   });
 
   it("404 → NotFoundError, about the GUID when there is one, else about the endpoint", () => {
     const error = errorFromResponse(get, 404, "");
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error.message).toMatchInlineSnapshot(`"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 404 Not Found: no subscription has GUID 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b. It may have been deleted outside this program: run \`pulumi refresh\` to forget it, or correct the GUID."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 404 Not Found: no subscription has GUID 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b. It may have been deleted outside this program: run \`pulumi refresh\` to forget it, or correct the GUID."`,
+    );
     const noEndpoint = errorFromResponse({ operation: "GetAllWebhookSubscriptions", apiVersion: "3" }, 404, "");
-    expect(noEndpoint.message).toMatchInlineSnapshot(`"GetAllWebhookSubscriptions (api-version 3) failed: 404 Not Found: the instance has no such endpoint. Check webhooks:baseUrl, and that the instance offers this api-version (a legacy-only instance answers only 2024.1)."`);
+    expect(noEndpoint.message).toMatchInlineSnapshot(
+      `"GetAllWebhookSubscriptions (api-version 3) failed: 404 Not Found: the instance has no such endpoint. Check webhooks:baseUrl, and that the instance offers this api-version (a legacy-only instance answers only 2024.1)."`,
+    );
   });
 
   it("429 → RateLimitedError with the attempts it took", () => {
     const error = errorFromResponse({ ...subscribe, attempts: 9 }, 429, "");
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ code: "RATE_LIMITED", attempts: 9 });
-    expect(error.message).toMatchInlineSnapshot(`"SubscribeToWebhook (api-version 1) failed: 429 Too Many Requests after 9 attempts: the instance's rate limit was still exceeded when the retry deadline ran out. Lower webhooks:maxRequestsPerSecond (WEBHOOKS_MAX_RPS), run fewer operations at once (\`pulumi up --parallel N\`), or raise the client's retry.deadlineMs."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"SubscribeToWebhook (api-version 1) failed: 429 Too Many Requests after 9 attempts: the instance's rate limit was still exceeded when the retry deadline ran out. Lower webhooks:maxRequestsPerSecond (WEBHOOKS_MAX_RPS), run fewer operations at once (\`pulumi up --parallel N\`), or raise the client's retry.deadlineMs."`,
+    );
   });
 
   it("5xx → ServerError", () => {
     const error = errorFromResponse(get, 503, "<html>down</html>");
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ code: "SERVER_ERROR", status: 503, body: "<html>down</html>" });
-    expect(error.message).toMatchInlineSnapshot(`"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 503 Service Unavailable: the service failed to handle the request. Try again later; if it persists, report it to the operator of the instance with err.body."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 503 Service Unavailable: the service failed to handle the request. Try again later; if it persists, report it to the operator of the instance with err.body."`,
+    );
   });
 
   it("400 with the closed-packet text → ClosedWorkItemError naming the work item", () => {
     const error = errorFromResponse(subscribe, 400, CLOSED_PACKET_TEXT);
     expect(error).toBeInstanceOf(ClosedWorkItemError);
     expect(error).toMatchObject({ code: "CLOSED_WORK_ITEM", workItemGuid: WORK_ITEM });
-    expect(error.message).toMatchInlineSnapshot(`"SubscribeToWebhook (api-version 1) failed: 400 Bad Request: work item 11111111-2222-4333-8444-555555555555 is Closed, and the service refuses PacketUpdated subscriptions on closed work items ("Cannot create subscription for a closed packet."). Scope the subscription to an open work item (filterObjectGuid), reopen this one, or remove the subscription."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"SubscribeToWebhook (api-version 1) failed: 400 Bad Request: work item 11111111-2222-4333-8444-555555555555 is Closed, and the service refuses PacketUpdated subscriptions on closed work items ("Cannot create subscription for a closed packet."). Scope the subscription to an open work item (filterObjectGuid), reopen this one, or remove the subscription."`,
+    );
   });
 
   it("400 with a validation envelope → ValidationFailedError carrying the messages", () => {
@@ -105,7 +121,9 @@ describe("errorFromResponse picks the class by status first, then body", () => {
         relatedObjectType: 990,
       },
     ]);
-    expect(error.message).toMatchInlineSnapshot(`"SubscribeToWebhook (api-version 1) failed: 400 Bad Request: the service rejected the request: [1001] SubscriberURL must be an absolute http or https URL, got: ftp://x. Correct the fields named above and try again."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"SubscribeToWebhook (api-version 1) failed: 400 Bad Request: the service rejected the request: [1001] SubscriberURL must be an absolute http or https URL, got: ftp://x. Correct the fields named above and try again."`,
+    );
   });
 
   it("a validation message with a RelatedObjectType unknown to us is still read", () => {
@@ -118,14 +136,18 @@ describe("errorFromResponse picks the class by status first, then body", () => {
     const error = errorFromResponse(subscribe, 400, '{"Error":"Request body is unreadable: Webhook: expected number"}');
     expect(error).toBeInstanceOf(UnreadableRequestError);
     expect(error).toMatchObject({ code: "UNREADABLE_REQUEST", sent: true });
-    expect(error.message).toMatchInlineSnapshot(`"SubscribeToWebhook (api-version 1) failed: 400 Bad Request without validation messages: the service could not read the request. Possible causes (spec): malformed JSON, an enumeration sent as a string, an unrecognised field, an unknown enumeration value, an incorrect GUID value. The service said: "Request body is unreadable: Webhook: expected number". Check the values sent (webhook 0..5, GUIDs in 8-4-4-4-12 form); if they are right, this api-version may not accept them, so report it with err.body."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"SubscribeToWebhook (api-version 1) failed: 400 Bad Request without validation messages: the service could not read the request. Possible causes (spec): malformed JSON, an enumeration sent as a string, an unrecognised field, an unknown enumeration value, an incorrect GUID value. The service said: "Request body is unreadable: Webhook: expected number". Check the values sent (webhook 0..5, GUIDs in 8-4-4-4-12 form); if they are right, this api-version may not accept them, so report it with err.body."`,
+    );
   });
 
   it("400 saying the version lacks an enumeration member → VersionCannotRepresentError suggesting newer versions", () => {
     const error = errorFromResponse(subscribe, 400, versionCannotRepresentText("1", "Webhook", 6));
     expect(error).toBeInstanceOf(VersionCannotRepresentError);
     expect(error.code).toBe("VERSION_CANNOT_REPRESENT");
-    expect(error.message).toMatchInlineSnapshot(`"SubscribeToWebhook (api-version 1) failed: 400 Bad Request: api-version 1 has no enumeration member for a value the service must return (for example an event added in a later version), so it refused to answer. Call a newer api-version (2, 3, 4-preview) via webhooks:apiVersion."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"SubscribeToWebhook (api-version 1) failed: 400 Bad Request: api-version 1 has no enumeration member for a value the service must return (for example an event added in a later version), so it refused to answer. Call a newer api-version (2, 3, 4-preview) via webhooks:apiVersion."`,
+    );
     const newest = errorFromResponse({ ...subscribe, apiVersion: "4-preview" }, 400, "enum member missing");
     expect(newest.message).toContain("upgrade pulumi-webhook-subscriptions");
   });
@@ -133,7 +155,9 @@ describe("errorFromResponse picks the class by status first, then body", () => {
   it("anything else → UnexpectedResponseError", () => {
     const error = errorFromResponse(get, 409, "conflict");
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect(error.message).toMatchInlineSnapshot(`"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 409 Conflict: unexpected status. The service said: "conflict". The instance may not follow the API contract for this api-version; report it with err.body."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 409 Conflict: unexpected status. The service said: "conflict". The instance may not follow the API contract for this api-version; report it with err.body."`,
+    );
     const nullResult = errorFromResponse(subscribe, 200, '{"Result":null,"Messages":[]}');
     expect(nullResult).toBeInstanceOf(UnexpectedResponseError);
   });
@@ -145,41 +169,67 @@ describe("errorFromResponse picks the class by status first, then body", () => {
 
 describe("errors built without a response", () => {
   it("TransportError says what failed on the network", () => {
-    const error = new TransportError({ ...get, attempts: 4, networkCode: "ECONNREFUSED", detail: "the connection was refused" });
-    expect(error.message).toMatchInlineSnapshot(`"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: no response after 4 attempts: the connection was refused (ECONNREFUSED). Check that webhooks:baseUrl is reachable and the instance is up; a slow instance needs a larger timeoutMs."`);
+    const error = new TransportError({
+      ...get,
+      attempts: 4,
+      networkCode: "ECONNREFUSED",
+      detail: "the connection was refused",
+    });
+    expect(error.message).toMatchInlineSnapshot(
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: no response after 4 attempts: the connection was refused (ECONNREFUSED). Check that webhooks:baseUrl is reachable and the instance is up; a slow instance needs a larger timeoutMs."`,
+    );
   });
 
   it("AmbiguousResultError wraps the failure and says to reconcile", () => {
     const cause = errorFromResponse(subscribe, 503, "");
     const error = new AmbiguousResultError({ ...subscribe, cause });
     expect(error).toMatchObject({ code: "AMBIGUOUS_RESULT", status: 503, cause });
-    expect(error.message).toMatchInlineSnapshot(`"SubscribeToWebhook (api-version 1) failed: the request was sent but its outcome is unknown (503 Service Unavailable: the service failed to handle the request), so the subscription may or may not have been created. It was not retried, to avoid a duplicate. List the subscriptions to find out before trying again (the Pulumi provider does this itself)."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"SubscribeToWebhook (api-version 1) failed: the request was sent but its outcome is unknown (503 Service Unavailable: the service failed to handle the request), so the subscription may or may not have been created. It was not retried, to avoid a duplicate. List the subscriptions to find out before trying again (the Pulumi provider does this itself)."`,
+    );
   });
 
   it("UnsupportedOperationError points to a configuration api-version", () => {
-    const error = new UnsupportedOperationError({ operation: "UpdateWebhookSubscription", apiVersion: "2024.1", guid: GUID });
+    const error = new UnsupportedOperationError({
+      operation: "UpdateWebhookSubscription",
+      apiVersion: "2024.1",
+      guid: GUID,
+    });
     expect(error.code).toBe("LEGACY_UNSUPPORTED");
-    expect(error.message).toMatchInlineSnapshot(`"UpdateWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 2024.1) failed: the legacy API (2024.1) has no UpdateWebhookSubscription operation; it offers only SubscribeToWebhook and Unsubscribe. Use a configuration api-version (1, 2, 3, 4-preview) for this, e.g. client.withApiVersion("3")."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"UpdateWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 2024.1) failed: the legacy API (2024.1) has no UpdateWebhookSubscription operation; it offers only SubscribeToWebhook and Unsubscribe. Use a configuration api-version (1, 2, 3, 4-preview) for this, e.g. client.withApiVersion("3")."`,
+    );
   });
 
   it("UnreadableRequestError from the wire schema, not sent", () => {
     const issues = z.object({ Webhook: z.int().max(5) }).safeParse({ Webhook: 9 }).error!.issues;
     const error = new UnreadableRequestError({ ...subscribe, issues });
     expect(error.sent).toBe(false);
-    expect(error.message).toMatchInlineSnapshot(`"SubscribeToWebhook (api-version 1) failed: the request was not sent, because the service could not read it: Webhook: Too big: expected number to be <=5. Correct the values named above."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"SubscribeToWebhook (api-version 1) failed: the request was not sent, because the service could not read it: Webhook: Too big: expected number to be <=5. Correct the values named above."`,
+    );
   });
 
   it("UnexpectedResponseError carries the zod issues", () => {
     const issues = z.object({ GUID: z.guid() }).safeParse({ GUID: "x" }).error!.issues;
-    const error = new UnexpectedResponseError({ ...get, status: 200, issues, detail: "the response does not match the API contract" });
+    const error = new UnexpectedResponseError({
+      ...get,
+      status: 200,
+      issues,
+      detail: "the response does not match the API contract",
+    });
     expect(error.issues).toHaveLength(1);
-    expect(error.message).toMatchInlineSnapshot(`"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 200 OK: the response does not match the API contract: GUID: Invalid GUID. The instance may not follow the API contract for this api-version; report it with err.body."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 200 OK: the response does not match the API contract: GUID: Invalid GUID. The instance may not follow the API contract for this api-version; report it with err.body."`,
+    );
   });
 
   it("ConfigurationError names the field and value", () => {
     const error = new ConfigurationError("baseUrl", "must be an absolute http(s) URL", '"ftp://x"');
     expect(error).toMatchObject({ code: "CONFIGURATION", field: "baseUrl", operation: "Configure" });
-    expect(error.message).toMatchInlineSnapshot(`"Client settings are invalid: baseUrl must be an absolute http(s) URL, got: "ftp://x"."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"Client settings are invalid: baseUrl must be an absolute http(s) URL, got: "ftp://x"."`,
+    );
   });
 
   it("every class sets its own name and a code from ErrorCode", () => {
@@ -214,7 +264,9 @@ describe("redaction", () => {
 
   it("removes bearer headers, OAuth fields and known secret values", () => {
     expect(redact(`Authorization: Bearer ${token}`)).toBe("Authorization: Bearer [REDACTED]");
-    expect(redact('{"access_token":"abc.def","expires_in":3600}')).toBe('{"access_token":"[REDACTED]","expires_in":3600}');
+    expect(redact('{"access_token":"abc.def","expires_in":3600}')).toBe(
+      '{"access_token":"[REDACTED]","expires_in":3600}',
+    );
     expect(redact("grant_type=client_credentials&client_id=me&client_secret=s3cr3t")).toBe(
       "grant_type=client_credentials&client_id=me&client_secret=[REDACTED]",
     );
@@ -222,8 +274,11 @@ describe("redaction", () => {
   });
 
   it("removes the secrets of subscriptions quoted from a response body, even a truncated one", () => {
-    const body = '[{"GUID":"a","Signature":"9f1c\\"x","CustomHeader":"X-Key","CustomHeaderValue":"hv-1"},{"GUID":"b","Signature":"trunc';
-    expect(redact(body)).toBe('[{"GUID":"a","Signature":"[REDACTED]","CustomHeader":"X-Key","CustomHeaderValue":"[REDACTED]"},{"GUID":"b","Signature":"[REDACTED]');
+    const body =
+      '[{"GUID":"a","Signature":"9f1c\\"x","CustomHeader":"X-Key","CustomHeaderValue":"hv-1"},{"GUID":"b","Signature":"trunc';
+    expect(redact(body)).toBe(
+      '[{"GUID":"a","Signature":"[REDACTED]","CustomHeader":"X-Key","CustomHeaderValue":"[REDACTED]"},{"GUID":"b","Signature":"[REDACTED]',
+    );
   });
 
   it("redacts message, body and JSON of an error; the secret appears nowhere", () => {
@@ -234,7 +289,11 @@ describe("redaction", () => {
       expect(text).not.toContain(token);
     }
     expect(error.body).toContain("[REDACTED]");
-    expect(JSON.parse(serialised)).toMatchObject({ name: "UnreadableRequestError", code: "UNREADABLE_REQUEST", status: 400 });
+    expect(JSON.parse(serialised)).toMatchObject({
+      name: "UnreadableRequestError",
+      code: "UNREADABLE_REQUEST",
+      status: 400,
+    });
   });
 });
 

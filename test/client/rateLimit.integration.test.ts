@@ -24,7 +24,12 @@ it(`${N} concurrent subscribes against ${RATE} req/s (burst ${BURST}) all succee
   // One client per create, as the Pulumi provider makes one per resource: they share the limiter.
   const clients = Array.from(
     { length: N },
-    () => new WebhookSubscriptionClient({ baseUrl: emulator.url, token: "dev-builder", onRequest: (event) => events.push(event) }),
+    () =>
+      new WebhookSubscriptionClient({
+        baseUrl: emulator.url,
+        token: "dev-builder",
+        onRequest: (event) => events.push(event),
+      }),
   );
   const started = performance.now();
   const results = await Promise.allSettled(

@@ -27,7 +27,13 @@ const state: StateSubscription = {
 
 /** Outputs as an engine event carries them. */
 function eventOutputs(sub: Subscription): Record<string, unknown> {
-  return { ...sub, signature: MASKED, customHeaderValue: MASKED, webhookName: "BusinessObjectCreated", adoptGuid: null };
+  return {
+    ...sub,
+    signature: MASKED,
+    customHeaderValue: MASKED,
+    webhookName: "BusinessObjectCreated",
+    adoptGuid: null,
+  };
 }
 
 const observation = (op: string, after?: Subscription): RefreshObservation => ({
@@ -38,7 +44,13 @@ const observation = (op: string, after?: Subscription): RefreshObservation => ({
 
 describe("classify", () => {
   it("is in sync when the engine saw no change", () => {
-    expect(classify(state, observation("same", live))).toEqual({ urn: state.urn, name: "b", guid: live.guid, status: "in-sync", changes: [] });
+    expect(classify(state, observation("same", live))).toEqual({
+      urn: state.urn,
+      name: "b",
+      guid: live.guid,
+      status: "in-sync",
+      changes: [],
+    });
   });
 
   it("is deleted when the engine dropped the resource", () => {
@@ -49,7 +61,12 @@ describe("classify", () => {
     const after = { ...live, subscriberUrl: "https://evil.example.com/b", filterObjectType: 9 };
     expect(classify(state, observation("update", after), after).changes).toEqual([
       { field: "filterObjectType", secret: false, state: 3, live: 9 },
-      { field: "subscriberUrl", secret: false, state: "https://hooks.example.com/b", live: "https://evil.example.com/b" },
+      {
+        field: "subscriberUrl",
+        secret: false,
+        state: "https://hooks.example.com/b",
+        live: "https://evil.example.com/b",
+      },
     ]);
   });
 
@@ -70,7 +87,9 @@ describe("classify", () => {
 
   it("claims no secret change when visible fields explain the step and the live subscription is unknown", () => {
     const after = { ...live, customHeader: "X-Other" };
-    expect(classify(state, observation("update", after)).changes).toEqual([{ field: "customHeader", secret: false, state: "X-Key", live: "X-Other" }]);
+    expect(classify(state, observation("update", after)).changes).toEqual([
+      { field: "customHeader", secret: false, state: "X-Key", live: "X-Other" },
+    ]);
   });
 
   it("is in sync when only recorded inputs differed", () => {

@@ -3,7 +3,13 @@ import { parseDriftArgs, UsageError } from "../../scripts/drift/cliArgs";
 
 describe("parseDriftArgs", () => {
   it("reads the stack, directory and format; relative directories are from where npm was started", () => {
-    expect(parseDriftArgs(["--stack", "dev", "--cwd", "examples/app", "--format", "json"], { INIT_CWD: "/home/me/repo" }, "/pkg")).toEqual({
+    expect(
+      parseDriftArgs(
+        ["--stack", "dev", "--cwd", "examples/app", "--format", "json"],
+        { INIT_CWD: "/home/me/repo" },
+        "/pkg",
+      ),
+    ).toEqual({
       stackName: "dev",
       workDir: "/home/me/repo/examples/app",
       format: "json",
@@ -14,7 +20,9 @@ describe("parseDriftArgs", () => {
   it("names what is wrong", () => {
     expect(() => parseDriftArgs([], {})).toThrow(UsageError);
     expect(() => parseDriftArgs([], {})).toThrow(/--stack is required/);
-    expect(() => parseDriftArgs(["--stack", "dev", "--format", "xml"], {})).toThrow('--format must be md or json, got: "xml"');
+    expect(() => parseDriftArgs(["--stack", "dev", "--format", "xml"], {})).toThrow(
+      '--format must be md or json, got: "xml"',
+    );
     expect(() => parseDriftArgs(["--stack", "dev", "--verbose"], {})).toThrow(/--verbose/);
   });
 });

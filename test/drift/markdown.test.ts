@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { formatReport } from "../../scripts/drift/format";
 import { formatMarkdown, MAX_COMMENT_CHARS, summaryLine } from "../../scripts/drift/markdown";
-import { driftReport, errorReport, undeterminedReport, type ManagedSubscription, type ReportContext } from "../../scripts/drift/report";
+import {
+  driftReport,
+  errorReport,
+  undeterminedReport,
+  type ManagedSubscription,
+  type ReportContext,
+} from "../../scripts/drift/report";
 import { unmanagedSubscriptions } from "../../scripts/drift/unmanaged";
 
 const context: ReportContext = {
@@ -31,7 +37,13 @@ const changed: ManagedSubscription = {
   ],
 };
 
-const deleted: ManagedSubscription = { urn: "urn:deleted", name: "types", guid: "c6d838ee-cc6c-403f-ae4d-e1b0d7066622", status: "deleted", changes: [] };
+const deleted: ManagedSubscription = {
+  urn: "urn:deleted",
+  name: "types",
+  guid: "c6d838ee-cc6c-403f-ae4d-e1b0d7066622",
+  status: "deleted",
+  changes: [],
+};
 
 const unmanaged = unmanagedSubscriptions(
   [
@@ -82,7 +94,9 @@ describe("formatMarkdown", () => {
     const legacy = formatMarkdown(undeterminedReport(context, [inSync(1)], "it uses the legacy API."));
     expect(legacy.split("\n")[0]).toBe("**Drift cannot be determined for stack `prod`:** it uses the legacy API.");
     expect(legacy).toContain("| unknown | `sub-0001` |");
-    const failed = formatMarkdown(errorReport({ ...context, backend: null, instance: null }, { code: "UNAUTHORIZED", message: "401: refused." }));
+    const failed = formatMarkdown(
+      errorReport({ ...context, backend: null, instance: null }, { code: "UNAUTHORIZED", message: "401: refused." }),
+    );
     expect(failed.split("\n")[0]).toBe("**Drift review of stack `prod` failed:** 401: refused.");
     expect(failed).not.toContain("| Status |");
   });
@@ -96,7 +110,11 @@ describe("formatMarkdown", () => {
   });
 
   it("cuts rows when even the drift alone is too long", () => {
-    const many = Array.from({ length: 3000 }, (_, i): ManagedSubscription => ({ ...deleted, urn: `urn:${i}`, name: `gone-${i}` }));
+    const many = Array.from({ length: 3000 }, (_, i): ManagedSubscription => ({
+      ...deleted,
+      urn: `urn:${i}`,
+      name: `gone-${i}`,
+    }));
     const text = formatMarkdown(driftReport(context, many, []));
     expect(text.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
     expect(text).toMatch(/\| … \| \d+ more rows \|/);
@@ -107,6 +125,11 @@ describe("formatMarkdown", () => {
 describe("formatReport", () => {
   it("prints JSON with the schema version and exit code", () => {
     const json = JSON.parse(formatReport(driftReport(context, [inSync(1)], unmanaged), "json"));
-    expect(json).toMatchObject({ version: 1, status: "drift", exitCode: 2, summary: { managed: 1, inSync: 1, unmanaged: 1 } });
+    expect(json).toMatchObject({
+      version: 1,
+      status: "drift",
+      exitCode: 2,
+      summary: { managed: 1, inSync: 1, unmanaged: 1 },
+    });
   });
 });

@@ -14,6 +14,10 @@ describe("refreshProgressReporter", () => {
     const lines: string[] = [];
     const report = refreshProgressReporter(3, (line) => lines.push(line));
     for (const finished of [0, 1, 1, 2, 3]) report({ started: 3, finished });
-    expect(lines).toEqual(["refreshed 1/3 managed subscriptions", "refreshed 2/3 managed subscriptions", "refreshed 3/3 managed subscriptions"]);
+    expect(lines).toEqual([
+      "refreshed 1/3 managed subscriptions",
+      "refreshed 2/3 managed subscriptions",
+      "refreshed 3/3 managed subscriptions",
+    ]);
   });
 });

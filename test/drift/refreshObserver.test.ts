@@ -4,12 +4,35 @@ import { RefreshObserver } from "../../scripts/drift/refreshObserver";
 
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 
-function event(kind: "resourcePreEvent" | "resOutputsEvent", urn: string, op: string, type = TYPE, withNew = true): EngineEvent {
-  const state = (url: string) => ({ type, urn, id: "g", parent: "", inputs: {}, outputs: { subscriberUrl: url }, provider: "" });
+function event(
+  kind: "resourcePreEvent" | "resOutputsEvent",
+  urn: string,
+  op: string,
+  type = TYPE,
+  withNew = true,
+): EngineEvent {
+  const state = (url: string) => ({
+    type,
+    urn,
+    id: "g",
+    parent: "",
+    inputs: {},
+    outputs: { subscriberUrl: url },
+    provider: "",
+  });
   return {
     sequence: 0,
     timestamp: 0,
-    [kind]: { metadata: { op, urn, type, old: state("https://old"), ...(withNew ? { new: state("https://new") } : {}), provider: "" } },
+    [kind]: {
+      metadata: {
+        op,
+        urn,
+        type,
+        old: state("https://old"),
+        ...(withNew ? { new: state("https://new") } : {}),
+        provider: "",
+      },
+    },
   } as unknown as EngineEvent;
 }
 
@@ -21,7 +44,11 @@ describe("RefreshObserver", () => {
     observer.onEvent(event("resOutputsEvent", "urn:stack", "same", "pulumi:pulumi:Stack"));
     observer.onEvent(event("resOutputsEvent", "urn:a", "update"));
     observer.onEvent(event("resOutputsEvent", "urn:b", "delete", TYPE, false));
-    expect(observer.get("urn:a")).toEqual({ op: "update", old: { subscriberUrl: "https://old" }, new: { subscriberUrl: "https://new" } });
+    expect(observer.get("urn:a")).toEqual({
+      op: "update",
+      old: { subscriberUrl: "https://old" },
+      new: { subscriberUrl: "https://new" },
+    });
     expect(observer.get("urn:b")).toEqual({ op: "delete", old: { subscriberUrl: "https://old" } });
     expect(observer.get("urn:stack")).toBeUndefined();
     expect(progress).toEqual([0, 1, 2]);
@@ -29,8 +56,16 @@ describe("RefreshObserver", () => {
 
   it("keeps the engine's error diagnostics for the failure message", () => {
     const observer = new RefreshObserver();
-    observer.onEvent({ sequence: 1, timestamp: 0, diagnosticEvent: { message: "boom\n", color: "never", severity: "error" } });
-    observer.onEvent({ sequence: 2, timestamp: 0, diagnosticEvent: { message: "fine", color: "never", severity: "info" } });
+    observer.onEvent({
+      sequence: 1,
+      timestamp: 0,
+      diagnosticEvent: { message: "boom\n", color: "never", severity: "error" },
+    });
+    observer.onEvent({
+      sequence: 2,
+      timestamp: 0,
+      diagnosticEvent: { message: "fine", color: "never", severity: "info" },
+    });
     expect(observer.errors).toEqual(["boom"]);
   });
 });

@@ -12,7 +12,14 @@ function resource(name: string, guid: string, extra: Record<string, unknown> = {
     type: TYPE,
     id: guid,
     inputs: {},
-    outputs: { guid, webhook: 0, subscriberUrl: "https://h.example.com", signature: secret("sig"), customHeaderValue: secret(null), adoptGuid: null },
+    outputs: {
+      guid,
+      webhook: 0,
+      subscriberUrl: "https://h.example.com",
+      signature: secret("sig"),
+      customHeaderValue: secret(null),
+      adoptGuid: null,
+    },
     ...extra,
   };
 }
@@ -33,7 +40,11 @@ describe("stateSnapshot", () => {
   it("collects every GUID, lower-cased: ids, adopted GUIDs, pending deletions and pending operations", () => {
     const snapshot = stateSnapshot({
       resources: [
-        { urn: "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev", type: "pulumi:pulumi:Stack", outputs: { guid: "STACK-OUTPUT" } },
+        {
+          urn: "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev",
+          type: "pulumi:pulumi:Stack",
+          outputs: { guid: "STACK-OUTPUT" },
+        },
         resource("a", "AAAA", { inputs: { adoptGuid: "adopted" } }),
         resource("old", "OLD", { delete: true }),
       ],

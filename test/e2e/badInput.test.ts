@@ -19,13 +19,15 @@ import { BAD_INPUTS } from "../support/badInputs";
  * as undefined, so a `signature` argument never reaches check (the resource is valid without it).
  */
 const NOT_THROUGH_THE_CLASS = new Set(["unknown argument signature"]);
-const CASES = BAD_INPUTS.filter(([name]) => !NOT_THROUGH_THE_CLASS.has(name)).map(([name, raw, field, message], index) => ({
-  name,
-  raw,
-  field,
-  message,
-  resource: `case-${String(index).padStart(2, "0")}`,
-}));
+const CASES = BAD_INPUTS.filter(([name]) => !NOT_THROUGH_THE_CLASS.has(name)).map(
+  ([name, raw, field, message], index) => ({
+    name,
+    raw,
+    field,
+    message,
+    resource: `case-${String(index).padStart(2, "0")}`,
+  }),
+);
 /** Stacks previewing side by side; each preview is mostly process start-up, so a few overlap well on 2 cores. */
 const WORKERS = 3;
 const WRITES = ["SubscribeToWebhook", "UpdateWebhookSubscription", "Unsubscribe"];
@@ -88,7 +90,9 @@ beforeAll(async () => {
       }
     }),
   );
-  console.log(`[bad-input] ${CASES.length} cases previewed through the engine in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  console.log(
+    `[bad-input] ${CASES.length} cases previewed through the engine in ${((Date.now() - started) / 1000).toFixed(1)}s`,
+  );
 });
 afterAll(async () => {
   await emulator?.close();
@@ -111,7 +115,10 @@ describe("bad input through the engine", () => {
     const worker = workers[0]!;
     worker.declared = CASES;
     const { onEvent, byResource } = collector();
-    const failure = await worker.stack.up({ onEvent }).then(() => "succeeded", (err: Error) => err.message);
+    const failure = await worker.stack.up({ onEvent }).then(
+      () => "succeeded",
+      (err: Error) => err.message,
+    );
     expect(failure).toMatch(/has a problem: /);
     // The engine stops at the first check failure; whichever it was, it is one of the cases' messages.
     const reported = CASES.filter((c) => byResource.has(c.resource));
@@ -123,6 +130,8 @@ describe("bad input through the engine", () => {
     for (const op of WRITES) expect(after[op] ?? 0, op).toBe(0);
     expect(after).toEqual({});
     expect(await emulator.all()).toEqual([]);
-    console.log(`[bad-input] up of ${CASES.length} bad resources: ${reported.length} reported before the engine stopped; API calls ${JSON.stringify(after)}`);
+    console.log(
+      `[bad-input] up of ${CASES.length} bad resources: ${reported.length} reported before the engine stopped; API calls ${JSON.stringify(after)}`,
+    );
   });
 });

@@ -70,8 +70,16 @@ function sum(counters: Record<string, number>): number {
 /** `after − before`, counter by counter. */
 function delta(before: Stats, after: Stats): Stats {
   const minus = (a: Record<string, number>, b: Record<string, number>) =>
-    Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v - (b[k] ?? 0)]).filter(([, v]) => v !== 0));
-  return { requests: minus(after.requests, before.requests), status: minus(after.status, before.status), faults: minus(after.faults, before.faults) };
+    Object.fromEntries(
+      Object.entries(a)
+        .map(([k, v]) => [k, v - (b[k] ?? 0)])
+        .filter(([, v]) => v !== 0),
+    );
+  return {
+    requests: minus(after.requests, before.requests),
+    status: minus(after.status, before.status),
+    faults: minus(after.faults, before.faults),
+  };
 }
 
 /**
@@ -90,7 +98,11 @@ function injected(d: Stats): Record<string, number> {
 }
 
 /** Totals of every pass of every seed, printed at the end. */
-const totals: { requests: number; faults: Record<string, number>; operations: Record<string, number> } = { requests: 0, faults: {}, operations: {} };
+const totals: { requests: number; faults: Record<string, number>; operations: Record<string, number> } = {
+  requests: 0,
+  faults: {},
+  operations: {},
+};
 
 for (const seed of SEEDS) {
   describe(`chaos (seed ${seed})`, () => {
@@ -126,7 +138,9 @@ for (const seed of SEEDS) {
       const injectedTotal = sum(seedFaults);
       console.log(
         `[chaos] seed ${seed}: ${seedRequests} API requests, ${injectedTotal} faults injected (${((100 * injectedTotal) / Math.max(1, seedRequests)).toFixed(1)}%) — ` +
-          Object.entries(seedFaults).map(([k, v]) => `${k} ${v}`).join(", ") +
+          Object.entries(seedFaults)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(", ") +
           `; OAuth tokens issued ${proxy?.issued.length ?? 0}`,
       );
     });
@@ -139,7 +153,12 @@ for (const seed of SEEDS) {
      * Runs one engine operation under faults, expiring every OAuth token issued so far once
      * `expireAfter` API requests of the pass have been seen, and returns what the pass cost.
      */
-    async function underFaults<T>(pass: string, passIndex: number, expireAfter: number | null, run: () => Promise<T>): Promise<{ result: T; stats: Stats }> {
+    async function underFaults<T>(
+      pass: string,
+      passIndex: number,
+      expireAfter: number | null,
+      run: () => Promise<T>,
+    ): Promise<{ result: T; stats: Stats }> {
       expect((await emulator.admin("PUT", "/faults", faultPlan(seed * 100 + passIndex))).status).toBe(200);
       expect((await emulator.admin("PUT", "/rate-limit", RATE_LIMIT)).status).toBe(200);
       const before = await stats();
@@ -151,7 +170,8 @@ for (const seed of SEEDS) {
         for (let i = 0; i < 3000 && !done && expireAfter !== null && expired === 0; i++) {
           const seen = sum(delta(before, await stats()).requests);
           if (seen >= expireAfter && proxy.issued.length > 0) {
-            for (const token of [...proxy.issued]) await emulator.admin("POST", `/tokens/${encodeURIComponent(token)}/expire`);
+            for (const token of [...proxy.issued])
+              await emulator.admin("POST", `/tokens/${encodeURIComponent(token)}/expire`);
             expired = proxy.issued.length;
           } else await new Promise((resolve) => setTimeout(resolve, 100));
         }
@@ -185,7 +205,14 @@ for (const seed of SEEDS) {
     async function expectServiceEqualsState(): Promise<void> {
       const comparison = await compareFleet(stack, await emulator.all(), desired);
       console.log(`[chaos] seed ${seed}: ${describeComparison(comparison)}`);
-      expect(comparison).toMatchObject({ live: COUNT, managed: COUNT, duplicates: [], orphans: [], missing: [], mismatches: [] });
+      expect(comparison).toMatchObject({
+        live: COUNT,
+        managed: COUNT,
+        duplicates: [],
+        orphans: [],
+        missing: [],
+        mismatches: [],
+      });
     }
 
     it(`creates ${COUNT} subscriptions under faults, then the service equals the state (seed ${seed})`, async () => {
@@ -197,7 +224,8 @@ for (const seed of SEEDS) {
     it(`reports no changes on a second up, without a write call (seed ${seed})`, async () => {
       const { result, stats: d } = await underFaults("no-op up", 2, null, () => stack.up());
       expect(result.summary.resourceChanges).toEqual({ same: COUNT + 1 });
-      for (const op of ["SubscribeToWebhook", "UpdateWebhookSubscription", "Unsubscribe"]) expect(d.requests[op] ?? 0, op).toBe(0);
+      for (const op of ["SubscribeToWebhook", "UpdateWebhookSubscription", "Unsubscribe"])
+        expect(d.requests[op] ?? 0, op).toBe(0);
     });
 
     it(`updates the URLs of half of them under faults: same GUIDs, new URLs (seed ${seed})`, async () => {
@@ -216,7 +244,8 @@ for (const seed of SEEDS) {
     });
 
     it(`injected every kind of fault, into at least 20% of the requests of the run (seed ${seed})`, () => {
-      for (const kind of ["429", "503", "reset-before-commit", "reset-after-commit", "delay", "401 (token expired)"]) expect(seedFaults[kind], kind).toBeGreaterThan(0);
+      for (const kind of ["429", "503", "reset-before-commit", "reset-after-commit", "delay", "401 (token expired)"])
+        expect(seedFaults[kind], kind).toBeGreaterThan(0);
       expect(sum(seedFaults) / seedRequests).toBeGreaterThanOrEqual(0.2);
     });
   });

@@ -32,7 +32,10 @@ const INBOX = "6f1c0000-0000-4000-8000-0000000000b2";
 const ITEM = "6f1c0000-0000-4000-8000-0000000000c3";
 
 /** Runs the CLI as a pipeline would; resolves with its exit code and both streams. */
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       "npx",
@@ -133,7 +136,13 @@ describe("drift review", () => {
 
     // Out of band, the way someone with the API and a token would do it.
     const urlChange = await instance.config("UpdateWebhookSubscription", {
-      body: { GUID: guids["url-changed"], Webhook: 0, FilterObjectType: 2, FilterObjectGUID: ORDERS, SubscriberURL: "https://attacker.example.net/orders" },
+      body: {
+        GUID: guids["url-changed"],
+        Webhook: 0,
+        FilterObjectType: 2,
+        FilterObjectGUID: ORDERS,
+        SubscriberURL: "https://attacker.example.net/orders",
+      },
     });
     expect(urlChange.status).toBe(200);
     const headerChange = await instance.config("UpdateWebhookSubscription", {
@@ -169,7 +178,11 @@ describe("drift review", () => {
       projectName: "drift-clean",
       env: cleanEnv,
       program: async () => {
-        const a = new WebhookSubscription("type-scoped", { webhook: Webhook.BusinessObjectCreated, filterObjectType: 7, subscriberUrl: "https://hooks.example.com/clean" });
+        const a = new WebhookSubscription("type-scoped", {
+          webhook: Webhook.BusinessObjectCreated,
+          filterObjectType: 7,
+          subscriberUrl: "https://hooks.example.com/clean",
+        });
         const b = new WebhookSubscription("object-scoped", {
           webhook: "PacketCreated",
           filterObjectType: 2,
@@ -202,7 +215,12 @@ describe("drift review", () => {
   it("classifies every managed subscription and finds the unmanaged one, writing nothing to the state", async () => {
     const progress: string[] = [];
     const started = Date.now();
-    report = await reviewDrift({ stackName: "drifted", workDir: drifted.dir, engine, onProgress: (line) => progress.push(line) });
+    report = await reviewDrift({
+      stackName: "drifted",
+      workDir: drifted.dir,
+      engine,
+      onProgress: (line) => progress.push(line),
+    });
     console.log(`[drift] review of 4 managed + 1 unmanaged subscriptions took ${Date.now() - started} ms`);
 
     expect(report).toMatchObject({ version: 1, stack: "drifted", status: "drift", exitCode: 2 });
@@ -214,7 +232,14 @@ describe("drift review", () => {
     expect(byName["url-changed"]).toMatchObject({
       status: "changed",
       guid: guids["url-changed"],
-      changes: [{ field: "subscriberUrl", secret: false, state: "https://hooks.example.com/orders", live: "https://attacker.example.net/orders" }],
+      changes: [
+        {
+          field: "subscriberUrl",
+          secret: false,
+          state: "https://hooks.example.com/orders",
+          live: "https://attacker.example.net/orders",
+        },
+      ],
     });
     // A changed secret is named, never shown.
     expect(byName["header-changed"]?.status).toBe("changed");
@@ -248,10 +273,16 @@ describe("drift review", () => {
     const { code, stdout, stderr } = await runCli(["--stack", "drifted", "--cwd", drifted.dir]);
     expect(code, stderr).toBe(2);
     const [summary, , header] = stdout.split("\n");
-    expect(summary).toBe(`**Drift in stack \`drifted\`:** 1 deleted out of band, 2 changed out of band, 1 unmanaged; 1 of 4 managed subscriptions in sync on ${instance.url}.`);
+    expect(summary).toBe(
+      `**Drift in stack \`drifted\`:** 1 deleted out of band, 2 changed out of band, 1 unmanaged; 1 of 4 managed subscriptions in sync on ${instance.url}.`,
+    );
     expect(header).toBe("| Status | Subscription | GUID | Field | In state | Live |");
-    expect(stdout).toContain(`| changed out of band | \`url-changed\` | \`${guids["url-changed"]}\` | \`subscriberUrl\` | \`https://hooks.example.com/orders\` | \`https://attacker.example.net/orders\` |`);
-    expect(stdout).toContain(`| changed out of band | \`header-changed\` | \`${guids["header-changed"]}\` | \`customHeaderValue\` | (secret) | **secret changed** |`);
+    expect(stdout).toContain(
+      `| changed out of band | \`url-changed\` | \`${guids["url-changed"]}\` | \`subscriberUrl\` | \`https://hooks.example.com/orders\` | \`https://attacker.example.net/orders\` |`,
+    );
+    expect(stdout).toContain(
+      `| changed out of band | \`header-changed\` | \`${guids["header-changed"]}\` | \`customHeaderValue\` | (secret) | **secret changed** |`,
+    );
     expect(stdout).toContain(`| deleted out of band | \`deleted\` | \`${guids.deleted}\` |  | exists | **gone** |`);
     expect(stdout).toContain(`| unmanaged |  | \`${unmanagedGuid}\` |`);
     expect(stdout).toContain(`adoptGuid: "${unmanagedGuid}"`);
@@ -275,22 +306,31 @@ describe("drift review", () => {
   it("exits 0 for a stack without drift (settings from the environment)", async () => {
     const { code, stdout, stderr } = await runCli(["--stack", "clean", "--cwd", clean.dir], cleanEnv);
     expect(code, stderr).toBe(0);
-    expect(stdout.split("\n")[0]).toBe(`**No drift in stack \`clean\`:** all 2 managed subscriptions are in sync, and no unmanaged subscription exists on ${cleanInstance.url}.`);
+    expect(stdout.split("\n")[0]).toBe(
+      `**No drift in stack \`clean\`:** all 2 managed subscriptions are in sync, and no unmanaged subscription exists on ${cleanInstance.url}.`,
+    );
     expect(stdout).toContain("| in sync | `object-scoped` |");
     expectNoSecrets(stdout + stderr);
   });
 
   it("exits 1 with a plain message, and no token, when the token is refused", async () => {
-    const { code, stdout, stderr } = await runCli(["--stack", "clean", "--cwd", clean.dir], { ...cleanEnv, WEBHOOKS_TOKEN: WRONG_TOKEN });
+    const { code, stdout, stderr } = await runCli(["--stack", "clean", "--cwd", clean.dir], {
+      ...cleanEnv,
+      WEBHOOKS_TOKEN: WRONG_TOKEN,
+    });
     expect(code).toBe(1);
-    expect(stderr).toContain('drift: error: Cannot review drift of stack "clean": GetAllWebhookSubscriptions (api-version 3) failed: 401');
+    expect(stderr).toContain(
+      'drift: error: Cannot review drift of stack "clean": GetAllWebhookSubscriptions (api-version 3) failed: 401',
+    );
     expect(stderr).toContain("The configured token was refused");
     expect(stdout.split("\n")[0]).toMatch(/^\*\*Drift review of stack `clean` failed:\*\* .*401/);
     expectNoSecrets(stdout + stderr);
   });
 
   it("fails plainly for an unknown stack, naming it and the backend, and creates nothing", async () => {
-    const err = await reviewDrift({ stackName: "no-such-stack", workDir: drifted.dir, engine }).catch((e: unknown) => e);
+    const err = await reviewDrift({ stackName: "no-such-stack", workDir: drifted.dir, engine }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DriftError);
     expect(err).toMatchObject({ code: "STACK_NOT_FOUND" });
     const message = (err as Error).message;

@@ -30,7 +30,14 @@ describe("the real Pulumi engine", () => {
       })();
       return { doubled: res.doubled, id: res.id };
     };
-    const stack = await openStack({ engine, backendDir: join(dir, "state"), stackName: "smoke", workDir: dir, program, projectName: "smoke" });
+    const stack = await openStack({
+      engine,
+      backendDir: join(dir, "state"),
+      stackName: "smoke",
+      workDir: dir,
+      program,
+      projectName: "smoke",
+    });
 
     const up = await stack.up({ onOutput: (line) => process.stdout.write(line) });
     expect(up.summary.result).toBe("succeeded");

@@ -26,7 +26,11 @@ beforeEach(async () => {
  * Opens stack "dev" of a program assembled in a fresh work dir from `copies`
  * (repo path → path in the work dir; "." is the work dir itself).
  */
-async function exampleStack(name: string, copies: Record<string, string>, config: Record<string, string> = {}): Promise<Stack> {
+async function exampleStack(
+  name: string,
+  copies: Record<string, string>,
+  config: Record<string, string> = {},
+): Promise<Stack> {
   const dir = workDir(name);
   for (const [from, to] of Object.entries(copies)) cpSync(join(REPO_ROOT, from), join(dir, to), { recursive: true });
   return openStack({
@@ -49,7 +53,9 @@ describe("examples", () => {
     const live = await emulator.all();
     expect(live.map((s) => s.Webhook).sort()).toEqual([0, 1, 3, 5]);
     const guids = up.outputs.guids!.value as Record<string, string>;
-    expect(live.find((s) => s.GUID === guids.audit)!.SubscriberURL).toBe(`https://hooks.example.com/audit?after=${guids.businessObjects}`);
+    expect(live.find((s) => s.GUID === guids.audit)!.SubscriberURL).toBe(
+      `https://hooks.example.com/audit?after=${guids.businessObjects}`,
+    );
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
     await stack.destroy();
     expect(await emulator.all()).toEqual([]);
@@ -69,12 +75,18 @@ describe("examples", () => {
   });
 
   it("adopt: takes over an existing subscription, keeping its GUID and Signature", async () => {
-    const existing = await emulator.subscribe({ Webhook: 3, FilterObjectType: 7, SubscriberURL: "https://old.example.com/catalogue" });
+    const existing = await emulator.subscribe({
+      Webhook: 3,
+      FilterObjectType: 7,
+      SubscriberURL: "https://old.example.com/catalogue",
+    });
     const stack = await exampleStack("adopt", { "examples/adopt": "." }, { guid: existing.GUID });
     const up = await stack.up();
     expect(up.outputs.guid!.value).toBe(existing.GUID);
     expect(up.outputs.signature!.value).toBe(existing.Signature);
-    expect(await emulator.all()).toEqual([expect.objectContaining({ GUID: existing.GUID, SubscriberURL: "https://hooks.example.com/catalogue" })]);
+    expect(await emulator.all()).toEqual([
+      expect.objectContaining({ GUID: existing.GUID, SubscriberURL: "https://hooks.example.com/catalogue" }),
+    ]);
     await stack.destroy();
     expect(await emulator.all()).toEqual([]);
   });

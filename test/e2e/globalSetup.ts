@@ -15,7 +15,9 @@ export default async function setup(project: TestProject): Promise<void> {
   const started = Date.now();
   try {
     const engine = await provisionEngine({ log: (line) => console.log(`[engine] ${line}`) });
-    console.log(`[engine] pulumi ${engine.version} (${engine.source}) ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${engine.binDir}`);
+    console.log(
+      `[engine] pulumi ${engine.version} (${engine.source}) ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${engine.binDir}`,
+    );
     project.provide("engine", engine);
   } catch (err) {
     project.provide("engine", { error: err instanceof Error ? err.message : String(err) });

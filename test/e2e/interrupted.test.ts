@@ -27,7 +27,16 @@ let dir: string;
 /** The checkpoint at rest: its resources and the operations the killed engine left pending. */
 function checkpoint(): { resources: string[]; pending: Array<{ type: string; name: string }> } {
   const file = join(dir, "state", ".pulumi", "stacks", PROJECT, `${STACK}.json`);
-  const latest = (JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest?: { resources?: Array<{ urn: string }>; pending_operations?: Array<{ type: string; resource: { urn: string } }> } } }).checkpoint.latest;
+  const latest = (
+    JSON.parse(readFileSync(file, "utf8")) as {
+      checkpoint: {
+        latest?: {
+          resources?: Array<{ urn: string }>;
+          pending_operations?: Array<{ type: string; resource: { urn: string } }>;
+        };
+      };
+    }
+  ).checkpoint.latest;
   return {
     resources: (latest?.resources ?? []).map((r) => r.urn.split("::").pop()!),
     pending: (latest?.pending_operations ?? []).map((p) => ({ type: p.type, name: p.resource.urn.split("::").pop()! })),
@@ -37,7 +46,9 @@ function checkpoint(): { resources: string[]; pending: Array<{ type: string; nam
 /** Lock files of the file backend (one per running, or killed, update). */
 function locks(): string[] {
   const root = join(dir, "state", ".pulumi", "locks");
-  return existsSync(root) ? readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")) : [];
+  return existsSync(root)
+    ? readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))
+    : [];
 }
 
 /** Processes of a process group that still run (zombies are dead; in a container nobody may reap them). */
@@ -89,7 +100,10 @@ describe("an up killed with SIGKILL", () => {
 
   it("leaves a locked stack with pending creates and subscriptions the state does not know", async () => {
     // Half the Subscribes answer late: when the kill lands, some are recorded, some in flight.
-    await emulator.admin("PUT", "/faults", { seed: 8, rules: [{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 3000, probability: 0.5 }] });
+    await emulator.admin("PUT", "/faults", {
+      seed: 8,
+      rules: [{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 3000, probability: 0.5 }],
+    });
     const parameters: InterruptedUpParameters = {
       engine: requireEngine(),
       backendDir: join(dir, "state"),
@@ -99,13 +113,17 @@ describe("an up killed with SIGKILL", () => {
       emulatorUrl: emulator.url,
       count: COUNT,
     };
-    const child = spawn(join(REPO_ROOT, "node_modules", ".bin", "tsx"), [join(__dirname, "fixtures", "interrupted-up.ts")], {
-      cwd: REPO_ROOT,
-      // Its own process group: one signal reaches the script, the pulumi CLI and the provider plugin.
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, INTERRUPTED_UP: JSON.stringify(parameters) },
-    });
+    const child = spawn(
+      join(REPO_ROOT, "node_modules", ".bin", "tsx"),
+      [join(__dirname, "fixtures", "interrupted-up.ts")],
+      {
+        cwd: REPO_ROOT,
+        // Its own process group: one signal reaches the script, the pulumi CLI and the provider plugin.
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, INTERRUPTED_UP: JSON.stringify(parameters) },
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -174,9 +192,18 @@ describe("an up killed with SIGKILL", () => {
     const adopted = new Set(output.match(/adopted the existing identical subscription [0-9a-f-]{36}/g) ?? []).size;
 
     const comparison = await compareFleet(stack, await emulator.all(), desired);
-    console.log(`[interrupted] recovered: ${adopted} adopted of ${orphansBefore} unrecorded; ${describeComparison(comparison)}`);
+    console.log(
+      `[interrupted] recovered: ${adopted} adopted of ${orphansBefore} unrecorded; ${describeComparison(comparison)}`,
+    );
     expect(adopted).toBe(orphansBefore);
-    expect(comparison).toMatchObject({ live: COUNT, managed: COUNT, duplicates: [], orphans: [], missing: [], mismatches: [] });
+    expect(comparison).toMatchObject({
+      live: COUNT,
+      managed: COUNT,
+      duplicates: [],
+      orphans: [],
+      missing: [],
+      mismatches: [],
+    });
 
     // 4. And the stack is settled.
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: COUNT + 1 });

@@ -50,7 +50,10 @@ async function stackFor(name: string, config: Record<string, string> = {}): Prom
 }
 
 /** Outputs of the last up, as plain values (secrets decrypted by the Automation API). */
-function outputsOf(result: { outputs: Record<string, { value: unknown }> }, name: string): { guid: string; signature: string; url: string } {
+function outputsOf(
+  result: { outputs: Record<string, { value: unknown }> },
+  name: string,
+): { guid: string; signature: string; url: string } {
   return result.outputs[name]!.value as { guid: string; signature: string; url: string };
 }
 
@@ -90,7 +93,11 @@ describe("WebhookSubscription lifecycle", () => {
         customHeader: "X Api Key",
         customHeaderValue: pulumi.secret(HEADER_SECRET),
       },
-      catalogue: { webhook: "BusinessObjectCreated", filterObjectType: 7, subscriberUrl: "https://hooks.example.com/catalogue" },
+      catalogue: {
+        webhook: "BusinessObjectCreated",
+        filterObjectType: 7,
+        subscriberUrl: "https://hooks.example.com/catalogue",
+      },
     };
     stack = await stackFor("lifecycle");
     const up = await stack.up();
@@ -99,7 +106,11 @@ describe("WebhookSubscription lifecycle", () => {
     expect(up.outputs.ordersSignature!.secret).toBe(true);
     const live = await emulator.all();
     expect(live.map((s) => s.GUID).sort()).toEqual([first.guid, outputsOf(up, "catalogue").guid].sort());
-    expect(live.find((s) => s.GUID === first.guid)).toMatchObject({ CustomHeader: "X-Api-Key", FilterObjectGUID: PACKET, Signature: first.signature });
+    expect(live.find((s) => s.GUID === first.guid)).toMatchObject({
+      CustomHeader: "X-Api-Key",
+      FilterObjectGUID: PACKET,
+      Signature: first.signature,
+    });
   });
 
   it("keeps the state small and free of plaintext secrets", async () => {
@@ -107,8 +118,12 @@ describe("WebhookSubscription lifecycle", () => {
     expect(raw).not.toContain(HEADER_SECRET);
     expect(raw).not.toContain(first.signature);
     expect(raw).not.toContain(TOKEN);
-    const checkpoint = JSON.parse(raw) as { checkpoint: { latest: { resources: Array<{ type: string; inputs: Record<string, unknown> }> } } };
-    const subs = checkpoint.checkpoint.latest.resources.filter((r) => r.type === "pulumi-nodejs:dynamic/webhooks:WebhookSubscription");
+    const checkpoint = JSON.parse(raw) as {
+      checkpoint: { latest: { resources: Array<{ type: string; inputs: Record<string, unknown> }> } };
+    };
+    const subs = checkpoint.checkpoint.latest.resources.filter(
+      (r) => r.type === "pulumi-nodejs:dynamic/webhooks:WebhookSubscription",
+    );
     expect(subs).toHaveLength(2);
     for (const r of subs) expect(Buffer.byteLength(String(r.inputs.__provider))).toBeLessThanOrEqual(1536);
   });
@@ -122,7 +137,11 @@ describe("WebhookSubscription lifecycle", () => {
     desired.orders = { ...desired.orders!, subscriberUrl: "https://hooks.example.com/orders/v2" };
     const up = await stack.up();
     expect(up.summary.resourceChanges).toEqual({ same: 2, update: 1 });
-    expect(outputsOf(up, "orders")).toMatchObject({ guid: first.guid, signature: first.signature, url: "https://hooks.example.com/orders/v2" });
+    expect(outputsOf(up, "orders")).toMatchObject({
+      guid: first.guid,
+      signature: first.signature,
+      url: "https://hooks.example.com/orders/v2",
+    });
   });
 
   it("replaces on a webhook change: new GUID and Signature, the old one unsubscribed", async () => {
@@ -139,14 +158,27 @@ describe("WebhookSubscription lifecycle", () => {
   });
 
   it("shows an out-of-band update after refresh, and puts it back on up", async () => {
-    const body = { GUID: first.guid, Webhook: 2, FilterObjectType: 2, FilterObjectGUID: PACKET, SubscriberURL: "https://evil.example.com/x", CustomHeader: "X-Api-Key", CustomHeaderValue: HEADER_SECRET };
+    const body = {
+      GUID: first.guid,
+      Webhook: 2,
+      FilterObjectType: 2,
+      FilterObjectGUID: PACKET,
+      SubscriberURL: "https://evil.example.com/x",
+      CustomHeader: "X-Api-Key",
+      CustomHeaderValue: HEADER_SECRET,
+    };
     expect((await emulator.config("UpdateWebhookSubscription", { body })).status).toBe(200);
     const refresh = await stack.refresh();
     expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
-    expect(await resourceOutputs(stack, "orders")).toMatchObject({ guid: first.guid, subscriberUrl: "https://evil.example.com/x" });
+    expect(await resourceOutputs(stack, "orders")).toMatchObject({
+      guid: first.guid,
+      subscriberUrl: "https://evil.example.com/x",
+    });
     const up = await stack.up();
     expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
-    expect((await emulator.all()).find((s) => s.GUID === first.guid)!.SubscriberURL).toBe("https://hooks.example.com/orders/v2");
+    expect((await emulator.all()).find((s) => s.GUID === first.guid)!.SubscriberURL).toBe(
+      "https://hooks.example.com/orders/v2",
+    );
   });
 
   it("drops an out-of-band unsubscribe on refresh, and creates it again on up", async () => {
@@ -163,12 +195,16 @@ describe("WebhookSubscription lifecycle", () => {
     const before = (await emulator.admin("GET", "/stats")).json.requests;
     // @ts-expect-error -- the public type already rejects an unknown event name; check must too (plain JS, config values).
     desired.bad = { webhook: "PacketDeleted", filterObjectType: 2, subscriberUrl: "ftp://x.example.com" };
-    const failure = await stack.up().then(() => "succeeded", (err: Error) => err.message);
+    const failure = await stack.up().then(
+      () => "succeeded",
+      (err: Error) => err.message,
+    );
     delete desired.bad;
     expect(failure).toMatch(/webhook "PacketDeleted" is not a known event/);
     expect(failure).toMatch(/subscriberUrl must be an absolute http\(s\) URL, got: "ftp:\/\/x.example.com"/);
     const after = (await emulator.admin("GET", "/stats")).json.requests;
-    for (const op of ["SubscribeToWebhook", "UpdateWebhookSubscription", "Unsubscribe"]) expect(after[op] ?? 0).toBe(before[op] ?? 0);
+    for (const op of ["SubscribeToWebhook", "UpdateWebhookSubscription", "Unsubscribe"])
+      expect(after[op] ?? 0).toBe(before[op] ?? 0);
   });
 
   it("destroys everything: GetAll is empty", async () => {
@@ -180,8 +216,19 @@ describe("WebhookSubscription lifecycle", () => {
 
 describe("adoption and legacy mode", () => {
   it("adopts an existing subscription instead of creating one", async () => {
-    const existing = await emulator.subscribe({ Webhook: 3, FilterObjectType: 7, SubscriberURL: "https://old.example.com/catalogue" });
-    desired = { adopted: { webhook: "BusinessObjectCreated", filterObjectType: 7, subscriberUrl: "https://hooks.example.com/catalogue", adoptGuid: existing.GUID } };
+    const existing = await emulator.subscribe({
+      Webhook: 3,
+      FilterObjectType: 7,
+      SubscriberURL: "https://old.example.com/catalogue",
+    });
+    desired = {
+      adopted: {
+        webhook: "BusinessObjectCreated",
+        filterObjectType: 7,
+        subscriberUrl: "https://hooks.example.com/catalogue",
+        adoptGuid: existing.GUID,
+      },
+    };
     const stack = await stackFor("adopt");
     const up = await stack.up();
     expect(outputsOf(up, "adopted")).toMatchObject({ guid: existing.GUID, signature: existing.Signature });
@@ -192,7 +239,14 @@ describe("adoption and legacy mode", () => {
   });
 
   it("replaces on any change in legacy mode", async () => {
-    desired = { legacy: { webhook: 0, filterObjectGuid: PACKET, filterObjectType: 2, subscriberUrl: "https://hooks.example.com/legacy" } };
+    desired = {
+      legacy: {
+        webhook: 0,
+        filterObjectGuid: PACKET,
+        filterObjectType: 2,
+        subscriberUrl: "https://hooks.example.com/legacy",
+      },
+    };
     const stack = await stackFor("legacy", { "webhooks:apiVersion": "2024.1" });
     const first = outputsOf(await stack.up(), "legacy");
     desired.legacy = { ...desired.legacy!, subscriberUrl: "https://hooks.example.com/legacy/v2" };

@@ -39,11 +39,17 @@ async function freePort(): Promise<number> {
 
 /** POSTs a message to the receiver as an attacker would: with headers of our choosing. */
 async function post(url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ Webhook: 0 }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ Webhook: 0 }),
+  });
   return { status: response.status, text: (await response.text()).trim() };
 }
 
-async function fireEvent(emulator: RunningEmulator): Promise<{ deliveries: { SubscriptionGUID: string; SubscriberURL: string; status: number | null; error: string | null }[] }> {
+async function fireEvent(emulator: RunningEmulator): Promise<{
+  deliveries: { SubscriptionGUID: string; SubscriberURL: string; status: number | null; error: string | null }[];
+}> {
   const response = await fetch(`${emulator.url}/_emulator/events`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -96,14 +102,21 @@ describe("examples/receiver", () => {
     // The documented hand-over: the CLI shows the secret only when asked to.
     const cli = (stack.workspace as LocalWorkspace).pulumiCommand.command;
     const cliOptions = { cwd: dir, env: { ...process.env, ...engineEnv(engine, backendDir, connection) } };
-    const shown = await execFileAsync(cli, ["stack", "output", "signature", "--show-secrets", "--stack", "dev"], cliOptions);
+    const shown = await execFileAsync(
+      cli,
+      ["stack", "output", "signature", "--show-secrets", "--stack", "dev"],
+      cliOptions,
+    );
     expect(shown.stdout.trim()).toBe(signature?.value);
     const hidden = await execFileAsync(cli, ["stack", "output", "signature", "--stack", "dev"], cliOptions);
     expect(hidden.stdout.trim()).toBe("[secret]");
     // Nor is it readable in the state on disk (exportStack would decrypt it).
-    const stateFiles = readdirSync(backendDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    const stateFiles = readdirSync(backendDir, { recursive: true, withFileTypes: true }).filter((entry) =>
+      entry.isFile(),
+    );
     expect(stateFiles.some((entry) => entry.name === "dev.json")).toBe(true);
-    for (const entry of stateFiles) expect(readFileSync(join(entry.parentPath, entry.name), "utf8")).not.toContain(signature?.value as string);
+    for (const entry of stateFiles)
+      expect(readFileSync(join(entry.parentPath, entry.name), "utf8")).not.toContain(signature?.value as string);
 
     const rejections: string[] = [];
     receiver = await startReceiver({
@@ -121,16 +134,28 @@ describe("examples/receiver", () => {
     expect(message?.path).toBe("/hooks");
     expect(message?.headers["x-service-signature"]).toBe(signature?.value);
     expect(message?.headers["x-receiver-key"]).toBe(HEADER_VALUE);
-    expect(message?.body).toMatchObject({ Webhook: 0, WebhookName: "PacketCreated", ObjectGUID: PACKET, SubscriptionGUID: guid });
+    expect(message?.body).toMatchObject({
+      Webhook: 0,
+      WebhookName: "PacketCreated",
+      ObjectGUID: PACKET,
+      SubscriptionGUID: guid,
+    });
 
     // Forged: a value of the right shape and length, with the right custom header.
     const forgedSignature = (signature?.value as string).replace(/[0-9a-f]/g, (c) => (c === "0" ? "1" : "0"));
     expect(forgedSignature).not.toBe(signature?.value);
-    expect(await post(receiver.url, { "x-service-signature": forgedSignature, "x-receiver-key": HEADER_VALUE })).toEqual({ status: 401, text: "MISMATCH" });
+    expect(
+      await post(receiver.url, { "x-service-signature": forgedSignature, "x-receiver-key": HEADER_VALUE }),
+    ).toEqual({ status: 401, text: "MISMATCH" });
     // Unsigned.
-    expect(await post(receiver.url, { "x-receiver-key": HEADER_VALUE })).toEqual({ status: 401, text: "MISSING_HEADER" });
+    expect(await post(receiver.url, { "x-receiver-key": HEADER_VALUE })).toEqual({
+      status: 401,
+      text: "MISSING_HEADER",
+    });
     // The right signature is not enough without the custom header's value.
-    expect(await post(receiver.url, { "x-service-signature": signature?.value as string, "x-receiver-key": "guess" })).toEqual({
+    expect(
+      await post(receiver.url, { "x-service-signature": signature?.value as string, "x-receiver-key": "guess" }),
+    ).toEqual({
       status: 401,
       text: "CUSTOM_HEADER_MISMATCH",
     });

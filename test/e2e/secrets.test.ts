@@ -84,7 +84,12 @@ function secrets(): Map<string, string> {
 function findLeaks(text: string, values: Map<string, string>): string[] {
   const found: string[] = [];
   for (const [label, value] of values) {
-    const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), Buffer.from(value).toString("base64")]);
+    const forms = new Set([
+      value,
+      JSON.stringify(value).slice(1, -1),
+      encodeURIComponent(value),
+      Buffer.from(value).toString("base64"),
+    ]);
     for (const form of forms) {
       const at = text.indexOf(form);
       if (at >= 0) {
@@ -98,7 +103,8 @@ function findLeaks(text: string, values: Map<string, string>): string[] {
 
 /** GetAll with a fresh OAuth token (the test expires the fixed Builder token on the way). */
 async function live(): Promise<Array<Record<string, unknown>>> {
-  return (await emulator.config("GetAllWebhookSubscriptions", { auth: `Bearer ${await issueToken(emulator.url)}` })).json;
+  return (await emulator.config("GetAllWebhookSubscriptions", { auth: `Bearer ${await issueToken(emulator.url)}` }))
+    .json;
 }
 
 /** Records the Signatures the service holds now. */
@@ -116,7 +122,9 @@ function watched(): { onOutput: (out: string) => void; onEvent: (event: EngineEv
  * holds one JSON entry a line). The console output renders the same events, multi-line, so the
  * events stand for it.
  */
-async function logged<T extends { stderr: string }>(run: (options: typeof DEBUG & { onEvent: (event: EngineEvent) => void }) => Promise<T>): Promise<T> {
+async function logged<T extends { stderr: string }>(
+  run: (options: typeof DEBUG & { onEvent: (event: EngineEvent) => void }) => Promise<T>,
+): Promise<T> {
   const result = await run({ ...DEBUG, onEvent: watched().onEvent });
   for (const line of result.stderr.split("\n")) {
     try {
@@ -173,8 +181,22 @@ beforeAll(async () => {
   proxy = await startTokenProxy(emulator.url);
   dir = workDir("secrets");
   desired = {
-    plain: { webhook: "PacketCreated", filterObjectGuid: PACKET, filterObjectType: 2, subscriberUrl: "https://hooks.example.com/plain", customHeader: "X Api Key", customHeaderValue: HEADER_PLAIN },
-    secret: { webhook: "NewCommunication", filterObjectGuid: PACKET, filterObjectType: 2, subscriberUrl: "https://hooks.example.com/secret", customHeader: "X Api Key", customHeaderValue: pulumi.secret(HEADER_SECRET) },
+    plain: {
+      webhook: "PacketCreated",
+      filterObjectGuid: PACKET,
+      filterObjectType: 2,
+      subscriberUrl: "https://hooks.example.com/plain",
+      customHeader: "X Api Key",
+      customHeaderValue: HEADER_PLAIN,
+    },
+    secret: {
+      webhook: "NewCommunication",
+      filterObjectGuid: PACKET,
+      filterObjectType: 2,
+      subscriberUrl: "https://hooks.example.com/secret",
+      customHeader: "X Api Key",
+      customHeaderValue: pulumi.secret(HEADER_SECRET),
+    },
     bare: { webhook: "BusinessObjectCreated", filterObjectType: 7, subscriberUrl: "https://hooks.example.com/bare" },
   };
   stack = await openStack({
@@ -200,7 +222,11 @@ describe("no plaintext secret anywhere", () => {
     expect(up.outputs.plainHeader!.secret).toBe(true);
     await noteSignatures();
     await logged((options) => stack.refresh(options));
-    desired.plain = { ...desired.plain!, subscriberUrl: "https://hooks.example.com/plain/v2", customHeaderValue: HEADER_ROTATED };
+    desired.plain = {
+      ...desired.plain!,
+      subscriberUrl: "https://hooks.example.com/plain/v2",
+      customHeaderValue: HEADER_ROTATED,
+    };
     desired.bare = { ...desired.bare!, webhook: "BusinessObjectTypeUpdated" };
     const update = await logged((options) => stack.up(options));
     expect(update.summary.resourceChanges).toMatchObject({ update: 1, replace: 1 });
@@ -211,25 +237,61 @@ describe("no plaintext secret anywhere", () => {
 
   it("keeps secrets out of check failures (a secret with a newline, a password in a URL)", async () => {
     const saved = desired;
-    desired = { ...saved, broken: { webhook: 3, filterObjectType: 7, subscriberUrl: "https://hooks.example.com/b", customHeader: "X-Key", customHeaderValue: pulumi.secret(`${HEADER_WITH_NEWLINE}\n`) } };
+    desired = {
+      ...saved,
+      broken: {
+        webhook: 3,
+        filterObjectType: 7,
+        subscriberUrl: "https://hooks.example.com/b",
+        customHeader: "X-Key",
+        customHeaderValue: pulumi.secret(`${HEADER_WITH_NEWLINE}\n`),
+      },
+    };
     expect(await fails((o) => stack.preview(o))).toMatch(/customHeaderValue must not contain line breaks/);
-    desired = { ...saved, broken: { webhook: 3, filterObjectType: 7, subscriberUrl: `https://ops:${URL_PASSWORD}@hooks.example.com/b` } };
+    desired = {
+      ...saved,
+      broken: { webhook: 3, filterObjectType: 7, subscriberUrl: `https://ops:${URL_PASSWORD}@hooks.example.com/b` },
+    };
     expect(await fails((o) => stack.up(o))).toMatch(/subscriberUrl must not embed credentials/);
     desired = saved;
   });
 
   it("keeps secrets out of service errors that echo them, and out of a response cut short", async () => {
     // The service's validation message quotes the header value it was sent.
-    const echo = JSON.stringify({ Result: null, Messages: [{ IsError: true, MessageDescription: `CustomHeaderValue '${HEADER_ECHOED}' is not allowed`, Parameters: [HEADER_ECHOED], RelatedObjectType: 990, MessageID: 7 }] });
-    await emulator.admin("PUT", "/faults", [{ operation: "SubscribeToWebhook", kind: "status", status: 400, body: echo }]);
+    const echo = JSON.stringify({
+      Result: null,
+      Messages: [
+        {
+          IsError: true,
+          MessageDescription: `CustomHeaderValue '${HEADER_ECHOED}' is not allowed`,
+          Parameters: [HEADER_ECHOED],
+          RelatedObjectType: 990,
+          MessageID: 7,
+        },
+      ],
+    });
+    await emulator.admin("PUT", "/faults", [
+      { operation: "SubscribeToWebhook", kind: "status", status: 400, body: echo },
+    ]);
     const saved = desired;
-    desired = { ...saved, echoed: { webhook: 3, filterObjectType: 9, subscriberUrl: "https://hooks.example.com/echo", customHeader: "X-Key", customHeaderValue: HEADER_ECHOED } };
+    desired = {
+      ...saved,
+      echoed: {
+        webhook: 3,
+        filterObjectType: 9,
+        subscriberUrl: "https://hooks.example.com/echo",
+        customHeader: "X-Key",
+        customHeaderValue: HEADER_ECHOED,
+      },
+    };
     expect(await fails((o) => stack.up(o))).toMatch(/is not allowed/);
     desired = saved;
 
     // GetAll answers 200 with a body cut off mid-way: the part that arrived holds Signatures and header values.
     const full = JSON.stringify(await live());
-    await emulator.admin("PUT", "/faults", [{ operation: "GetAllWebhookSubscriptions", kind: "status", status: 200, body: full.slice(0, full.length - 40) }]);
+    await emulator.admin("PUT", "/faults", [
+      { operation: "GetAllWebhookSubscriptions", kind: "status", status: 200, body: full.slice(0, full.length - 40) },
+    ]);
     expect(await fails((o) => stack.refresh(o))).toMatch(/GetAllWebhookSubscriptions/);
     await emulator.admin("DELETE", "/faults");
   });
@@ -259,21 +321,37 @@ describe("no plaintext secret anywhere", () => {
     expect(entries.filter((e) => e.upstream && findLeaks(e.text, all).length > 0).length).toBeGreaterThan(0);
     // The decrypted export of a stack with a live subscription holds its Signature and header value,
     // and the provider's client secret from the stack config.
-    desired = { again: { webhook: 3, filterObjectType: 11, subscriberUrl: "https://hooks.example.com/again", customHeader: "X-Key", customHeaderValue: HEADER_SECRET } };
+    desired = {
+      again: {
+        webhook: 3,
+        filterObjectType: 11,
+        subscriberUrl: "https://hooks.example.com/again",
+        customHeader: "X-Key",
+        customHeaderValue: HEADER_SECRET,
+      },
+    };
     await stack.up(watched());
     await noteSignatures();
     const decrypted = JSON.stringify(await stack.exportStack());
-    expect(findLeaks(decrypted, secrets()).map((l) => l.split(" at ")[0]).sort()).toEqual(["Signature #5", "client secret", "header value (secret input)"]);
+    expect(
+      findLeaks(decrypted, secrets())
+        .map((l) => l.split(" at ")[0])
+        .sort(),
+    ).toEqual(["Signature #5", "client secret", "header value (secret input)"]);
     await stack.destroy(watched());
   });
 
   it("holds no plaintext secret in output, events, logs, errors, the files at rest or `pulumi stack export`", async () => {
     const engine = requireEngine();
-    const { stdout: exported } = await promisify(execFile)(join(engine.binDir, "pulumi"), ["stack", "export", "--stack", "secrets"], {
-      cwd: dir,
-      env: { ...process.env, ...engineEnv(engine, join(dir, "state")) },
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout: exported } = await promisify(execFile)(
+      join(engine.binDir, "pulumi"),
+      ["stack", "export", "--stack", "secrets"],
+      {
+        cwd: dir,
+        env: { ...process.env, ...engineEnv(engine, join(dir, "state")) },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     const files = filesUnder(dir);
     const all = secrets();
     const leaks = [

@@ -18,10 +18,16 @@ const emulator = useEmulator({ tokenTtlSeconds: 1 });
 async function everyOperation(auth: string | null): Promise<Array<[string, HttpResult]>> {
   const results: Array<[string, HttpResult]> = [];
   for (const operation of OPERATIONS) {
-    results.push([`configuration ${operation}`, await emulator.config(operation, { auth, query: QUERY, body: typeScopedBody() })]);
+    results.push([
+      `configuration ${operation}`,
+      await emulator.config(operation, { auth, query: QUERY, body: typeScopedBody() }),
+    ]);
   }
   for (const operation of LEGACY) {
-    results.push([`legacy ${operation}`, await emulator.legacy(operation, { auth, query: QUERY, body: typeScopedBody() })]);
+    results.push([
+      `legacy ${operation}`,
+      await emulator.legacy(operation, { auth, query: QUERY, body: typeScopedBody() }),
+    ]);
   }
   return results;
 }
@@ -39,7 +45,11 @@ function tokenForm(fields: Record<string, string>, headers: Record<string, strin
 }
 
 async function issueToken(): Promise<string> {
-  const result = await tokenForm({ grant_type: "client_credentials", client_id: "dev-client", client_secret: "dev-secret" });
+  const result = await tokenForm({
+    grant_type: "client_credentials",
+    client_id: "dev-client",
+    client_secret: "dev-secret",
+  });
   expect(result.status).toBe(200);
   return result.json.access_token;
 }
@@ -55,14 +65,18 @@ const ALL_401 = {
 };
 
 describe("fixed tokens", () => {
-  it.each([[null], ["Bearer nobody"], ["Bearer"], ["Basic ZGV2LWNsaWVudDpkZXYtc2VjcmV0"], ["dev-builder"], ["Bearer dev-builder extra"]])(
-    "Authorization %j gets 401 on every operation",
-    async (auth) => {
-      const results = await everyOperation(auth);
-      expect(statuses(results)).toEqual(ALL_401);
-      expect(results[0]?.[1].json.Error).toBe("A valid bearer token is required: send Authorization: Bearer <token>.");
-    },
-  );
+  it.each([
+    [null],
+    ["Bearer nobody"],
+    ["Bearer"],
+    ["Basic ZGV2LWNsaWVudDpkZXYtc2VjcmV0"],
+    ["dev-builder"],
+    ["Bearer dev-builder extra"],
+  ])("Authorization %j gets 401 on every operation", async (auth) => {
+    const results = await everyOperation(auth);
+    expect(statuses(results)).toEqual(ALL_401);
+    expect(results[0]?.[1].json.Error).toBe("A valid bearer token is required: send Authorization: Bearer <token>.");
+  });
 
   it("dev-reader gets 403 on every operation", async () => {
     const results = await everyOperation(READER);
@@ -92,13 +106,23 @@ describe("fixed tokens", () => {
 
 describe("POST /oauth/token", () => {
   it("issues an expiring Builder token from client credentials in the form", async () => {
-    const result = await tokenForm({ grant_type: "client_credentials", client_id: "dev-client", client_secret: "dev-secret" });
+    const result = await tokenForm({
+      grant_type: "client_credentials",
+      client_id: "dev-client",
+      client_secret: "dev-secret",
+    });
     expect(result.status).toBe(200);
     expect(result.headers.get("cache-control")).toBe("no-store");
-    expect(result.json).toEqual({ access_token: expect.stringMatching(/^[A-Za-z0-9_-]{20,}$/), token_type: "Bearer", expires_in: 1 });
+    expect(result.json).toEqual({
+      access_token: expect.stringMatching(/^[A-Za-z0-9_-]{20,}$/),
+      token_type: "Bearer",
+      expires_in: 1,
+    });
     const token = result.json.access_token;
     expect(token).not.toBe(await issueToken());
-    expect((await emulator.config("SubscribeToWebhook", { auth: `Bearer ${token}`, body: typeScopedBody() })).status).toBe(200);
+    expect(
+      (await emulator.config("SubscribeToWebhook", { auth: `Bearer ${token}`, body: typeScopedBody() })).status,
+    ).toBe(200);
     await sleep(1100);
     const expired = await emulator.config("GetAllWebhookSubscriptions", { auth: `Bearer ${token}` });
     expect(expired.status).toBe(401);

@@ -16,7 +16,9 @@ const CLI = join(__dirname, "../../emulator/cli.ts");
 
 /** Runs the command to completion (for invocations expected to fail fast). */
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", pathToFileURL(require.resolve("tsx")).href, CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", pathToFileURL(require.resolve("tsx")).href, CLI, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -30,9 +32,12 @@ describe("emulator command", () => {
       const emulator = await spawnEmulator(["--port", "0", "--rate-limit", "100:5", "--product", "acme"]);
       expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(emulator.url).not.toMatch(/:0$/);
-      const response = await fetch(`${emulator.url}/configuration/WebHookSubscription/GetAllWebhookSubscriptions?api-version=3`, {
-        headers: { authorization: "Bearer dev-builder" },
-      });
+      const response = await fetch(
+        `${emulator.url}/configuration/WebHookSubscription/GetAllWebhookSubscriptions?api-version=3`,
+        {
+          headers: { authorization: "Bearer dev-builder" },
+        },
+      );
       expect(response.status).toBe(200);
       expect(await emulator.stop(signal)).toBe(0);
       expect(emulator.stderr()).toBe("");
@@ -45,7 +50,10 @@ describe("emulator command", () => {
     [["--rate-limit", "fast"], '--rate-limit: expected a number, got "fast"'],
     [["--rate-limit", "0"], "--rate-limit: rateLimit.requestsPerSecond must be a positive number, got 0"],
     [["--rate-limit", "5:1:2"], '--rate-limit: expected <requestsPerSecond>[:<burst>], got "5:1:2"'],
-    [["--product", "my product"], '--product: product must be letters, digits and hyphens (it goes into a header name), got "my product"'],
+    [
+      ["--product", "my product"],
+      '--product: product must be letters, digits and hyphens (it goes into a header name), got "my product"',
+    ],
     [["--verbose"], 'unknown argument "--verbose"'],
     [["--state"], "--state needs a value"],
   ])("rejects %j with exit 1 and a message naming the flag", async (args, message) => {
@@ -72,7 +80,19 @@ describe("emulator command", () => {
 
 describe("parseCliArgs", () => {
   it("reads every flag, in both --flag value and --flag=value forms", () => {
-    expect(parseCliArgs(["--port", "8080", "--host=::1", "--state", "s.json", "--legacy-only", "--product=acme", "--rate-limit", "20:40"])).toEqual({
+    expect(
+      parseCliArgs([
+        "--port",
+        "8080",
+        "--host=::1",
+        "--state",
+        "s.json",
+        "--legacy-only",
+        "--product=acme",
+        "--rate-limit",
+        "20:40",
+      ]),
+    ).toEqual({
       port: 8080,
       host: "::1",
       statePath: "s.json",

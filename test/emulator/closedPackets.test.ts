@@ -17,17 +17,22 @@ beforeEach(async () => {
 });
 
 describe("configuration API", () => {
-  it.each([["1"], ["2"], ["3"], ["4-preview"], [null]])("Subscribe answers 400 text/plain in api-version %s", async (version) => {
-    const result = await emulator.config("SubscribeToWebhook", { version, body: objectScopedBody(1, CLOSED) });
-    expect(result.status).toBe(400);
-    expect(result.headers.get("content-type")).toMatch(/^text\/plain/);
-    expect(result.text).toBe(CLOSED_TEXT);
-    expect(await emulator.all()).toEqual([]);
-  });
+  it.each([["1"], ["2"], ["3"], ["4-preview"], [null]])(
+    "Subscribe answers 400 text/plain in api-version %s",
+    async (version) => {
+      const result = await emulator.config("SubscribeToWebhook", { version, body: objectScopedBody(1, CLOSED) });
+      expect(result.status).toBe(400);
+      expect(result.headers.get("content-type")).toMatch(/^text\/plain/);
+      expect(result.text).toBe(CLOSED_TEXT);
+      expect(await emulator.all()).toEqual([]);
+    },
+  );
 
   it("Update onto a closed packet answers the same and keeps the subscription unchanged", async () => {
     const saved = await emulator.subscribe(objectScopedBody(1, OPEN));
-    const result = await emulator.config("UpdateWebhookSubscription", { body: { GUID: saved.GUID, ...objectScopedBody(1, CLOSED) } });
+    const result = await emulator.config("UpdateWebhookSubscription", {
+      body: { GUID: saved.GUID, ...objectScopedBody(1, CLOSED) },
+    });
     expect(result.status).toBe(400);
     expect(result.text).toBe(CLOSED_TEXT);
     expect(await emulator.all()).toEqual([saved]);
@@ -49,7 +54,9 @@ describe("configuration API", () => {
   });
 
   it("checks validation rules before the closed packet", async () => {
-    const result = await emulator.config("SubscribeToWebhook", { body: objectScopedBody(1, CLOSED, { SubscriberURL: "x" }) });
+    const result = await emulator.config("SubscribeToWebhook", {
+      body: objectScopedBody(1, CLOSED, { SubscriberURL: "x" }),
+    });
     expect(result.status).toBe(400);
     expect(result.json.Messages[0].MessageID).toBe(1001);
   });
@@ -64,7 +71,9 @@ describe("legacy 2024.1 API", () => {
     expect(result.json.Result.GUID).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.json.Result.Signature).toMatch(/^[0-9a-f-]{36}$/);
     expect(await emulator.all()).toEqual([]);
-    const get = await emulator.config("GetWebhookSubscription", { query: { webhookSubscriptionGUID: result.json.Result.GUID } });
+    const get = await emulator.config("GetWebhookSubscription", {
+      query: { webhookSubscriptionGUID: result.json.Result.GUID },
+    });
     expect(get.status).toBe(404);
   });
 });

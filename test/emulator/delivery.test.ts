@@ -28,7 +28,12 @@ beforeAll(async () => {
     let text = "";
     request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
     request.on("end", () => {
-      received.push({ path: request.url ?? "", method: request.method ?? "", headers: request.headers, body: JSON.parse(text) });
+      received.push({
+        path: request.url ?? "",
+        method: request.method ?? "",
+        headers: request.headers,
+        body: JSON.parse(text),
+      });
       if (request.url === "/hang") return;
       response.statusCode = request.url === "/fail" ? 500 : 204;
       response.end();
@@ -51,12 +56,20 @@ async function fire(event: unknown) {
 
 describe("matching", () => {
   it("object-scoped events reach the subscriptions of that Webhook filtered on that object, case-insensitively", async () => {
-    const a = await emulator.subscribe(objectScopedBody(0, OBJECT_A, { SubscriberURL: `${receiverUrl}/a`, CustomHeader: "X Api Key", CustomHeaderValue: "k1" }));
+    const a = await emulator.subscribe(
+      objectScopedBody(0, OBJECT_A, {
+        SubscriberURL: `${receiverUrl}/a`,
+        CustomHeader: "X Api Key",
+        CustomHeaderValue: "k1",
+      }),
+    );
     await emulator.subscribe(objectScopedBody(0, OBJECT_B, { SubscriberURL: `${receiverUrl}/b` }));
     await emulator.subscribe(objectScopedBody(1, OBJECT_A, { SubscriberURL: `${receiverUrl}/other-event` }));
     const result = await fire({ Webhook: 0, ObjectGUID: OBJECT_A.toUpperCase() });
     expect(result.status).toBe(200);
-    expect(result.json).toEqual({ deliveries: [{ SubscriptionGUID: a.GUID, SubscriberURL: `${receiverUrl}/a`, status: 204, error: null }] });
+    expect(result.json).toEqual({
+      deliveries: [{ SubscriptionGUID: a.GUID, SubscriberURL: `${receiverUrl}/a`, status: 204, error: null }],
+    });
     expect(received).toHaveLength(1);
     const [message] = received;
     expect(message?.method).toBe("POST");
@@ -76,16 +89,22 @@ describe("matching", () => {
 
   it("type-scoped events reach every subscription of that Webhook, with one EventGUID", async () => {
     const first = await emulator.subscribe(typeScopedBody({ SubscriberURL: `${receiverUrl}/one` }));
-    const second = await emulator.subscribe(typeScopedBody({ SubscriberURL: `http://localhost:${new URL(receiverUrl).port}/two` }));
+    const second = await emulator.subscribe(
+      typeScopedBody({ SubscriberURL: `http://localhost:${new URL(receiverUrl).port}/two` }),
+    );
     await emulator.subscribe(typeScopedBody({ Webhook: 5, SubscriberURL: `${receiverUrl}/five` }));
     const result = await fire({ Webhook: 3 });
-    expect(result.json.deliveries.map((d: { SubscriptionGUID: string; status: number }) => [d.SubscriptionGUID, d.status])).toEqual([
+    expect(
+      result.json.deliveries.map((d: { SubscriptionGUID: string; status: number }) => [d.SubscriptionGUID, d.status]),
+    ).toEqual([
       [first.GUID, 204],
       [second.GUID, 204],
     ]);
     expect(received.map((r) => r.path).sort()).toEqual(["/one", "/two"]);
     expect(received[0]?.body.EventGUID).toBe(received[1]?.body.EventGUID);
-    expect(received.every((r) => r.body.ObjectGUID === null && r.body.WebhookName === "BusinessObjectCreated")).toBe(true);
+    expect(received.every((r) => r.body.ObjectGUID === null && r.body.WebhookName === "BusinessObjectCreated")).toBe(
+      true,
+    );
     // No custom header configured: none sent besides the fixed ones.
     expect(Object.keys(received[0]?.headers ?? {}).filter((h) => h.startsWith("x-"))).toEqual(["x-service-signature"]);
   });
@@ -119,13 +138,29 @@ describe("results", () => {
     const mapped = await emulator.subscribe(typeScopedBody({ SubscriberURL: "http://[::ffff:7f00:1]:9/x" }));
     const deliveries = (await fire({ Webhook: 3 })).json.deliveries;
     expect(deliveries).toEqual([
-      { SubscriptionGUID: remote.GUID, SubscriberURL: "https://hooks.example.com/x", status: null, error: "not delivered: the emulator only delivers to loopback addresses" },
-      { SubscriptionGUID: mapped.GUID, SubscriberURL: "http://[::ffff:7f00:1]:9/x", status: null, error: "not delivered: the emulator only delivers to loopback addresses" },
+      {
+        SubscriptionGUID: remote.GUID,
+        SubscriberURL: "https://hooks.example.com/x",
+        status: null,
+        error: "not delivered: the emulator only delivers to loopback addresses",
+      },
+      {
+        SubscriptionGUID: mapped.GUID,
+        SubscriberURL: "http://[::ffff:7f00:1]:9/x",
+        status: null,
+        error: "not delivered: the emulator only delivers to loopback addresses",
+      },
     ]);
   });
 
   it("refuses malformed events with 400", async () => {
-    for (const event of [{ Webhook: 0 }, { Webhook: "0", ObjectGUID: OBJECT_A }, { Webhook: 9 }, { Webhook: 1, ObjectGUID: "x" }, { Webhook: 3, Extra: 1 }]) {
+    for (const event of [
+      { Webhook: 0 },
+      { Webhook: "0", ObjectGUID: OBJECT_A },
+      { Webhook: 9 },
+      { Webhook: 1, ObjectGUID: "x" },
+      { Webhook: 3, Extra: 1 },
+    ]) {
       const result = await fire(event);
       expect(result.status).toBe(400);
       expect(result.json.Error).toEqual(expect.any(String));

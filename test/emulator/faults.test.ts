@@ -28,7 +28,9 @@ describe("kinds", () => {
 
   it("reset-after-commit saves the change, then drops the connection", async () => {
     await setFaults([{ operation: "SubscribeToWebhook", kind: "reset-after-commit", count: 1 }]);
-    await expect(emulator.config("SubscribeToWebhook", { body: typeScopedBody({ SubscriberURL: "https://lost.example/" }) })).rejects.toThrow(TypeError);
+    await expect(
+      emulator.config("SubscribeToWebhook", { body: typeScopedBody({ SubscriberURL: "https://lost.example/" }) }),
+    ).rejects.toThrow(TypeError);
     const all = await emulator.all();
     expect(all).toHaveLength(1);
     expect(all[0]?.SubscriberURL).toBe("https://lost.example/");
@@ -37,7 +39,9 @@ describe("kinds", () => {
   it("reset-after-commit on Unsubscribe deletes", async () => {
     const saved = await emulator.subscribe(typeScopedBody());
     await setFaults([{ operation: "Unsubscribe", kind: "reset-after-commit" }]);
-    await expect(emulator.config("Unsubscribe", { query: { webHookSubscriptionGUID: saved.GUID } })).rejects.toThrow(TypeError);
+    await expect(emulator.config("Unsubscribe", { query: { webHookSubscriptionGUID: saved.GUID } })).rejects.toThrow(
+      TypeError,
+    );
     expect(await emulator.all()).toEqual([]);
   });
 
@@ -48,9 +52,17 @@ describe("kinds", () => {
       { operation: "SubscribeToWebhook", kind: "status", status: 500, count: 1 },
     ]);
     const json = await emulator.config("SubscribeToWebhook", { body: typeScopedBody() });
-    expect([json.status, json.headers.get("content-type"), json.json]).toEqual([503, "application/json; charset=utf-8", { Error: "maintenance" }]);
+    expect([json.status, json.headers.get("content-type"), json.json]).toEqual([
+      503,
+      "application/json; charset=utf-8",
+      { Error: "maintenance" },
+    ]);
     const text = await emulator.config("SubscribeToWebhook", { body: typeScopedBody() });
-    expect([text.status, text.headers.get("content-type"), text.text]).toEqual([502, "text/plain; charset=utf-8", "bad gateway"]);
+    expect([text.status, text.headers.get("content-type"), text.text]).toEqual([
+      502,
+      "text/plain; charset=utf-8",
+      "bad gateway",
+    ]);
     const empty = await emulator.config("SubscribeToWebhook", { body: typeScopedBody() });
     expect([empty.status, empty.text]).toEqual([500, ""]);
     expect(await emulator.all()).toEqual([]);
@@ -83,7 +95,13 @@ describe("selection", () => {
     expect(await getAllStatuses(2)).toEqual([200, 200]);
     await setFaults([{ operation: "*", kind: "status", status: 503 }]);
     expect(await getAllStatuses(1)).toEqual([503]);
-    expect((await emulator.legacy("Unsubscribe", { query: { webHookSubscriptionGUID: "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b" } })).status).toBe(503);
+    expect(
+      (
+        await emulator.legacy("Unsubscribe", {
+          query: { webHookSubscriptionGUID: "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b" },
+        })
+      ).status,
+    ).toBe(503);
   });
 
   it("fires `count` times, then stops; rules are tried in order", async () => {

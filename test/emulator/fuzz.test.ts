@@ -15,7 +15,17 @@ const GUID = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
 /** Values that sit near the edges of what each field accepts. */
 const edgyValue = fc.oneof(
   fc.integer({ min: -2, max: 8 }),
-  fc.constantFrom(null, true, "", " ", "3", "PacketCreated", GUID, GUID.toUpperCase(), "00000000-0000-0000-0000-000000000000"),
+  fc.constantFrom(
+    null,
+    true,
+    "",
+    " ",
+    "3",
+    "PacketCreated",
+    GUID,
+    GUID.toUpperCase(),
+    "00000000-0000-0000-0000-000000000000",
+  ),
   fc.constantFrom("https://hooks.example.com/x", "http://127.0.0.1:9/h", "ftp://x", "X Api Key", "Bad:Name", "x\r\ny"),
   fc.double(),
   fc.string(),
@@ -57,7 +67,11 @@ const body = fc.oneof(
   fc.dictionary(fc.string(), edgyValue, { maxKeys: 4 }),
   fc.jsonValue(),
 );
-const rawBody = fc.oneof({ arbitrary: body.map((value) => JSON.stringify(value) ?? ""), weight: 4 }, fc.string(), fc.constantFrom("{", "[", '{"Webhook":}', "\u0000", "{}{}"));
+const rawBody = fc.oneof(
+  { arbitrary: body.map((value) => JSON.stringify(value) ?? ""), weight: 4 },
+  fc.string(),
+  fc.constantFrom("{", "[", '{"Webhook":}', "\u0000", "{}{}"),
+);
 
 let directory: string;
 let statePath: string;
@@ -76,19 +90,25 @@ describe(`random bodies (FUZZ_SEED=${FUZZ_SEED})`, () => {
   it("get 200, 400 or 404 from Subscribe and Update, never 5xx; saved subscriptions obey the rules", async () => {
     const statuses = new Set<number>();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("SubscribeToWebhook", "UpdateWebhookSubscription", "legacy"), rawBody, async (target, template) => {
-        const raw = template.replaceAll(EXISTING, (await emulator.all())[0]?.GUID ?? GUID);
-        const result =
-          target === "legacy"
-            ? await emulator.legacy("SubscribeToWebhook", { raw })
-            : await emulator.config(target as "SubscribeToWebhook" | "UpdateWebhookSubscription", { raw });
-        statuses.add(result.status);
-        expect([200, 400, 404]).toContain(result.status);
-        if (result.status === 400) {
-          // Either an unreadable body or a rule envelope; nothing else.
-          expect(result.json.Error !== undefined || (result.json.Result === null && result.json.Messages.length > 0)).toBe(true);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom("SubscribeToWebhook", "UpdateWebhookSubscription", "legacy"),
+        rawBody,
+        async (target, template) => {
+          const raw = template.replaceAll(EXISTING, (await emulator.all())[0]?.GUID ?? GUID);
+          const result =
+            target === "legacy"
+              ? await emulator.legacy("SubscribeToWebhook", { raw })
+              : await emulator.config(target as "SubscribeToWebhook" | "UpdateWebhookSubscription", { raw });
+          statuses.add(result.status);
+          expect([200, 400, 404]).toContain(result.status);
+          if (result.status === 400) {
+            // Either an unreadable body or a rule envelope; nothing else.
+            expect(
+              result.json.Error !== undefined || (result.json.Result === null && result.json.Messages.length > 0),
+            ).toBe(true);
+          }
+        },
+      ),
       { numRuns: 1000, seed: FUZZ_SEED },
     );
     // The generators reach every outcome, so the property is not vacuous. Measured: with 300 runs,

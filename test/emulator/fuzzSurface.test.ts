@@ -16,11 +16,22 @@ import { issueToken } from "../support/tokenProxy";
 import { FUZZ_SEED } from "../support/fuzzSeed";
 
 const GUID = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
-const OPERATIONS = ["GetAllWebhookSubscriptions", "GetWebhookSubscription", "SubscribeToWebhook", "UpdateWebhookSubscription", "Unsubscribe"];
+const OPERATIONS = [
+  "GetAllWebhookSubscriptions",
+  "GetWebhookSubscription",
+  "SubscribeToWebhook",
+  "UpdateWebhookSubscription",
+  "Unsubscribe",
+];
 
 /** Paths near and far from the real ones. */
 const path = fc.oneof(
-  { arbitrary: fc.tuple(fc.constantFrom("/configuration", "/legacy"), fc.constantFrom(...OPERATIONS)).map(([api, op]) => `${api}/WebHookSubscription/${op}`), weight: 6 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom("/configuration", "/legacy"), fc.constantFrom(...OPERATIONS))
+      .map(([api, op]) => `${api}/WebHookSubscription/${op}`),
+    weight: 6,
+  },
   {
     arbitrary: fc.constantFrom(
       "/_emulator/reset",
@@ -36,7 +47,20 @@ const path = fc.oneof(
     ),
     weight: 3,
   },
-  fc.constantFrom("/", "", "//", "/configuration/WebHookSubscription/", "/CONFIGURATION/webhooksubscription/getallwebhooksubscriptions", "/configuration/WebHookSubscription/SubscribeToWebhook/", "/configuration/../_emulator/stats", "/%2e%2e/%2e%2e/etc/passwd", "/a%ZZb", "/_emulator", "/_emulator/", `/${"x".repeat(5000)}`),
+  fc.constantFrom(
+    "/",
+    "",
+    "//",
+    "/configuration/WebHookSubscription/",
+    "/CONFIGURATION/webhooksubscription/getallwebhooksubscriptions",
+    "/configuration/WebHookSubscription/SubscribeToWebhook/",
+    "/configuration/../_emulator/stats",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/a%ZZb",
+    "/_emulator",
+    "/_emulator/",
+    `/${"x".repeat(5000)}`,
+  ),
   fc.webPath(),
 );
 
@@ -44,8 +68,25 @@ const path = fc.oneof(
 const query = fc
   .array(
     fc.oneof(
-      fc.constantFrom("api-version=3", "api-version=3", "api-version=3", "api-version=1", "api-version=4-preview", "api-version=2024.1", "api-version=", "api-version=99", "api-version=3&api-version=2", "api-version=%ZZ"),
-      fc.constantFrom(`webhookSubscriptionGUID=${GUID}`, `webHookSubscriptionGUID=${GUID}`, "webhookSubscriptionGUID=nope", "webHookSubscriptionGUID=", `webHookSubscriptionGUID=${GUID}&webHookSubscriptionGUID=${GUID}`),
+      fc.constantFrom(
+        "api-version=3",
+        "api-version=3",
+        "api-version=3",
+        "api-version=1",
+        "api-version=4-preview",
+        "api-version=2024.1",
+        "api-version=",
+        "api-version=99",
+        "api-version=3&api-version=2",
+        "api-version=%ZZ",
+      ),
+      fc.constantFrom(
+        `webhookSubscriptionGUID=${GUID}`,
+        `webHookSubscriptionGUID=${GUID}`,
+        "webhookSubscriptionGUID=nope",
+        "webHookSubscriptionGUID=",
+        `webHookSubscriptionGUID=${GUID}&webHookSubscriptionGUID=${GUID}`,
+      ),
       fc.tuple(fc.string(), fc.string()).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`),
       fc.webQueryParameters(),
     ),
@@ -53,8 +94,36 @@ const query = fc
   )
   .map((parts) => (parts.length > 0 ? `?${parts.join("&")}` : ""));
 
-const authorization = fc.constantFrom(undefined, "Bearer dev-builder", "Bearer dev-builder", "Bearer dev-builder", "Bearer dev-builder", "bearer   dev-builder", "Bearer dev-reader", "Bearer", "Bearer a b", "Basic ZGV2LWNsaWVudDpkZXYtc2VjcmV0", `Bearer ${"z".repeat(8000)}`, "");
-const contentType = fc.constantFrom(undefined, "application/json", "application/json", "application/json", "application/json; charset=utf-8", "application/vnd.api+json", "application/json; charset=utf-16", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "", "*/*", ";;;");
+const authorization = fc.constantFrom(
+  undefined,
+  "Bearer dev-builder",
+  "Bearer dev-builder",
+  "Bearer dev-builder",
+  "Bearer dev-builder",
+  "bearer   dev-builder",
+  "Bearer dev-reader",
+  "Bearer",
+  "Bearer a b",
+  "Basic ZGV2LWNsaWVudDpkZXYtc2VjcmV0",
+  `Bearer ${"z".repeat(8000)}`,
+  "",
+);
+const contentType = fc.constantFrom(
+  undefined,
+  "application/json",
+  "application/json",
+  "application/json",
+  "application/json; charset=utf-8",
+  "application/vnd.api+json",
+  "application/json; charset=utf-16",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/xml",
+  "",
+  "*/*",
+  ";;;",
+);
 
 /** Nested `depth` deep, built as text (JSON.stringify of such a value would overflow the test's own stack). */
 const deepArray = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
@@ -64,12 +133,42 @@ const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(dep
 const body: fc.Arbitrary<string | Uint8Array | undefined> = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 3 },
   { arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)), weight: 4 },
-  { arbitrary: fc.constantFrom(typeScopedBody(), { ...typeScopedBody(), GUID }, [typeScopedBody()], { requestsPerSecond: 5 }, { rules: [] }, { Closed: true }, { Webhook: 3, ObjectGUID: GUID }).map((v) => JSON.stringify(v)), weight: 3 },
+  {
+    arbitrary: fc
+      .constantFrom(
+        typeScopedBody(),
+        { ...typeScopedBody(), GUID },
+        [typeScopedBody()],
+        { requestsPerSecond: 5 },
+        { rules: [] },
+        { Closed: true },
+        { Webhook: 3, ObjectGUID: GUID },
+      )
+      .map((v) => JSON.stringify(v)),
+    weight: 3,
+  },
   fc.string(),
-  fc.constantFrom("", " ", "{", "null", "[]", "{}{}", "\u0000", "grant_type=client_credentials&client_id=dev-client&client_secret=dev-secret", '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"x":1}}}'),
+  fc.constantFrom(
+    "",
+    " ",
+    "{",
+    "null",
+    "[]",
+    "{}{}",
+    "\u0000",
+    "grant_type=client_credentials&client_id=dev-client&client_secret=dev-secret",
+    '{"__proto__":{"polluted":1}}',
+    '{"constructor":{"prototype":{"x":1}}}',
+  ),
   fc.uint8Array({ maxLength: 512 }),
   fc.constantFrom(deepArray(100_000), deepObject(100_000), `{"Webhook":${deepArray(50_000)}}`),
-  fc.constant(JSON.stringify({ Webhook: 3, FilterObjectType: 2, SubscriberURL: `https://hooks.example.com/${"x".repeat(1_100_000)}` })),
+  fc.constant(
+    JSON.stringify({
+      Webhook: 3,
+      FilterObjectType: 2,
+      SubscriberURL: `https://hooks.example.com/${"x".repeat(1_100_000)}`,
+    }),
+  ),
 );
 
 const method = fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "PROPFIND", "FOO");
@@ -77,20 +176,28 @@ const method = fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS
 /** The method a path is served with, so that most requests get past routing. */
 function expectedMethod(p: string): string | undefined {
   if (/\/(GetAllWebhookSubscriptions|GetWebhookSubscription)$/.test(p) || p === "/_emulator/stats") return "GET";
-  if (/\/(SubscribeToWebhook|UpdateWebhookSubscription|Unsubscribe)$/.test(p) || /^\/_emulator\/(reset|events|tokens\/)/.test(p) || p === "/oauth/token") return "POST";
+  if (
+    /\/(SubscribeToWebhook|UpdateWebhookSubscription|Unsubscribe)$/.test(p) ||
+    /^\/_emulator\/(reset|events|tokens\/)/.test(p) ||
+    p === "/oauth/token"
+  )
+    return "POST";
   if (/^\/_emulator\/(faults|rate-limit|work-items\/)/.test(p)) return "PUT";
   return undefined;
 }
 const pathAndMethod = path.chain((p) => {
   const expected = expectedMethod(p);
-  return fc.tuple(fc.constant(p), expected ? fc.oneof({ arbitrary: fc.constant(expected), weight: 4 }, method) : method);
+  return fc.tuple(
+    fc.constant(p),
+    expected ? fc.oneof({ arbitrary: fc.constant(expected), weight: 4 }, method) : method,
+  );
 });
 
 /** Raw requests that no well-behaved client would send. */
 const rawRequest = fc.oneof(
   fc.constantFrom(
     "GET /configuration/WebHookSubscription/GetAllWebhookSubscriptions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer dev-builder\r\n\r\n",
-    "POST /configuration/WebHookSubscription/SubscribeToWebhook HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{\"Webhook\":3}",
+    'POST /configuration/WebHookSubscription/SubscribeToWebhook HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{"Webhook":3}',
     "POST /configuration/WebHookSubscription/SubscribeToWebhook HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\nnot hex\r\n",
     "POST /configuration/WebHookSubscription/SubscribeToWebhook HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\n{}{}{}",
     "GET / HTTP/9.9\r\n\r\n",
@@ -102,7 +209,9 @@ const rawRequest = fc.oneof(
     "GET /configuration/WebHookSubscription/GetAllWebhookSubscriptions?api-version=3 HTTP/1.0\r\nAuthorization: Bearer dev-builder\r\n\r\n",
   ),
   fc.string({ maxLength: 200 }).map((s) => `${s}\r\n\r\n`),
-  fc.tuple(method, fc.string({ maxLength: 50 }), fc.string({ maxLength: 50 })).map(([m, p, h]) => `${m} /${p} HTTP/1.1\r\nHost: x\r\n${h}\r\n\r\n`),
+  fc
+    .tuple(method, fc.string({ maxLength: 50 }), fc.string({ maxLength: 50 }))
+    .map(([m, p, h]) => `${m} /${p} HTTP/1.1\r\nHost: x\r\n${h}\r\n\r\n`),
 );
 
 /** Writes `request` on a fresh connection; the status of the answer, or null if the server just closed it. */
@@ -150,21 +259,28 @@ describe(`the HTTP surface under random requests (FUZZ_SEED=${FUZZ_SEED})`, () =
   it("answers every request below 500, with fetch", async () => {
     let sent = 0;
     await fc.assert(
-      fc.asyncProperty(pathAndMethod, query, authorization, contentType, body, async ([p, m], q, auth, type, payload) => {
-        const headers: Record<string, string> = {};
-        if (auth !== undefined) headers.authorization = auth;
-        if (type !== undefined) headers["content-type"] = type;
-        const withBody = payload !== undefined && m !== "GET" && m !== "HEAD";
-        const response = await fetch(`${emulator.url}${p.startsWith("/") ? p : `/${p}`}${q}`, {
-          method: m,
-          headers,
-          ...(withBody ? { body: payload } : {}),
-        });
-        await response.arrayBuffer();
-        count(response.status);
-        expect(response.status, `${m} ${p}${q}`.slice(0, 300)).toBeLessThan(500);
-        if (++sent % 50 === 0) await stillAnswers();
-      }),
+      fc.asyncProperty(
+        pathAndMethod,
+        query,
+        authorization,
+        contentType,
+        body,
+        async ([p, m], q, auth, type, payload) => {
+          const headers: Record<string, string> = {};
+          if (auth !== undefined) headers.authorization = auth;
+          if (type !== undefined) headers["content-type"] = type;
+          const withBody = payload !== undefined && m !== "GET" && m !== "HEAD";
+          const response = await fetch(`${emulator.url}${p.startsWith("/") ? p : `/${p}`}${q}`, {
+            method: m,
+            headers,
+            ...(withBody ? { body: payload } : {}),
+          });
+          await response.arrayBuffer();
+          count(response.status);
+          expect(response.status, `${m} ${p}${q}`.slice(0, 300)).toBeLessThan(500);
+          if (++sent % 50 === 0) await stillAnswers();
+        },
+      ),
       { numRuns: 1000, seed: FUZZ_SEED },
     );
     await stillAnswers();
@@ -182,7 +298,9 @@ describe(`the HTTP surface under random requests (FUZZ_SEED=${FUZZ_SEED})`, () =
       { numRuns: 150, seed: FUZZ_SEED },
     );
     await stillAnswers();
-    console.log(`[fuzz-surface] statuses (0 = connection closed without an answer): ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+    console.log(
+      `[fuzz-surface] statuses (0 = connection closed without an answer): ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`,
+    );
   });
 
   it("leaves a state file that loads into the same subscriptions", async () => {
@@ -190,9 +308,17 @@ describe(`the HTTP surface under random requests (FUZZ_SEED=${FUZZ_SEED})`, () =
     await emulator.admin("DELETE", "/faults");
     await emulator.admin("PUT", "/rate-limit", null);
     // A token of its own: the fuzz may have expired the fixed Builder token.
-    const list = async () => (await emulator.config("GetAllWebhookSubscriptions", { auth: `Bearer ${await issueToken(emulator.url)}` })).json;
+    const list = async () =>
+      (await emulator.config("GetAllWebhookSubscriptions", { auth: `Bearer ${await issueToken(emulator.url)}` })).json;
     // Make sure there is something to keep, whatever the fuzz left.
-    expect((await emulator.config("SubscribeToWebhook", { body: typeScopedBody({ SubscriberURL: "https://hooks.example.com/kept" }), auth: `Bearer ${await issueToken(emulator.url)}` })).status).toBe(200);
+    expect(
+      (
+        await emulator.config("SubscribeToWebhook", {
+          body: typeScopedBody({ SubscriberURL: "https://hooks.example.com/kept" }),
+          auth: `Bearer ${await issueToken(emulator.url)}`,
+        })
+      ).status,
+    ).toBe(200);
     const before = await list();
     await emulator.close();
     emulator = await EmulatorHarness.start({ statePath, deliveryTimeoutMs: 500 });

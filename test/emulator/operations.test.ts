@@ -41,12 +41,16 @@ describe("SubscribeToWebhook", () => {
   });
 
   it("treats explicit nulls like absent optional fields", async () => {
-    const saved = await emulator.subscribe(typeScopedBody({ FilterObjectGUID: null, CustomHeader: null, CustomHeaderValue: null }));
+    const saved = await emulator.subscribe(
+      typeScopedBody({ FilterObjectGUID: null, CustomHeader: null, CustomHeaderValue: null }),
+    );
     expect(saved).toMatchObject({ FilterObjectGUID: null, CustomHeader: "", CustomHeaderValue: null });
   });
 
   it("treats the all-zero FilterObjectGUID as no filter on a type-scoped event", async () => {
-    const saved = await emulator.subscribe(typeScopedBody({ FilterObjectGUID: "00000000-0000-0000-0000-000000000000" }));
+    const saved = await emulator.subscribe(
+      typeScopedBody({ FilterObjectGUID: "00000000-0000-0000-0000-000000000000" }),
+    );
     expect(saved.FilterObjectGUID).toBeNull();
   });
 
@@ -67,7 +71,9 @@ describe("SubscribeToWebhook", () => {
 describe("GetWebhookSubscription and GetAllWebhookSubscriptions", () => {
   it("Get returns the bare subscription object (no envelope), GUID case-insensitive", async () => {
     const saved = await emulator.subscribe(typeScopedBody());
-    const result = await emulator.config("GetWebhookSubscription", { query: { webhookSubscriptionGUID: saved.GUID.toUpperCase() } });
+    const result = await emulator.config("GetWebhookSubscription", {
+      query: { webhookSubscriptionGUID: saved.GUID.toUpperCase() },
+    });
     expect(result.status).toBe(200);
     expect(result.json).toEqual(saved);
   });
@@ -92,7 +98,10 @@ describe("UpdateWebhookSubscription", () => {
     const first = await emulator.subscribe(typeScopedBody({ CustomHeader: "X Old", CustomHeaderValue: "old" }));
     const second = await emulator.subscribe(typeScopedBody());
     const result = await emulator.config("UpdateWebhookSubscription", {
-      body: { GUID: first.GUID.toUpperCase(), ...objectScopedBody(1, OBJECT, { SubscriberURL: "http://new.example/hook" }) },
+      body: {
+        GUID: first.GUID.toUpperCase(),
+        ...objectScopedBody(1, OBJECT, { SubscriberURL: "http://new.example/hook" }),
+      },
     });
     expect(result.status).toBe(200);
     expect(result.json).toEqual({
@@ -143,7 +152,10 @@ describe("Unsubscribe", () => {
 
   it("ignores a body: the query parameter is the only input", async () => {
     const saved = await emulator.subscribe(typeScopedBody());
-    const result = await emulator.config("Unsubscribe", { query: { webHookSubscriptionGUID: saved.GUID }, body: { anything: 1 } });
+    const result = await emulator.config("Unsubscribe", {
+      query: { webHookSubscriptionGUID: saved.GUID },
+      body: { anything: 1 },
+    });
     expect(result.status).toBe(200);
   });
 });
@@ -152,8 +164,12 @@ describe("routing", () => {
   it("answers 404 for unknown operations, wrong methods and unknown paths", async () => {
     const unknownOperation = await emulator.config("GetThings" as never);
     expect(unknownOperation.status).toBe(404);
-    expect(unknownOperation.json).toEqual({ Error: "No such resource: POST /configuration/WebHookSubscription/GetThings" });
-    const wrongMethod = await fetch(`${emulator.url}/configuration/WebHookSubscription/SubscribeToWebhook`, { headers: { authorization: "Bearer dev-builder" } });
+    expect(unknownOperation.json).toEqual({
+      Error: "No such resource: POST /configuration/WebHookSubscription/GetThings",
+    });
+    const wrongMethod = await fetch(`${emulator.url}/configuration/WebHookSubscription/SubscribeToWebhook`, {
+      headers: { authorization: "Bearer dev-builder" },
+    });
     expect(wrongMethod.status).toBe(404);
     const elsewhere = await fetch(`${emulator.url}/nothing/here`);
     expect(elsewhere.status).toBe(404);
@@ -163,7 +179,9 @@ describe("routing", () => {
     const badUrl = await fetch(`${emulator.url}/configuration/WebHookSubscription/%E0%A4%A`);
     expect(badUrl.status).toBeGreaterThanOrEqual(400);
     expect(badUrl.status).toBeLessThan(500);
-    const huge = await emulator.config("SubscribeToWebhook", { raw: JSON.stringify(typeScopedBody({ CustomHeaderValue: "x".repeat(2 * 1024 * 1024) })) });
+    const huge = await emulator.config("SubscribeToWebhook", {
+      raw: JSON.stringify(typeScopedBody({ CustomHeaderValue: "x".repeat(2 * 1024 * 1024) })),
+    });
     expect(huge.status).toBe(413);
     expect((await emulator.config("GetAllWebhookSubscriptions")).status).toBe(200);
   });

@@ -20,7 +20,11 @@ beforeEach(async () => {
 });
 afterEach(() => rm(directory, { recursive: true, force: true }));
 
-async function readState(): Promise<{ version: number; subscriptions: Array<{ GUID: string }>; workItems: Record<string, unknown> }> {
+async function readState(): Promise<{
+  version: number;
+  subscriptions: Array<{ GUID: string }>;
+  workItems: Record<string, unknown>;
+}> {
   return JSON.parse(await readFile(statePath, "utf8"));
 }
 
@@ -30,7 +34,9 @@ describe("restart", () => {
     const a = await first.subscribe(typeScopedBody({ CustomHeader: "X Key", CustomHeaderValue: "v" }));
     const b = await first.subscribe(objectScopedBody(0, CLOSED));
     const c = await first.subscribe(typeScopedBody({ Webhook: 5 }));
-    await first.config("UpdateWebhookSubscription", { body: { GUID: a.GUID, ...typeScopedBody({ SubscriberURL: "https://updated.example/" }) } });
+    await first.config("UpdateWebhookSubscription", {
+      body: { GUID: a.GUID, ...typeScopedBody({ SubscriberURL: "https://updated.example/" }) },
+    });
     await first.config("Unsubscribe", { query: { webHookSubscriptionGUID: b.GUID } });
     await first.admin("PUT", `/work-items/${CLOSED}`, { Closed: true });
     const before = await first.all();
@@ -41,11 +47,19 @@ describe("restart", () => {
       const after = await second.all();
       expect(after).toEqual(before);
       expect(after.map((s) => s.GUID)).toEqual([a.GUID, c.GUID]);
-      expect(after[0]).toMatchObject({ SubscriberURL: "https://updated.example/", Signature: a.Signature, CustomHeader: "", CustomHeaderValue: null });
+      expect(after[0]).toMatchObject({
+        SubscriberURL: "https://updated.example/",
+        Signature: a.Signature,
+        CustomHeader: "",
+        CustomHeaderValue: null,
+      });
       const closed = await second.config("SubscribeToWebhook", { body: objectScopedBody(1, CLOSED) });
       expect(closed.text).toBe("Cannot create subscription for a closed packet.");
       // Counters are not state: they start at zero again.
-      expect((await second.admin("GET", "/stats")).json.requests).toEqual({ GetAllWebhookSubscriptions: 1, SubscribeToWebhook: 1 });
+      expect((await second.admin("GET", "/stats")).json.requests).toEqual({
+        GetAllWebhookSubscriptions: 1,
+        SubscribeToWebhook: 1,
+      });
     } finally {
       await second.close();
     }
@@ -107,8 +121,16 @@ describe("the state file", () => {
 
   it.each([
     ["not JSON", "{ this is not json", "is not valid JSON"],
-    ["another version", JSON.stringify({ version: 2, subscriptions: [], workItems: {} }), "is not an emulator state file (version"],
-    ["a bad subscription", JSON.stringify({ version: 1, subscriptions: [{ GUID: "x" }], workItems: {} }), "is not an emulator state file (subscriptions.0"],
+    [
+      "another version",
+      JSON.stringify({ version: 2, subscriptions: [], workItems: {} }),
+      "is not an emulator state file (version",
+    ],
+    [
+      "a bad subscription",
+      JSON.stringify({ version: 1, subscriptions: [{ GUID: "x" }], workItems: {} }),
+      "is not an emulator state file (subscriptions.0",
+    ],
     ["an empty file", "", "is not valid JSON"],
   ])("refuses to start on %s and leaves the file untouched", async (_name, content, problem) => {
     await rm(join(directory, "nested"), { recursive: true, force: true });
@@ -129,12 +151,16 @@ describe("kill -9", () => {
     const worker = async () => {
       while (!stopped) {
         try {
-          const response = await fetch(`${child.url}/configuration/WebHookSubscription/SubscribeToWebhook?api-version=3`, {
-            method: "POST",
-            headers: { authorization: BUILDER, "content-type": "application/json" },
-            body: JSON.stringify(typeScopedBody()),
-          });
-          if (response.status === 200) acknowledged.push(((await response.json()) as { Result: { GUID: string } }).Result.GUID);
+          const response = await fetch(
+            `${child.url}/configuration/WebHookSubscription/SubscribeToWebhook?api-version=3`,
+            {
+              method: "POST",
+              headers: { authorization: BUILDER, "content-type": "application/json" },
+              body: JSON.stringify(typeScopedBody()),
+            },
+          );
+          if (response.status === 200)
+            acknowledged.push(((await response.json()) as { Result: { GUID: string } }).Result.GUID);
         } catch {
           return;
         }

@@ -82,7 +82,9 @@ describe("start options", () => {
   it("has no limit by default", async () => {
     const unlimited = await EmulatorHarness.start();
     try {
-      const results = await Promise.all(Array.from({ length: 50 }, () => unlimited.config("GetAllWebhookSubscriptions")));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => unlimited.config("GetAllWebhookSubscriptions")),
+      );
       expect(results.every((result) => result.status === 200)).toBe(true);
     } finally {
       await unlimited.close();

@@ -21,7 +21,12 @@ describe("stats", () => {
     await emulator.config("Nothing" as never);
     const stats = await emulator.admin("GET", "/stats");
     expect(stats.json).toEqual({
-      requests: { SubscribeToWebhook: 2, GetWebhookSubscription: 2, GetAllWebhookSubscriptions: 1, UpdateWebhookSubscription: 1 },
+      requests: {
+        SubscribeToWebhook: 2,
+        GetWebhookSubscription: 2,
+        GetAllWebhookSubscriptions: 1,
+        UpdateWebhookSubscription: 1,
+      },
       status: { "200": 2, "404": 1, "401": 1, "400": 2 },
       faults: {},
     });
@@ -52,7 +57,9 @@ describe("reset", () => {
   });
 
   it("drops a request still held by a delay fault, so it cannot commit after the reset", async () => {
-    await emulator.admin("PUT", "/faults", [{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 400, count: 1 }]);
+    await emulator.admin("PUT", "/faults", [
+      { operation: "SubscribeToWebhook", kind: "delay", delayMs: 400, count: 1 },
+    ]);
     const delayed = emulator.config("SubscribeToWebhook", { body: typeScopedBody() }).then(
       (result) => result.status,
       () => "connection dropped",

@@ -12,37 +12,54 @@ const OBJECT = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
 const emulator = useEmulator();
 
 describe("configuration API versions", () => {
-  it.each([["1"], ["2"], ["3"], ["4-preview"], [null]])("api-version %s serves all five operations", async (version) => {
-    const subscribed = await emulator.config("SubscribeToWebhook", { version, body: objectScopedBody(0, OBJECT) });
-    expect(subscribed.status).toBe(200);
-    const guid: string = subscribed.json.Result.GUID;
-    const all = await emulator.config("GetAllWebhookSubscriptions", { version });
-    expect(all.json.map((s: { GUID: string }) => s.GUID)).toEqual([guid]);
-    const one = await emulator.config("GetWebhookSubscription", { version, query: { webhookSubscriptionGUID: guid } });
-    expect(one.json.GUID).toBe(guid);
-    const updated = await emulator.config("UpdateWebhookSubscription", { version, body: { GUID: guid, ...typeScopedBody() } });
-    expect(updated.json.Result).toMatchObject({ GUID: guid, Webhook: 3, FilterObjectGUID: null });
-    const removed = await emulator.config("Unsubscribe", { version, query: { webHookSubscriptionGUID: guid } });
-    expect(removed.json).toEqual({ Result: true, Messages: [] });
-  });
+  it.each([["1"], ["2"], ["3"], ["4-preview"], [null]])(
+    "api-version %s serves all five operations",
+    async (version) => {
+      const subscribed = await emulator.config("SubscribeToWebhook", { version, body: objectScopedBody(0, OBJECT) });
+      expect(subscribed.status).toBe(200);
+      const guid: string = subscribed.json.Result.GUID;
+      const all = await emulator.config("GetAllWebhookSubscriptions", { version });
+      expect(all.json.map((s: { GUID: string }) => s.GUID)).toEqual([guid]);
+      const one = await emulator.config("GetWebhookSubscription", {
+        version,
+        query: { webhookSubscriptionGUID: guid },
+      });
+      expect(one.json.GUID).toBe(guid);
+      const updated = await emulator.config("UpdateWebhookSubscription", {
+        version,
+        body: { GUID: guid, ...typeScopedBody() },
+      });
+      expect(updated.json.Result).toMatchObject({ GUID: guid, Webhook: 3, FilterObjectGUID: null });
+      const removed = await emulator.config("Unsubscribe", { version, query: { webHookSubscriptionGUID: guid } });
+      expect(removed.json).toEqual({ Result: true, Messages: [] });
+    },
+  );
 
   it("behaves the same in every version: a rule failure gives the same messages", async () => {
     const ids = [];
     for (const version of ["1", "2", "3", "4-preview"]) {
-      const result = await emulator.config("SubscribeToWebhook", { version, body: typeScopedBody({ SubscriberURL: "x" }) });
+      const result = await emulator.config("SubscribeToWebhook", {
+        version,
+        body: typeScopedBody({ SubscriberURL: "x" }),
+      });
       ids.push(result.json.Messages.map((m: { MessageID: number }) => m.MessageID));
     }
     expect(ids).toEqual([[1001], [1001], [1001], [1001]]);
   });
 
-  it.each([["5"], ["3.0"], ["4"], ["2024.1"], [""], ["latest"]])("answers an unknown api-version %j with 400 and an Error body", async (version) => {
-    for (const operation of OPERATIONS) {
-      const result = await emulator.config(operation, { version, body: typeScopedBody() });
-      expect(result.status).toBe(400);
-      expect(result.json).toEqual({ Error: `Unsupported api-version "${version}": use one of 1, 2, 3, 4-preview (or 2024.1 on /legacy)` });
-    }
-    expect(await emulator.all()).toEqual([]);
-  });
+  it.each([["5"], ["3.0"], ["4"], ["2024.1"], [""], ["latest"]])(
+    "answers an unknown api-version %j with 400 and an Error body",
+    async (version) => {
+      for (const operation of OPERATIONS) {
+        const result = await emulator.config(operation, { version, body: typeScopedBody() });
+        expect(result.status).toBe(400);
+        expect(result.json).toEqual({
+          Error: `Unsupported api-version "${version}": use one of 1, 2, 3, 4-preview (or 2024.1 on /legacy)`,
+        });
+      }
+      expect(await emulator.all()).toEqual([]);
+    },
+  );
 
   it("checks the version before the body and the auth", async () => {
     const result = await emulator.config("SubscribeToWebhook", { version: "9", raw: "{", auth: null });
@@ -53,13 +70,24 @@ describe("configuration API versions", () => {
 
 describe("legacy 2024.1 API", () => {
   it.each([["2024.1"], [null]])("subscribes and unsubscribes with api-version %s", async (version) => {
-    const subscribed = await emulator.legacy("SubscribeToWebhook", { version, body: typeScopedBody({ CustomHeader: "A B" }) });
+    const subscribed = await emulator.legacy("SubscribeToWebhook", {
+      version,
+      body: typeScopedBody({ CustomHeader: "A B" }),
+    });
     expect(subscribed.status).toBe(200);
     expect(subscribed.json.Messages).toEqual([]);
-    expect(subscribed.json.Result).toMatchObject({ Webhook: 3, CustomHeader: "A-B", CustomHeaderValue: null, FilterObjectGUID: null });
+    expect(subscribed.json.Result).toMatchObject({
+      Webhook: 3,
+      CustomHeader: "A-B",
+      CustomHeaderValue: null,
+      FilterObjectGUID: null,
+    });
     // Same instance, same subscriptions, whichever API created them.
     expect((await emulator.all()).map((s) => s.GUID)).toEqual([subscribed.json.Result.GUID]);
-    const removed = await emulator.legacy("Unsubscribe", { version, query: { webHookSubscriptionGUID: subscribed.json.Result.GUID } });
+    const removed = await emulator.legacy("Unsubscribe", {
+      version,
+      query: { webHookSubscriptionGUID: subscribed.json.Result.GUID },
+    });
     expect(removed.json).toEqual({ Result: true, Messages: [] });
     expect(await emulator.all()).toEqual([]);
   });
@@ -76,7 +104,11 @@ describe("legacy 2024.1 API", () => {
   });
 
   it("has no Get, GetAll or Update (404)", async () => {
-    for (const operation of ["GetAllWebhookSubscriptions", "GetWebhookSubscription", "UpdateWebhookSubscription"] as const) {
+    for (const operation of [
+      "GetAllWebhookSubscriptions",
+      "GetWebhookSubscription",
+      "UpdateWebhookSubscription",
+    ] as const) {
       const result = await emulator.legacy(operation, { body: typeScopedBody() });
       expect(result.status).toBe(404);
     }
@@ -85,7 +117,9 @@ describe("legacy 2024.1 API", () => {
   it("refuses configuration versions on /legacy", async () => {
     const result = await emulator.legacy("SubscribeToWebhook", { version: "3", body: typeScopedBody() });
     expect(result.status).toBe(400);
-    expect(result.json).toEqual({ Error: 'Unsupported api-version "3": use one of 1, 2, 3, 4-preview (or 2024.1 on /legacy)' });
+    expect(result.json).toEqual({
+      Error: 'Unsupported api-version "3": use one of 1, 2, 3, 4-preview (or 2024.1 on /legacy)',
+    });
   });
 });
 
@@ -99,7 +133,9 @@ describe("legacyOnly", () => {
     }
     const subscribed = await legacyOnly.legacy("SubscribeToWebhook", { body: typeScopedBody() });
     expect(subscribed.status).toBe(200);
-    const removed = await legacyOnly.legacy("Unsubscribe", { query: { webHookSubscriptionGUID: subscribed.json.Result.GUID } });
+    const removed = await legacyOnly.legacy("Unsubscribe", {
+      query: { webHookSubscriptionGUID: subscribed.json.Result.GUID },
+    });
     expect(removed.status).toBe(200);
   });
 });

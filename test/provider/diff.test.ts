@@ -17,7 +17,12 @@ const state: SubscriptionOutputs = {
   customHeaderValue: null,
   adoptGuid: null,
 };
-const desired = { webhook: 0 as const, filterObjectType: 2, filterObjectGuid: GUID, subscriberUrl: "https://hooks.example.com/x" };
+const desired = {
+  webhook: 0 as const,
+  filterObjectType: 2,
+  filterObjectGuid: GUID,
+  subscriberUrl: "https://hooks.example.com/x",
+};
 
 describe("diffSubscription", () => {
   it("sees no change when absent optional inputs match the service's empty values", () => {
@@ -25,7 +30,11 @@ describe("diffSubscription", () => {
   });
 
   it("updates URL and custom header in place", () => {
-    const d = diffSubscription(state, { ...desired, subscriberUrl: "https://hooks.example.com/y", customHeader: "X-Key", customHeaderValue: "v" }, false);
+    const d = diffSubscription(
+      state,
+      { ...desired, subscriberUrl: "https://hooks.example.com/y", customHeader: "X-Key", customHeaderValue: "v" },
+      false,
+    );
     expect(d).toEqual({ changes: true, changed: ["subscriberUrl", "customHeader", "customHeaderValue"], replaces: [] });
   });
 
@@ -38,7 +47,9 @@ describe("diffSubscription", () => {
   });
 
   it("replaces every change in legacy mode, which has no Update", () => {
-    expect(diffSubscription(state, { ...desired, subscriberUrl: "https://hooks.example.com/y" }, true).replaces).toEqual(["subscriberUrl"]);
+    expect(
+      diffSubscription(state, { ...desired, subscriberUrl: "https://hooks.example.com/y" }, true).replaces,
+    ).toEqual(["subscriberUrl"]);
   });
 
   it("treats unknown values (preview) as changes, replacing when they are identity fields", () => {
@@ -48,7 +59,9 @@ describe("diffSubscription", () => {
   });
 
   it("replaces to adopt a different subscription, and ignores adoptGuid once it names this one or is dropped", () => {
-    expect(diffSubscription(state, { ...desired, adoptGuid: "99999999-2222-4333-8444-555555555555" }, false).replaces).toEqual(["adoptGuid"]);
+    expect(
+      diffSubscription(state, { ...desired, adoptGuid: "99999999-2222-4333-8444-555555555555" }, false).replaces,
+    ).toEqual(["adoptGuid"]);
     expect(diffSubscription(state, { ...desired, adoptGuid: state.guid }, false).changes).toBe(false);
     expect(diffSubscription({ ...state, adoptGuid: state.guid }, desired, false).changes).toBe(false);
   });

@@ -22,14 +22,32 @@ describe("check rejects bad input per field", () => {
 
 describe("check normalises good input", () => {
   it("turns names into integers, header spaces into hyphens and GUIDs to lower case", () => {
-    const { inputs, failures } = checkInputs(valid({ webhook: "NewCommunication", filterObjectGuid: GUID.toUpperCase(), customHeader: "X Api Key", customHeaderValue: SECRET }));
+    const { inputs, failures } = checkInputs(
+      valid({
+        webhook: "NewCommunication",
+        filterObjectGuid: GUID.toUpperCase(),
+        customHeader: "X Api Key",
+        customHeaderValue: SECRET,
+      }),
+    );
     expect(failures).toEqual([]);
-    expect(inputs).toEqual({ webhook: 2, filterObjectType: 2, filterObjectGuid: GUID, subscriberUrl: "https://hooks.example.com/x", customHeader: "X-Api-Key", customHeaderValue: SECRET });
+    expect(inputs).toEqual({
+      webhook: 2,
+      filterObjectType: 2,
+      filterObjectGuid: GUID,
+      subscriberUrl: "https://hooks.example.com/x",
+      customHeader: "X-Api-Key",
+      customHeaderValue: SECRET,
+    });
   });
 
   it("accepts the integer form and type-scoped events without a filter GUID", () => {
     expect(checkInputs(typeScoped()).failures).toEqual([]);
-    expect(checkInputs(typeScoped({ webhook: 5 })).inputs).toEqual({ webhook: 5, filterObjectType: 2, subscriberUrl: "https://hooks.example.com/x" });
+    expect(checkInputs(typeScoped({ webhook: 5 })).inputs).toEqual({
+      webhook: 5,
+      filterObjectType: 2,
+      subscriberUrl: "https://hooks.example.com/x",
+    });
   });
 
   it("leaves absent optional fields out (never undefined) and accepts an empty header value", () => {
@@ -39,10 +57,24 @@ describe("check normalises good input", () => {
   });
 
   it("tolerates unknown values during preview and checks the rest", () => {
-    const { inputs, failures } = checkInputs({ webhook: UNKNOWN, filterObjectType: UNKNOWN, filterObjectGuid: UNKNOWN, subscriberUrl: UNKNOWN, customHeader: UNKNOWN, customHeaderValue: UNKNOWN });
+    const { inputs, failures } = checkInputs({
+      webhook: UNKNOWN,
+      filterObjectType: UNKNOWN,
+      filterObjectGuid: UNKNOWN,
+      subscriberUrl: UNKNOWN,
+      customHeader: UNKNOWN,
+      customHeaderValue: UNKNOWN,
+    });
     expect(failures).toEqual([]);
     expect(inputs.subscriberUrl).toBe(UNKNOWN);
-    expect(checkInputs({ webhook: 0, filterObjectType: 2, filterObjectGuid: UNKNOWN, subscriberUrl: "ftp://x" }).failures.map((f) => f.property)).toEqual(["subscriberUrl"]);
+    expect(
+      checkInputs({
+        webhook: 0,
+        filterObjectType: 2,
+        filterObjectGuid: UNKNOWN,
+        subscriberUrl: "ftp://x",
+      }).failures.map((f) => f.property),
+    ).toEqual(["subscriberUrl"]);
   });
 
   it("reports every bad field at once", () => {

@@ -75,13 +75,22 @@ describe("create", () => {
   });
 
   it("retries a Subscribe that never reached the service: exactly one created", async () => {
-    await emulator.admin("PUT", "/faults", [{ operation: "SubscribeToWebhook", kind: "reset-before-commit", count: 2 }]);
+    await emulator.admin("PUT", "/faults", [
+      { operation: "SubscribeToWebhook", kind: "reset-before-commit", count: 2 },
+    ]);
     const { id } = await runtime.create(inputs());
     expect((await emulator.all()).map((s) => s.GUID)).toEqual([id]);
   });
 
   it("adopts an identical orphan instead of creating a duplicate", async () => {
-    const orphan = await emulator.subscribe(objectScopedBody(0, PACKET, { FilterObjectType: 2, SubscriberURL: "https://hooks.example.com/orders", CustomHeader: "X-Api-Key", CustomHeaderValue: "old" }));
+    const orphan = await emulator.subscribe(
+      objectScopedBody(0, PACKET, {
+        FilterObjectType: 2,
+        SubscriberURL: "https://hooks.example.com/orders",
+        CustomHeader: "X-Api-Key",
+        CustomHeaderValue: "old",
+      }),
+    );
     const warn = vi.spyOn(console, "error").mockImplementation(() => {});
     const { id, outs } = await runtime.create(inputs());
     expect(id).toBe(orphan.GUID.toLowerCase());
@@ -99,7 +108,9 @@ describe("create", () => {
 
   it("adopts by GUID and brings the subscription to the desired state, keeping its Signature", async () => {
     const existing = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://old.example.com/x" }));
-    const { id, outs } = await runtime.create(inputs({ webhook: 3, filterObjectGuid: undefined, adoptGuid: existing.GUID }));
+    const { id, outs } = await runtime.create(
+      inputs({ webhook: 3, filterObjectGuid: undefined, adoptGuid: existing.GUID }),
+    );
     expect(id).toBe(existing.GUID);
     expect(outs!.signature).toBe(existing.Signature);
     expect(outs!.subscriberUrl).toBe("https://hooks.example.com/orders");
@@ -109,7 +120,9 @@ describe("create", () => {
 
   it("fails clearly when the adopted GUID does not exist, creating nothing", async () => {
     const missing = "00000000-1111-4222-8333-444444444444";
-    await expect(runtime.create(inputs({ adoptGuid: missing }))).rejects.toThrow(/adoptGuid 00000000-1111-4222-8333-444444444444: no subscription with that GUID exists.*npm run drift/);
+    await expect(runtime.create(inputs({ adoptGuid: missing }))).rejects.toThrow(
+      /adoptGuid 00000000-1111-4222-8333-444444444444: no subscription with that GUID exists.*npm run drift/,
+    );
     expect(await emulator.all()).toHaveLength(0);
   });
 
@@ -123,7 +136,9 @@ describe("create", () => {
   it("legacy mode fails when the legacy API silently created nothing (closed packet)", async () => {
     configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
     await emulator.admin("PUT", `/work-items/${PACKET}`, { Closed: true });
-    await expect(runtime.create(inputs({ webhook: 1 }))).rejects.toThrow(/silently creates nothing.*work item 6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b/);
+    await expect(runtime.create(inputs({ webhook: 1 }))).rejects.toThrow(
+      /silently creates nothing.*work item 6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b/,
+    );
   });
 
   it("legacy mode warns when the instance has no configuration API to confirm with", async () => {
@@ -140,14 +155,29 @@ describe("read", () => {
   it("reports the live subscription as props and inputs", async () => {
     const { id, outs } = await runtime.create(inputs());
     await emulator.config("UpdateWebhookSubscription", {
-      body: { GUID: id, Webhook: 0, FilterObjectType: 2, FilterObjectGUID: PACKET, SubscriberURL: "https://moved.example.com/x", CustomHeader: "X-Api-Key", CustomHeaderValue: "k1" },
+      body: {
+        GUID: id,
+        Webhook: 0,
+        FilterObjectType: 2,
+        FilterObjectGUID: PACKET,
+        SubscriberURL: "https://moved.example.com/x",
+        CustomHeader: "X-Api-Key",
+        CustomHeaderValue: "k1",
+      },
     });
     configure(emulator.url); // a new engine run: a new snapshot
     const result = await runtime.read(id, outs!);
     expect(result.id).toBe(id);
     expect(result.props.subscriberUrl).toBe("https://moved.example.com/x");
     expect(result.props.signature).toBe(outs!.signature);
-    expect(result.inputs).toEqual({ webhook: 0, filterObjectType: 2, filterObjectGuid: PACKET, subscriberUrl: "https://moved.example.com/x", customHeader: "X-Api-Key", customHeaderValue: "k1" });
+    expect(result.inputs).toEqual({
+      webhook: 0,
+      filterObjectType: 2,
+      filterObjectGuid: PACKET,
+      subscriberUrl: "https://moved.example.com/x",
+      customHeader: "X-Api-Key",
+      customHeaderValue: "k1",
+    });
   });
 
   it("drops a subscription deleted out of band (empty id), after confirming with Get", async () => {
@@ -159,7 +189,9 @@ describe("read", () => {
   });
 
   it("coalesces concurrent reads into one GetAll", async () => {
-    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => runtime.create(inputs({ subscriberUrl: `https://hooks.example.com/${i}` }))));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => runtime.create(inputs({ subscriberUrl: `https://hooks.example.com/${i}` }))),
+    );
     const before = (await stats()).requests.GetAllWebhookSubscriptions ?? 0;
     configure(emulator.url);
     const reads = await Promise.all(created.map((c) => runtime.read(c.id, c.outs!)));
@@ -189,13 +221,24 @@ describe("read", () => {
 describe("update and delete", () => {
   it("updates in place, keeping GUID and Signature", async () => {
     const { id, outs } = await runtime.create(inputs());
-    const { outs: after } = await runtime.update(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2", customHeaderValue: "k2" }));
-    expect(after).toMatchObject({ guid: id, signature: outs!.signature, subscriberUrl: "https://hooks.example.com/v2", customHeaderValue: "k2" });
+    const { outs: after } = await runtime.update(
+      id,
+      outs!,
+      inputs({ subscriberUrl: "https://hooks.example.com/v2", customHeaderValue: "k2" }),
+    );
+    expect(after).toMatchObject({
+      guid: id,
+      signature: outs!.signature,
+      subscriberUrl: "https://hooks.example.com/v2",
+      customHeaderValue: "k2",
+    });
   });
 
   it("verifies an Update whose response was lost", async () => {
     const { id, outs } = await runtime.create(inputs());
-    await emulator.admin("PUT", "/faults", [{ operation: "UpdateWebhookSubscription", kind: "reset-after-commit", count: 1 }]);
+    await emulator.admin("PUT", "/faults", [
+      { operation: "UpdateWebhookSubscription", kind: "reset-after-commit", count: 1 },
+    ]);
     const { outs: after } = await runtime.update(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v3" }));
     expect(after!.subscriberUrl).toBe("https://hooks.example.com/v3");
     expect(await emulator.all()).toHaveLength(1);
@@ -208,14 +251,20 @@ describe("update and delete", () => {
       { operation: "UpdateWebhookSubscription", kind: "reset-after-commit", count: 2 },
     ]);
     const { outs: after } = await runtime.update(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v4" }));
-    expect(after).toMatchObject({ guid: id, signature: outs!.signature, subscriberUrl: "https://hooks.example.com/v4" });
+    expect(after).toMatchObject({
+      guid: id,
+      signature: outs!.signature,
+      subscriberUrl: "https://hooks.example.com/v4",
+    });
     expect((await stats()).requests.UpdateWebhookSubscription).toBeGreaterThanOrEqual(2);
   });
 
   it("explains an update of a subscription deleted out of band", async () => {
     const { id, outs } = await runtime.create(inputs());
     await emulator.config("Unsubscribe", { query: { webHookSubscriptionGUID: id } });
-    await expect(runtime.update(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).rejects.toThrow(/deleted outside Pulumi: run `pulumi refresh`/);
+    await expect(runtime.update(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).rejects.toThrow(
+      /deleted outside Pulumi: run `pulumi refresh`/,
+    );
   });
 
   it("deletes, and treats an already-deleted subscription as deleted", async () => {
@@ -237,17 +286,50 @@ describe("diff and check through the runtime", () => {
   it("plans replacement for identity changes and in-place updates otherwise, without API calls", async () => {
     const { id, outs } = await runtime.create(inputs());
     const before = (await stats()).requests;
-    expect(await runtime.diff(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(await runtime.diff(id, outs!, inputs({ webhook: 2 }))).toEqual({ changes: true, replaces: ["webhook"], deleteBeforeReplace: false });
-    expect(await runtime.diff(id, outs!, inputs())).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await runtime.diff(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(await runtime.diff(id, outs!, inputs({ webhook: 2 }))).toEqual({
+      changes: true,
+      replaces: ["webhook"],
+      deleteBeforeReplace: false,
+    });
+    expect(await runtime.diff(id, outs!, inputs())).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
-    expect(await runtime.diff(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).toEqual({ changes: true, replaces: ["subscriberUrl"], deleteBeforeReplace: false });
+    expect(await runtime.diff(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).toEqual({
+      changes: true,
+      replaces: ["subscriberUrl"],
+      deleteBeforeReplace: false,
+    });
     expect((await stats()).requests).toEqual(before);
   });
 
   it("check normalises names, header spaces and GUID case", async () => {
-    const { inputs: checked, failures } = await runtime.check({}, { webhook: "PacketCreated", filterObjectType: 2, filterObjectGuid: PACKET.toUpperCase(), subscriberUrl: "https://h.example.com/x", customHeader: "X Api Key", customHeaderValue: "v" });
+    const { inputs: checked, failures } = await runtime.check(
+      {},
+      {
+        webhook: "PacketCreated",
+        filterObjectType: 2,
+        filterObjectGuid: PACKET.toUpperCase(),
+        subscriberUrl: "https://h.example.com/x",
+        customHeader: "X Api Key",
+        customHeaderValue: "v",
+      },
+    );
     expect(failures).toEqual([]);
-    expect(checked).toEqual({ webhook: 0, filterObjectType: 2, filterObjectGuid: PACKET, subscriberUrl: "https://h.example.com/x", customHeader: "X-Api-Key", customHeaderValue: "v" });
+    expect(checked).toEqual({
+      webhook: 0,
+      filterObjectType: 2,
+      filterObjectGuid: PACKET,
+      subscriberUrl: "https://h.example.com/x",
+      customHeader: "X-Api-Key",
+      customHeaderValue: "v",
+    });
   });
 });

@@ -18,22 +18,39 @@ describe("settingsFromConfig", () => {
   });
 
   it("takes OAuth client credentials when there is no token, and names what is missing", () => {
-    const oauth = { WEBHOOKS_BASE_URL: "https://x.example.com", WEBHOOKS_CLIENT_ID: "id", WEBHOOKS_CLIENT_SECRET: "s3cret", WEBHOOKS_TOKEN_URL: "https://x.example.com/oauth/token" };
-    expect(settingsFromConfig(undefined, oauth).oauth).toEqual({ clientId: "id", clientSecret: "s3cret", tokenUrl: "https://x.example.com/oauth/token" });
+    const oauth = {
+      WEBHOOKS_BASE_URL: "https://x.example.com",
+      WEBHOOKS_CLIENT_ID: "id",
+      WEBHOOKS_CLIENT_SECRET: "s3cret",
+      WEBHOOKS_TOKEN_URL: "https://x.example.com/oauth/token",
+    };
+    expect(settingsFromConfig(undefined, oauth).oauth).toEqual({
+      clientId: "id",
+      clientSecret: "s3cret",
+      tokenUrl: "https://x.example.com/oauth/token",
+    });
     const { WEBHOOKS_TOKEN_URL: _omitted, ...incomplete } = oauth;
     expect(() => settingsFromConfig(undefined, incomplete)).toThrow(/webhooks:tokenUrl.*missing/);
     expect(() => settingsFromConfig(undefined, incomplete)).not.toThrow(/s3cret/);
   });
 
   it("says how to set a missing base URL or missing credentials", () => {
-    expect(() => settingsFromConfig(undefined, {})).toThrow(/webhooks:baseUrl.*not set.*pulumi config set webhooks:baseUrl .*WEBHOOKS_BASE_URL/);
-    expect(() => settingsFromConfig(undefined, { WEBHOOKS_BASE_URL: "https://x.example.com" })).toThrow(/webhooks:token.*--secret/);
+    expect(() => settingsFromConfig(undefined, {})).toThrow(
+      /webhooks:baseUrl.*not set.*pulumi config set webhooks:baseUrl .*WEBHOOKS_BASE_URL/,
+    );
+    expect(() => settingsFromConfig(undefined, { WEBHOOKS_BASE_URL: "https://x.example.com" })).toThrow(
+      /webhooks:token.*--secret/,
+    );
   });
 
   it("rejects a bad api-version and RPS by name, and leaves the URL's checks to the client", () => {
     const env = { WEBHOOKS_BASE_URL: "https://x.example.com", WEBHOOKS_TOKEN: "t" };
-    expect(() => settingsFromConfig(config({ "webhooks:apiVersion": "5" }), env)).toThrow(/apiVersion.*webhooks:apiVersion.*got: "5"/);
-    expect(() => settingsFromConfig(config({ "webhooks:maxRequestsPerSecond": "fast" }), env)).toThrow(/webhooks:maxRequestsPerSecond.*got: "fast"/);
+    expect(() => settingsFromConfig(config({ "webhooks:apiVersion": "5" }), env)).toThrow(
+      /apiVersion.*webhooks:apiVersion.*got: "5"/,
+    );
+    expect(() => settingsFromConfig(config({ "webhooks:maxRequestsPerSecond": "fast" }), env)).toThrow(
+      /webhooks:maxRequestsPerSecond.*got: "fast"/,
+    );
     const ftp = settingsFromConfig(undefined, { ...env, WEBHOOKS_BASE_URL: "ftp://x.example.com" });
     expect(() => new WebhookSubscriptionClient(ftp)).toThrow(/baseUrl.*webhooks:baseUrl/);
   });

@@ -4,7 +4,16 @@ import { ListSnapshots } from "../../provider/resource/snapshot";
 import type { Subscription } from "../../provider/wire";
 
 function sub(guid: string, url = "https://h.example.com/x"): Subscription {
-  return { guid, webhook: 3, filterObjectType: 7, filterObjectGuid: null, subscriberUrl: url, signature: "s", customHeader: "", customHeaderValue: null };
+  return {
+    guid,
+    webhook: 3,
+    filterObjectType: 7,
+    filterObjectGuid: null,
+    subscriberUrl: url,
+    signature: "s",
+    customHeader: "",
+    customHeaderValue: null,
+  };
 }
 
 function source(results: Array<Subscription[] | Error>) {

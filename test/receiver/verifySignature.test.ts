@@ -29,7 +29,11 @@ const HEADER_VALUE = "header-value-secret-42";
 const CUSTOM = { name: "X Api Key", value: HEADER_VALUE };
 
 /** Calls the throwing variant and returns its error (fails the test if it does not throw). */
-function failure(headers: HeadersLike, expected: string | readonly string[], options?: VerifySignatureOptions): SignatureVerificationError {
+function failure(
+  headers: HeadersLike,
+  expected: string | readonly string[],
+  options?: VerifySignatureOptions,
+): SignatureVerificationError {
   try {
     assertSignature(headers, expected, options);
   } catch (error) {
@@ -88,7 +92,9 @@ describe("several accepted signatures (a replacement's overlap)", () => {
   });
 
   it("says how many signatures were tried when none matches", () => {
-    expect(failure({ "x-service-signature": FORGED }, [SIGNATURE, NEW_SIGNATURE]).message).toMatchInlineSnapshot(`""x-service-signature" does not match any of the 2 accepted signatures. If the subscription was replaced (new GUID), its Signature rotated: read the new one with \`pulumi stack output signature --show-secrets\` and accept both the old and the new signature (pass an array) until the old subscription is deleted. Otherwise the message is forged: reject it."`);
+    expect(failure({ "x-service-signature": FORGED }, [SIGNATURE, NEW_SIGNATURE]).message).toMatchInlineSnapshot(
+      `""x-service-signature" does not match any of the 2 accepted signatures. If the subscription was replaced (new GUID), its Signature rotated: read the new one with \`pulumi stack output signature --show-secrets\` and accept both the old and the new signature (pass an array) until the old subscription is deleted. Otherwise the message is forged: reject it."`,
+    );
   });
 });
 
@@ -109,7 +115,9 @@ describe("the product word", () => {
     const error = failure({ "x-acme-signature": SIGNATURE, "content-type": "application/json" }, SIGNATURE);
     expect(error.code).toBe("MISSING_HEADER");
     expect(error.header).toBe("x-service-signature");
-    expect(error.message).toMatchInlineSnapshot(`"The message has no "x-service-signature" header, but has "x-acme-signature": wrong product name? Set \`product\` to the word the service uses ("acme"), the same as the provider's webhooks:productName."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"The message has no "x-service-signature" header, but has "x-acme-signature": wrong product name? Set \`product\` to the word the service uses ("acme"), the same as the provider's webhooks:productName."`,
+    );
   });
 
   it("lists every signature-like header present (WHATWG Headers too)", () => {
@@ -124,7 +132,9 @@ describe("a message that is not genuine", () => {
     expect(verifySignature(headers, SIGNATURE)).toBe(false);
     const error = failure(headers, SIGNATURE);
     expect(error.code).toBe("MISSING_HEADER");
-    expect(error.message).toMatchInlineSnapshot(`"The message has no "x-service-signature" header, nor any other x-…-signature header: it was not sent by the service, or a proxy in between dropped the header. Reject it."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"The message has no "x-service-signature" header, nor any other x-…-signature header: it was not sent by the service, or a proxy in between dropped the header. Reject it."`,
+    );
   });
 
   it("unsigned, empty headers and empty WHATWG Headers: MISSING_HEADER", () => {
@@ -138,7 +148,9 @@ describe("a message that is not genuine", () => {
     const error = failure({ "x-service-signature": FORGED }, SIGNATURE);
     expect(error.code).toBe("MISMATCH");
     expect(error.header).toBe("x-service-signature");
-    expect(error.message).toMatchInlineSnapshot(`""x-service-signature" does not match the expected signature. If the subscription was replaced (new GUID), its Signature rotated: read the new one with \`pulumi stack output signature --show-secrets\` and accept both the old and the new signature (pass an array) until the old subscription is deleted. Otherwise the message is forged: reject it."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `""x-service-signature" does not match the expected signature. If the subscription was replaced (new GUID), its Signature rotated: read the new one with \`pulumi stack output signature --show-secrets\` and accept both the old and the new signature (pass an array) until the old subscription is deleted. Otherwise the message is forged: reject it."`,
+    );
   });
 
   it("forged with a different length, an empty value, or a prefix of the signature: MISMATCH", () => {
@@ -155,7 +167,9 @@ describe("a message that is not genuine", () => {
       expect(verifySignature(headers, SIGNATURE)).toBe(false);
       expect(failure(headers, SIGNATURE).code).toBe("DUPLICATE_HEADER");
     }
-    expect(failure(asArray, SIGNATURE).message).toMatchInlineSnapshot(`"The message carries the header "x-service-signature" 2 times; the service sends it once. Reject it."`);
+    expect(failure(asArray, SIGNATURE).message).toMatchInlineSnapshot(
+      `"The message carries the header "x-service-signature" 2 times; the service sends it once. Reject it."`,
+    );
   });
 
   it("a WHATWG Headers joins a repeated header into one value, which then does not match", () => {
@@ -171,7 +185,11 @@ describe("the custom header", () => {
 
   it("is checked under its saved name: spaces become hyphens, any case", () => {
     expect(verifySignature({ ...signed, "x-api-key": HEADER_VALUE }, SIGNATURE, { customHeader: CUSTOM })).toBe(true);
-    expect(verifySignature({ ...signed, "X-API-KEY": HEADER_VALUE }, SIGNATURE, { customHeader: { name: "X-Api-Key", value: HEADER_VALUE } })).toBe(true);
+    expect(
+      verifySignature({ ...signed, "X-API-KEY": HEADER_VALUE }, SIGNATURE, {
+        customHeader: { name: "X-Api-Key", value: HEADER_VALUE },
+      }),
+    ).toBe(true);
   });
 
   it("accepts several values while an update rolls out", () => {
@@ -182,7 +200,9 @@ describe("the custom header", () => {
   });
 
   it("may be expected empty: the service sends it empty when the subscription has a name but no value", () => {
-    expect(verifySignature({ ...signed, "x-api-key": "" }, SIGNATURE, { customHeader: { name: "X-Api-Key", value: "" } })).toBe(true);
+    expect(
+      verifySignature({ ...signed, "x-api-key": "" }, SIGNATURE, { customHeader: { name: "X-Api-Key", value: "" } }),
+    ).toBe(true);
     expect(verifySignature({ ...signed }, SIGNATURE, { customHeader: { name: "X-Api-Key", value: "" } })).toBe(false);
   });
 
@@ -194,7 +214,9 @@ describe("the custom header", () => {
     const error = failure({ ...signed, "x-api_key": HEADER_VALUE }, SIGNATURE, { customHeader: CUSTOM });
     expect(error.code).toBe("MISSING_CUSTOM_HEADER");
     expect(error.header).toBe("X-Api-Key");
-    expect(error.message).toMatchInlineSnapshot(`"The message has no "X-Api-Key" custom header (x- headers present: "x-api_key"). Check the subscription's customHeader: the service sends the name with spaces replaced by hyphens ("X Api Key" → "X-Api-Key"), and sends no custom header when customHeader is empty."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"The message has no "X-Api-Key" custom header (x- headers present: "x-api_key"). Check the subscription's customHeader: the service sends the name with spaces replaced by hyphens ("X Api Key" → "X-Api-Key"), and sends no custom header when customHeader is empty."`,
+    );
     expect(failure(signed, SIGNATURE, { customHeader: CUSTOM }).message).toContain("no other x- headers are present");
   });
 
@@ -203,41 +225,64 @@ describe("the custom header", () => {
     expect(verifySignature(headers, SIGNATURE, { customHeader: CUSTOM })).toBe(false);
     const error = failure(headers, SIGNATURE, { customHeader: CUSTOM });
     expect(error.code).toBe("CUSTOM_HEADER_MISMATCH");
-    expect(error.message).toMatchInlineSnapshot(`"The "X-Api-Key" custom header does not match the expected value. Check the subscription's customHeaderValue; an update changes it in place, so accept both the old and the new value (pass an array) while the change rolls out."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"The "X-Api-Key" custom header does not match the expected value. Check the subscription's customHeaderValue; an update changes it in place, so accept both the old and the new value (pass an array) while the change rolls out."`,
+    );
   });
 
   it("repeated: DUPLICATE_CUSTOM_HEADER", () => {
-    const error = failure({ ...signed, "x-api-key": [HEADER_VALUE, HEADER_VALUE] }, SIGNATURE, { customHeader: CUSTOM });
+    const error = failure({ ...signed, "x-api-key": [HEADER_VALUE, HEADER_VALUE] }, SIGNATURE, {
+      customHeader: CUSTOM,
+    });
     expect(error.code).toBe("DUPLICATE_CUSTOM_HEADER");
-    expect(error.message).toMatchInlineSnapshot(`"The message carries the custom header "X-Api-Key" 2 times; the service sends it once. Reject it."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"The message carries the custom header "X-Api-Key" 2 times; the service sends it once. Reject it."`,
+    );
   });
 });
 
 describe("misconfigured options throw SignatureOptionsError from both variants", () => {
   it("no expected signature: an empty string, an empty array, or an unset variable", () => {
-    for (const expected of ["", [], undefined, null]) expect(optionsFailure(expected).code).toBe("NO_EXPECTED_SIGNATURE");
-    expect(optionsFailure(undefined).message).toMatchInlineSnapshot(`"no expected signature given: pass the subscription's Signature (\`pulumi stack output signature --show-secrets\`); an unset environment variable is the usual cause"`);
+    for (const expected of ["", [], undefined, null])
+      expect(optionsFailure(expected).code).toBe("NO_EXPECTED_SIGNATURE");
+    expect(optionsFailure(undefined).message).toMatchInlineSnapshot(
+      `"no expected signature given: pass the subscription's Signature (\`pulumi stack output signature --show-secrets\`); an unset environment variable is the usual cause"`,
+    );
   });
 
   it("an unusable expected signature, named by its position", () => {
-    expect(optionsFailure([SIGNATURE, ""]).message).toMatchInlineSnapshot(`"expected signature #2 is empty (a stray comma in a list?): remove it"`);
-    expect(optionsFailure(`${SIGNATURE}\n`).message).toMatchInlineSnapshot(`"expected signature has leading or trailing whitespace (a newline read from a file?): trim it"`);
-    expect(optionsFailure([SIGNATURE, 42]).message).toMatchInlineSnapshot(`"expected signature #2 must be a string, got number"`);
+    expect(optionsFailure([SIGNATURE, ""]).message).toMatchInlineSnapshot(
+      `"expected signature #2 is empty (a stray comma in a list?): remove it"`,
+    );
+    expect(optionsFailure(`${SIGNATURE}\n`).message).toMatchInlineSnapshot(
+      `"expected signature has leading or trailing whitespace (a newline read from a file?): trim it"`,
+    );
+    expect(optionsFailure([SIGNATURE, 42]).message).toMatchInlineSnapshot(
+      `"expected signature #2 must be a string, got number"`,
+    );
     expect(optionsFailure([SIGNATURE, ""]).code).toBe("INVALID_EXPECTED_SIGNATURE");
   });
 
   it("a product word that cannot be part of a header name", () => {
     const error = optionsFailure(SIGNATURE, { product: "my product" });
     expect(error.code).toBe("INVALID_PRODUCT");
-    expect(error.message).toMatchInlineSnapshot(`"product must be letters, digits and hyphens (the word in x-<product>-signature), got "my product""`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"product must be letters, digits and hyphens (the word in x-<product>-signature), got "my product""`,
+    );
     expect(optionsFailure(SIGNATURE, { product: "" }).code).toBe("INVALID_PRODUCT");
   });
 
   it("a custom header without a usable name or value", () => {
     expect(optionsFailure(SIGNATURE, { customHeader: { name: "", value: "v" } }).code).toBe("INVALID_CUSTOM_HEADER");
-    expect(optionsFailure(SIGNATURE, { customHeader: { name: "X:Key", value: "v" } }).message).toMatchInlineSnapshot(`"customHeader.name must be a header name (the subscription's customHeader), got "X:Key""`);
-    expect(optionsFailure(SIGNATURE, { customHeader: { name: "X-Key", value: [] } }).message).toMatchInlineSnapshot(`"no customHeader.value given: pass the subscription's customHeaderValue, or leave customHeader out"`);
-    expect(optionsFailure(SIGNATURE, { customHeader: { name: "X-Key", value: ` ${HEADER_VALUE}` } }).code).toBe("INVALID_CUSTOM_HEADER");
+    expect(optionsFailure(SIGNATURE, { customHeader: { name: "X:Key", value: "v" } }).message).toMatchInlineSnapshot(
+      `"customHeader.name must be a header name (the subscription's customHeader), got "X:Key""`,
+    );
+    expect(optionsFailure(SIGNATURE, { customHeader: { name: "X-Key", value: [] } }).message).toMatchInlineSnapshot(
+      `"no customHeader.value given: pass the subscription's customHeaderValue, or leave customHeader out"`,
+    );
+    expect(optionsFailure(SIGNATURE, { customHeader: { name: "X-Key", value: ` ${HEADER_VALUE}` } }).code).toBe(
+      "INVALID_CUSTOM_HEADER",
+    );
   });
 });
 
@@ -248,9 +293,24 @@ describe("secrets never appear in errors", () => {
     ["mismatch of several", { "x-service-signature": FORGED }, [SIGNATURE, NEW_SIGNATURE]],
     ["wrong product", { "x-acme-signature": FORGED }, SIGNATURE],
     ["duplicate", { "x-service-signature": [FORGED, SIGNATURE] }, SIGNATURE],
-    ["custom mismatch", { "x-service-signature": SIGNATURE, "x-api-key": "guessed-value" }, SIGNATURE, { customHeader: CUSTOM }],
-    ["custom missing", { "x-service-signature": SIGNATURE, "x-api_key": HEADER_VALUE }, SIGNATURE, { customHeader: CUSTOM }],
-    ["custom duplicate", { "x-service-signature": SIGNATURE, "x-api-key": [HEADER_VALUE, "guessed-value"] }, SIGNATURE, { customHeader: CUSTOM }],
+    [
+      "custom mismatch",
+      { "x-service-signature": SIGNATURE, "x-api-key": "guessed-value" },
+      SIGNATURE,
+      { customHeader: CUSTOM },
+    ],
+    [
+      "custom missing",
+      { "x-service-signature": SIGNATURE, "x-api_key": HEADER_VALUE },
+      SIGNATURE,
+      { customHeader: CUSTOM },
+    ],
+    [
+      "custom duplicate",
+      { "x-service-signature": SIGNATURE, "x-api-key": [HEADER_VALUE, "guessed-value"] },
+      SIGNATURE,
+      { customHeader: CUSTOM },
+    ],
   ];
 
   it.each(cases)("%s", (_name, headers, expected, options) => {
@@ -265,7 +325,8 @@ describe("secrets never appear in errors", () => {
       optionsFailure(SIGNATURE, { customHeader: { name: "X Api Key", value: `${HEADER_VALUE}\n` } }),
       optionsFailure(SIGNATURE, { customHeader: { name: "X:Key", value: HEADER_VALUE } }),
     ];
-    for (const error of errors) for (const secret of secrets) expect(`${error.message}${JSON.stringify(error)}`).not.toContain(secret);
+    for (const error of errors)
+      for (const secret of secrets) expect(`${error.message}${JSON.stringify(error)}`).not.toContain(secret);
   });
 });
 
@@ -280,13 +341,17 @@ describe("constant-time comparison", () => {
 
   it("checks the length first, so values of another length never reach timingSafeEqual (which would throw)", () => {
     timingSafeEqual.mockClear();
-    expect(verifySignature({ "x-service-signature": "short" }, [SIGNATURE, "a-much-longer-signature-than-the-header"])).toBe(false);
+    expect(
+      verifySignature({ "x-service-signature": "short" }, [SIGNATURE, "a-much-longer-signature-than-the-header"]),
+    ).toBe(false);
     expect(timingSafeEqual).not.toHaveBeenCalled();
   });
 
   it("compares custom header values the same way", () => {
     timingSafeEqual.mockClear();
-    verifySignature({ "x-service-signature": SIGNATURE, "x-api-key": HEADER_VALUE }, SIGNATURE, { customHeader: CUSTOM });
+    verifySignature({ "x-service-signature": SIGNATURE, "x-api-key": HEADER_VALUE }, SIGNATURE, {
+      customHeader: CUSTOM,
+    });
     expect(timingSafeEqual).toHaveBeenCalledTimes(2);
   });
 });

@@ -21,7 +21,7 @@ export interface HttpResult {
   headers: Headers;
   text: string;
   /** Parsed body, undefined when not JSON; `any` because tests index into arbitrary bodies. */
-  json: any;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 /** How to call one API operation. */
@@ -56,8 +56,18 @@ export function typeScopedBody(overrides: Record<string, unknown> = {}): Record<
 }
 
 /** A valid object-scoped Subscribe body for `webhook` (0, 1, 2 or 4) on `objectGuid`. */
-export function objectScopedBody(webhook: number, objectGuid: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { Webhook: webhook, FilterObjectType: 7, FilterObjectGUID: objectGuid, SubscriberURL: "https://hooks.example.com/obj", ...overrides };
+export function objectScopedBody(
+  webhook: number,
+  objectGuid: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    Webhook: webhook,
+    FilterObjectType: 7,
+    FilterObjectGUID: objectGuid,
+    SubscriberURL: "https://hooks.example.com/obj",
+    ...overrides,
+  };
 }
 
 /** A running emulator plus helpers for its two APIs and its admin API. */
@@ -97,7 +107,9 @@ export class EmulatorHarness {
   }
 
   /** Subscribes through the configuration API and returns the saved subscription (asserts success). */
-  async subscribe(body: Record<string, unknown>): Promise<Record<string, unknown> & { GUID: string; Signature: string }> {
+  async subscribe(
+    body: Record<string, unknown>,
+  ): Promise<Record<string, unknown> & { GUID: string; Signature: string }> {
     const result = await this.config("SubscribeToWebhook", { body });
     if (result.status !== 200) throw new Error(`subscribe failed: ${result.status} ${result.text}`);
     return result.json.Result;
@@ -122,7 +134,12 @@ export class EmulatorHarness {
     if (result.status !== 200) throw new Error(`reset failed: ${result.status}`);
   }
 
-  private call(prefix: string, operation: Operation, defaultVersion: string, options: CallOptions): Promise<HttpResult> {
+  private call(
+    prefix: string,
+    operation: Operation,
+    defaultVersion: string,
+    options: CallOptions,
+  ): Promise<HttpResult> {
     const query = new URLSearchParams(options.query);
     const version = options.version === undefined ? defaultVersion : options.version;
     if (version !== null) query.set("api-version", version);
@@ -131,7 +148,10 @@ export class EmulatorHarness {
     if (auth !== null) headers.authorization = auth;
     const method = GET_OPERATIONS.has(operation) ? "GET" : "POST";
     // fetch refuses a body on GET; tests that loop over all operations pass one anyway.
-    const body = method === "GET" ? undefined : (options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)));
+    const body =
+      method === "GET"
+        ? undefined
+        : (options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)));
     if (body !== undefined) headers["content-type"] = "application/json";
     const search = query.toString();
     return http(`${this.url}${prefix}/${operation}${search ? `?${search}` : ""}`, {

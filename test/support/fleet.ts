@@ -77,7 +77,8 @@ export interface FleetComparison {
 
 /** Resource outputs in a `--show-secrets` export: secrets may come as `{plaintext: "<json>"}`. */
 function plain(value: unknown): unknown {
-  if (value && typeof value === "object" && "plaintext" in value) return JSON.parse(String((value as { plaintext: string }).plaintext));
+  if (value && typeof value === "object" && "plaintext" in value)
+    return JSON.parse(String((value as { plaintext: string }).plaintext));
   return value;
 }
 
@@ -96,15 +97,36 @@ const FIELDS: ReadonlyArray<readonly [string, string]> = [
  * Compares the service's subscriptions with the stack's state (GUIDs and every field, signature
  * and header value included) and, when `desired` is given, the state's URLs with the program's.
  */
-export async function compareFleet(stack: Stack, live: LiveSubscription[], desired?: Record<string, WebhookSubscriptionArgs>): Promise<FleetComparison> {
-  const deployment = (await stack.exportStack()).deployment as { resources?: Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }> };
-  const managed = (deployment.resources ?? []).filter((r) => r.type === "pulumi-nodejs:dynamic/webhooks:WebhookSubscription");
+export async function compareFleet(
+  stack: Stack,
+  live: LiveSubscription[],
+  desired?: Record<string, WebhookSubscriptionArgs>,
+): Promise<FleetComparison> {
+  const deployment = (await stack.exportStack()).deployment as {
+    resources?: Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }>;
+  };
+  const managed = (deployment.resources ?? []).filter(
+    (r) => r.type === "pulumi-nodejs:dynamic/webhooks:WebhookSubscription",
+  );
   const byGuid = new Map(live.map((s) => [s.GUID, s]));
-  const result: FleetComparison = { live: live.length, managed: managed.length, duplicates: [], orphans: [], missing: [], mismatches: [] };
+  const result: FleetComparison = {
+    live: live.length,
+    managed: managed.length,
+    duplicates: [],
+    orphans: [],
+    missing: [],
+    mismatches: [],
+  };
 
   const keys = new Set<string>();
   for (const s of live) {
-    const key = JSON.stringify([s.Webhook, s.FilterObjectType, s.FilterObjectGUID ?? null, s.SubscriberURL, s.CustomHeader ?? ""]);
+    const key = JSON.stringify([
+      s.Webhook,
+      s.FilterObjectType,
+      s.FilterObjectGUID ?? null,
+      s.SubscriberURL,
+      s.CustomHeader ?? "",
+    ]);
     if (keys.has(key)) result.duplicates.push(`${s.GUID} ${key}`);
     keys.add(key);
   }
@@ -119,16 +141,22 @@ export async function compareFleet(stack: Stack, live: LiveSubscription[], desir
       continue;
     }
     const outputs = resource.outputs ?? {};
-    if (plain(outputs.guid) !== service.GUID) result.mismatches.push(`${name}: guid ${String(plain(outputs.guid))} ≠ ${service.GUID}`);
+    if (plain(outputs.guid) !== service.GUID)
+      result.mismatches.push(`${name}: guid ${String(plain(outputs.guid))} ≠ ${service.GUID}`);
     for (const [output, wire] of FIELDS) {
       const recorded = plain(outputs[output]) ?? null;
-      if (recorded !== (service[wire] ?? null)) result.mismatches.push(`${name}: ${output} ${JSON.stringify(recorded)} ≠ service ${JSON.stringify(service[wire])}`);
+      if (recorded !== (service[wire] ?? null))
+        result.mismatches.push(
+          `${name}: ${output} ${JSON.stringify(recorded)} ≠ service ${JSON.stringify(service[wire])}`,
+        );
     }
     const wanted = desired?.[name];
     if (desired && !wanted) result.mismatches.push(`${name}: in state but not in the program`);
-    if (wanted && wanted.subscriberUrl !== plain(outputs.subscriberUrl)) result.mismatches.push(`${name}: subscriberUrl is not the desired ${String(wanted.subscriberUrl)}`);
+    if (wanted && wanted.subscriberUrl !== plain(outputs.subscriberUrl))
+      result.mismatches.push(`${name}: subscriberUrl is not the desired ${String(wanted.subscriberUrl)}`);
   }
-  if (desired && managed.length !== Object.keys(desired).length) result.mismatches.push(`${managed.length} in state, ${Object.keys(desired).length} in the program`);
+  if (desired && managed.length !== Object.keys(desired).length)
+    result.mismatches.push(`${managed.length} in state, ${Object.keys(desired).length} in the program`);
   return result;
 }
 

@@ -42,13 +42,19 @@ export async function startTokenProxy(emulatorUrl: string): Promise<TokenProxy> 
           const value = request.headers[name];
           if (typeof value === "string") headers[name] = value;
         }
-        const upstream = await fetch(`${emulatorUrl}/oauth/token`, { method: request.method ?? "POST", headers, body: await readBody(request) });
+        const upstream = await fetch(`${emulatorUrl}/oauth/token`, {
+          method: request.method ?? "POST",
+          headers,
+          body: await readBody(request),
+        });
         const text = await upstream.text();
         if (upstream.ok) {
           const token = (JSON.parse(text) as { access_token?: unknown }).access_token;
           if (typeof token === "string") issued.push(token);
         }
-        response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" }).end(text);
+        response
+          .writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" })
+          .end(text);
       } catch (error) {
         response.writeHead(502, { "content-type": "text/plain" }).end(`token proxy: ${(error as Error).message}`);
       }
