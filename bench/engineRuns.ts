@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { WebhookSubscription } from "pulumi-webhook-subscriptions";
-import { openStack } from "../scripts/engine/automation";
-import type { Engine } from "../scripts/engine/provision";
+import { openStack } from "../engine/automation";
+import type { Engine } from "../engine/provision";
 import { NoopResource } from "./noopResource";
 
 export type Kind = "subscriptions" | "noop";

@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../emulator";
-import { provisionEngine } from "../scripts/engine/provision";
+import { provisionEngine } from "../engine/provision";
 import { measureClientOverhead } from "./clientOverhead";
 import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";

@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../emulator";
-import { openStack } from "./engine/automation";
-import { provisionEngine } from "./engine/provision";
+import { openStack } from "../engine/automation";
+import { provisionEngine } from "../engine/provision";
 
 const ROOT = resolve(__dirname, "..");
 const STACK = process.env.WEBHOOKS_STACK ?? "dev";

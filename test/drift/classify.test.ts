@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { classify } from "../../scripts/drift/classify";
-import type { RefreshObservation } from "../../scripts/drift/refreshObserver";
-import type { StateSubscription } from "../../scripts/drift/stateSnapshot";
+import { classify } from "../../drift/classify";
+import type { RefreshObservation } from "../../drift/refreshObserver";
+import type { StateSubscription } from "../../drift/stateSnapshot";
 import type { Subscription } from "../../provider/wire";
 
 /** How engine events show a secret: masked, identical before and after. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDriftArgs, UsageError } from "../../scripts/drift/cliArgs";
+import { parseDriftArgs, UsageError } from "../../drift/cliArgs";
 
 describe("parseDriftArgs", () => {
   it("reads the stack, directory and format; relative directories are from where npm was started", () => {

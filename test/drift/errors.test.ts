@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DriftError, engineErrorLines, failureDetail, toDriftError } from "../../scripts/drift/errors";
+import { DriftError, engineErrorLines, failureDetail, toDriftError } from "../../drift/errors";
 import { UnauthorizedError } from "../../provider/client";
 
 describe("toDriftError", () => {

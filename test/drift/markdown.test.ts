@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatReport } from "../../scripts/drift/format";
-import { formatMarkdown, MAX_COMMENT_CHARS, summaryLine } from "../../scripts/drift/markdown";
+import { formatReport } from "../../drift/format";
+import { formatMarkdown, MAX_COMMENT_CHARS, summaryLine } from "../../drift/markdown";
 import {
   driftReport,
   errorReport,
   undeterminedReport,
   type ManagedSubscription,
   type ReportContext,
-} from "../../scripts/drift/report";
-import { unmanagedSubscriptions } from "../../scripts/drift/unmanaged";
+} from "../../drift/report";
+import { unmanagedSubscriptions } from "../../drift/unmanaged";
 
 const context: ReportContext = {
   stack: "prod",

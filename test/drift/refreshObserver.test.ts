@@ -1,6 +1,6 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { RefreshObserver } from "../../scripts/drift/refreshObserver";
+import { RefreshObserver } from "../../drift/refreshObserver";
 
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { unwrapValue, MASKED } from "../../scripts/drift/fields";
-import { resourceName, stateSnapshot } from "../../scripts/drift/stateSnapshot";
+import { unwrapValue, MASKED } from "../../drift/fields";
+import { resourceName, stateSnapshot } from "../../drift/stateSnapshot";
 
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 const SIG = "4dabf18193072939515e22adb298388d";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { adoptSnippet, suggestedName } from "../../scripts/drift/snippet";
-import { unmanagedSubscriptions } from "../../scripts/drift/unmanaged";
+import { adoptSnippet, suggestedName } from "../../drift/snippet";
+import { unmanagedSubscriptions } from "../../drift/unmanaged";
 import type { Subscription } from "../../provider/wire";
 
 const withHeader: Subscription = {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { WebhookSubscription, type WebhookSubscriptionArgs } from "pulumi-webhook-subscriptions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStack } from "../../scripts/engine/automation";
+import { openStack } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import { BAD_INPUTS } from "../support/badInputs";

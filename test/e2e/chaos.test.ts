@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebhookSubscriptionArgs } from "pulumi-webhook-subscriptions";
-import { openStack } from "../../scripts/engine/automation";
+import { openStack } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import { compareFleet, describeComparison, fleet, fleetProgram } from "../support/fleet";

@@ -16,9 +16,9 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { WebhookSubscription, Webhook } from "pulumi-webhook-subscriptions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStack } from "../../scripts/engine/automation";
-import type { Engine } from "../../scripts/engine/provision";
-import { DriftError, reviewDrift, type DriftReport } from "../../scripts/drift/index";
+import { openStack } from "../../engine/automation";
+import type { Engine } from "../../engine/provision";
+import { DriftError, reviewDrift, type DriftReport } from "../../drift/index";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireEngine, workDir } from "../support/engine";
 
@@ -39,7 +39,7 @@ function runCli(
   return new Promise((resolve) => {
     execFile(
       "npx",
-      ["tsx", "scripts/drift.ts", ...args],
+      ["tsx", "drift/cli.ts", ...args],
       { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 10 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;

@@ -6,7 +6,7 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { openStack } from "../../scripts/engine/automation";
+import { openStack } from "../../engine/automation";
 import { requireEngine, workDir } from "../support/engine";
 
 describe("the real Pulumi engine", () => {

@@ -3,7 +3,7 @@
  * then fail with the reason: they never skip.
  */
 import type { TestProject } from "vitest/node";
-import { provisionEngine, type Engine } from "../../scripts/engine/provision";
+import { provisionEngine, type Engine } from "../../engine/provision";
 
 declare module "vitest" {
   export interface ProvidedContext {

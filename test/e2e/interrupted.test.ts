@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStack } from "../../scripts/engine/automation";
+import { openStack } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireEngine, workDir } from "../support/engine";
 import { compareFleet, describeComparison, fleet, fleetProgram } from "../support/fleet";

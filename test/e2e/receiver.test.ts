@@ -14,7 +14,7 @@ import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { startReceiver, type RunningReceiver } from "../../examples/receiver/server";
-import { engineEnv, openStack } from "../../scripts/engine/automation";
+import { engineEnv, openStack } from "../../engine/automation";
 import { REPO_ROOT, requireEngine, workDir } from "../support/engine";
 
 const execFileAsync = promisify(execFile);

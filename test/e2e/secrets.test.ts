@@ -21,7 +21,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ConfigMap, EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { WebhookSubscription, type WebhookSubscriptionArgs } from "pulumi-webhook-subscriptions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineEnv, openStack } from "../../scripts/engine/automation";
+import { engineEnv, openStack } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import { issueToken, startTokenProxy, type TokenProxy } from "../support/tokenProxy";

@@ -2,7 +2,7 @@
 import { mkdtempSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { inject } from "vitest";
-import type { Engine } from "../../scripts/engine/provision";
+import type { Engine } from "../../engine/provision";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..");
 

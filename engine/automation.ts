@@ -61,7 +61,7 @@ export function programEntry(workDir: string): string {
 
 /**
  * Loads a program directory's entry as an inline program. Used because the Node.js language
- * host may be missing (see scripts/engine/provision.ts); the program, Pulumi.yaml and stack
+ * host may be missing (see engine/provision.ts); the program, Pulumi.yaml and stack
  * config are the directory's own, and the engine is the real one. Each run (preview, up, …)
  * evaluates the program afresh, as the language host would, so its resources register every time.
  */

@@ -2,7 +2,7 @@
  * Which outputs of a WebhookSubscription are compared, which of them are secret, and how a
  * value read from state or from engine events is made comparable.
  */
-import { SUBSCRIPTION_FIELDS } from "../../provider/resource/diff";
+import { SUBSCRIPTION_FIELDS } from "../provider/resource/diff";
 import type { FieldValue } from "./report";
 
 /**

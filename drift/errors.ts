@@ -3,7 +3,7 @@
  * factory that turns whatever was thrown (client errors, Automation API command errors,
  * settings errors) into it, with credentials removed.
  */
-import { redact, WebhookApiError } from "../../provider/client";
+import { redact, WebhookApiError } from "../provider/client";
 
 /** Stable kinds of failure of the review itself; API failures keep the client's code (UNAUTHORIZED, TRANSPORT, …). */
 export const DriftErrorCode = {

@@ -6,7 +6,7 @@
  * engine events, so when the engine saw a change, secret fields are compared as plaintext
  * between the state and the live subscription, and reported by name only.
  */
-import type { Subscription } from "../../provider/wire";
+import type { Subscription } from "../provider/wire";
 import { COMPARED_FIELDS, MASKED, SECRET_FIELDS, unwrapValue } from "./fields";
 import type { RefreshObservation } from "./refreshObserver";
 import type { FieldChange, ManagedSubscription } from "./report";

@@ -10,14 +10,14 @@
  *    what changed and what is gone, exactly as `pulumi refresh` would;
  * 4. classify each managed subscription and list the unmanaged ones.
  */
-import { NotFoundError, WebhookSubscriptionClient, type RequestEvent } from "../../provider/client";
+import { NotFoundError, WebhookSubscriptionClient, type RequestEvent } from "../provider/client";
 import {
   apiVersionFromConfig,
   SETTING_SOURCES,
   settingsFromConfig,
   type ConfigSource,
-} from "../../provider/resource/settings";
-import { isLegacy, type Subscription } from "../../provider/wire";
+} from "../provider/resource/settings";
+import { isLegacy, type Subscription } from "../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
 import { displayBackend } from "./backend";
 import { classify, engineSawChange } from "./classify";

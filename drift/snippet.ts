@@ -3,7 +3,7 @@
  * `new WebhookSubscription(…, { adoptGuid, … })` whose arguments equal the live fields, so that
  * the first `pulumi up` takes the subscription over without changing it.
  */
-import { webhookName, type Subscription } from "../../provider/wire";
+import { webhookName, type Subscription } from "../provider/wire";
 
 /** A resource name from the event and the GUID's first block, e.g. `packet-created-3f2a9c1d`. */
 export function suggestedName(live: Pick<Subscription, "guid" | "webhook">): string {

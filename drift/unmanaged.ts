@@ -2,7 +2,7 @@
  * Unmanaged subscriptions: every live subscription whose GUID the stack's state does not hold
  * (the list operation returns the whole instance, not only what this stack created).
  */
-import { webhookName, type Subscription } from "../../provider/wire";
+import { webhookName, type Subscription } from "../provider/wire";
 import type { UnmanagedSubscription } from "./report";
 import { adoptSnippet } from "./snippet";
 import { guidKey } from "./stateSnapshot";

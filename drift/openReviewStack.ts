@@ -1,5 +1,5 @@
 /**
- * Opens the stack to review, read-only. Unlike `openStack` (scripts/engine/automation.ts), which
+ * Opens the stack to review, read-only. Unlike `openStack` (engine/automation.ts), which
  * creates a missing stack, this only selects: a review must never create a stack in someone's
  * backend, and a mistyped name must be an error that says where it looked.
  */

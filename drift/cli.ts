@@ -4,11 +4,11 @@
  * Exit 0: no drift. 2: drift (unmanaged subscriptions included). 1: error, or drift cannot be
  * determined (legacy API).
  */
-import { parseDriftArgs, UsageError, USAGE } from "./drift/cliArgs";
-import { DriftError, toDriftError } from "./drift/errors";
-import { formatReport } from "./drift/format";
-import { EXIT_CODE, errorReport } from "./drift/report";
-import { reviewDrift } from "./drift/reviewDrift";
+import { parseDriftArgs, UsageError, USAGE } from "./cliArgs";
+import { DriftError, toDriftError } from "./errors";
+import { formatReport } from "./format";
+import { EXIT_CODE, errorReport } from "./report";
+import { reviewDrift } from "./reviewDrift";
 
 function say(line: string): void {
   process.stderr.write(`drift: ${line}\n`);

@@ -3,7 +3,7 @@
  * drifted first), then the adoption snippets folded away. Secrets never appear: a changed
  * secret reads "secret changed", an unmanaged header value "set, not shown".
  */
-import { webhookName } from "../../provider/wire";
+import { webhookName } from "../provider/wire";
 import type { DriftReport, FieldChange, FieldValue, ManagedSubscription, UnmanagedSubscription } from "./report";
 
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */
