@@ -1,18 +1,62 @@
 /**
  * pulumi-webhook-subscriptions: manage webhook subscriptions as code.
  *
- * - `WebhookSubscription`, the Pulumi resource, and `Webhook`, the six events;
- * - `WebhookSubscriptionClient` and its typed errors, for scripts that call the API directly;
- * - `verifySignature`, for receivers of the messages.
+ * The root entry is what a Pulumi program imports: the resource, the six events, the typed API
+ * client and its errors, and the receiver's `verifySignature`. It never loads the emulator or the
+ * drift review; those have their own entries (`/emulator`, `/drift`), as do the client alone
+ * (`/client`, no Pulumi SDK) and the receiver alone (`/receiver`, node built-ins only).
+ * Every name below is exported on purpose: internals (agents, clocks, limiters) stay inside.
  */
+
+// The Pulumi resources.
 export { WebhookSubscription, WEBHOOK_SUBSCRIPTION_TYPE, type WebhookSubscriptionArgs } from "./provider/resource";
+
+// The service's vocabulary.
 export {
   Webhook,
   type WebhookId,
   type WebhookName,
   type Subscription,
   type SubscriptionSpec,
+  type ValidationMessage,
   type ApiVersion,
 } from "./provider/wire";
-export * from "./provider/client";
-export * from "./provider/receiver";
+
+// The typed API client and its errors.
+export {
+  WebhookSubscriptionClient,
+  type ClientSettings,
+  type RetrySettings,
+  type RequestEvent,
+  type OAuthSettings,
+  ErrorCode,
+  WebhookApiError,
+  UnauthorizedError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationFailedError,
+  ClosedWorkItemError,
+  UnreadableRequestError,
+  VersionCannotRepresentError,
+  RateLimitedError,
+  TransportError,
+  ServerError,
+  UnexpectedResponseError,
+  AmbiguousResultError,
+  UnsupportedOperationError,
+  ConfigurationError,
+} from "./provider/client";
+
+// For the receivers of the messages.
+export {
+  verifySignature,
+  assertSignature,
+  signatureHeaderName,
+  SignatureVerificationError,
+  SignatureErrorCode,
+  SignatureOptionsError,
+  SignatureOptionsErrorCode,
+  type ExpectedSignature,
+  type VerifySignatureOptions,
+  type HeadersLike,
+} from "./provider/receiver";

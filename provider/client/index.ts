@@ -1,6 +1,8 @@
 /**
- * The API client layer: the typed client, its settings, its errors and the pure pieces of
- * its policy (retry, rate limit, redaction), re-exported for the package entry and tests.
+ * The API client layer (`pulumi-webhook-subscriptions/client`): the typed client, its settings,
+ * its errors and the pure pieces of its policy (retry, rate limit, redaction). Loads neither the
+ * Pulumi SDK nor fastify. Process-wide internals (the shared limiter, the clock, the agent
+ * options) are not exported: import them from their own files inside this package.
  */
 export { WebhookSubscriptionClient } from "./client";
 export {
@@ -26,7 +28,7 @@ export {
   type RetryVerdict,
   type BackoffOptions,
 } from "./retry";
-export { AimdRate, RequestLimiter, sharedLimiter, systemClock, type AimdOptions, type Clock } from "./limiter";
+export { AimdRate, RequestLimiter, type AimdOptions, type Clock } from "./limiter";
 export {
   OAuthClientCredentials,
   staticToken,
@@ -35,6 +37,5 @@ export {
   type OAuthSettings,
   type OAuthTransport,
 } from "./auth";
-export { AGENT_OPTIONS } from "./connection";
 export { redact, REDACTED } from "./redact";
 export type { Subscription, SubscriptionSpec, ValidationMessage, ApiVersion } from "../wire";

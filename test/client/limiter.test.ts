@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AimdRate, RequestLimiter, backoffMs, sharedLimiter, type Clock } from "../../provider/client";
+import { AimdRate, RequestLimiter, backoffMs, type Clock } from "../../provider/client";
+import { sharedLimiter } from "../../provider/client/limiter";
 
 /** A clock whose time moves only when `run` fires the next timer; promise callbacks settle in between. */
 class FakeClock implements Clock {
