@@ -19,7 +19,7 @@ import {
 } from "../provider/resource/settings";
 import { isLegacy, type Subscription } from "../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
-import { displayBackend } from "./backend";
+import { displayBackend } from "../engine/backend";
 import { classify, engineSawChange } from "./classify";
 import { DriftError, DriftErrorCode, failureDetail, toDriftError } from "./errors";
 import { openReviewStack } from "./openReviewStack";

@@ -7,7 +7,7 @@ import { EmulatorContext } from "./context";
 import { resolveOptions, type EmulatorOptions } from "./options";
 import { buildServer } from "./server";
 
-export { EmulatorOptionError, type EmulatorOptions, type RateLimitSettings } from "./options";
+export { DIALECTS, EmulatorOptionError, type Dialect, type EmulatorOptions, type RateLimitSettings } from "./options";
 export { StateFileError } from "./stateFile";
 export { BUILDER_TOKEN, READER_TOKEN } from "./auth";
 export { DEV_CLIENT_ID, DEV_CLIENT_SECRET } from "./oauthRoute";

@@ -28,7 +28,16 @@ export interface EmulatorOptions {
   readonly tokenTtlSeconds?: number;
   /** How long one event delivery may take before it is reported as failed. @default 5000 */
   readonly deliveryTimeoutMs?: number;
+  /**
+   * Which answers to give: `spec` exactly as the spec; `vendor-docs` the shapes the vendor's
+   * public documentation shows (not implemented yet). @default "spec"
+   */
+  readonly dialect?: Dialect;
 }
+
+/** The emulator's answer styles (see `EmulatorOptions.dialect`). */
+export const DIALECTS = ["spec", "vendor-docs"] as const;
+export type Dialect = (typeof DIALECTS)[number];
 
 /** Options with every default applied and every value checked. */
 export interface ResolvedOptions {
@@ -40,6 +49,7 @@ export interface ResolvedOptions {
   readonly rateLimit: Required<RateLimitSettings> | null;
   readonly tokenTtlSeconds: number;
   readonly deliveryTimeoutMs: number;
+  readonly dialect: Dialect;
 }
 
 /** A start option with a bad value; `option` names it so the CLI can point at its flag. */
@@ -113,6 +123,10 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   if (statePath !== null && statePath.length === 0) {
     throw invalid("statePath", statePath, "a file path");
   }
+  const dialect = options.dialect ?? "spec";
+  if (!(DIALECTS as readonly unknown[]).includes(dialect)) throw invalid("dialect", dialect, DIALECTS.join(" or "));
+  if (dialect !== "spec")
+    throw new EmulatorOptionError("dialect", dialect, `dialect ${show(dialect)} is not implemented yet; use "spec"`);
   return {
     port,
     host,
@@ -122,5 +136,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     rateLimit,
     tokenTtlSeconds: positive("tokenTtlSeconds", options.tokenTtlSeconds ?? 3600),
     deliveryTimeoutMs: positive("deliveryTimeoutMs", options.deliveryTimeoutMs ?? 5000),
+    dialect,
   };
 }
