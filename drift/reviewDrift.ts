@@ -16,7 +16,7 @@ import {
   SETTING_SOURCES,
   settingsFromConfig,
   type ConfigSource,
-} from "../provider/resource/settings";
+} from "../provider/resource/model";
 import { isLegacy, type Subscription } from "../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
 import { displayBackend } from "../engine/backend";

@@ -9,7 +9,7 @@ import { PROVIDER_MODULE } from "./providerModule";
 export const WEBHOOK_SUBSCRIPTION_TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 
 /** Outputs kept secret in state and in every display, whatever the program passed. */
-const SECRET_OUTPUTS = ["signature", "customHeaderValue"];
+export const SECRET_OUTPUTS = ["signature", "customHeaderValue"] as const;
 
 /** Arguments of a WebhookSubscription. */
 export interface WebhookSubscriptionArgs {

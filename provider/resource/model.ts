@@ -1,0 +1,11 @@
+/**
+ * A WebhookSubscription as seen from outside the provider: what its state holds and where the
+ * default provider finds its instance. The drift review (and anything else that reads stacks)
+ * builds on this and on the client, never on the provider's workings.
+ */
+export { WEBHOOK_SUBSCRIPTION_TYPE, SECRET_OUTPUTS } from "./webhookSubscription";
+export type { SubscriptionOutputs } from "./outputs";
+/** The fields the service stores (compared by diff and by the drift review). */
+export { SUBSCRIPTION_FIELDS, type SubscriptionField } from "./diff";
+/** The default provider's connection settings: stack config first, then the environment. */
+export { SETTING_SOURCES, settingsFromConfig, apiVersionFromConfig, type ConfigSource } from "./settings";
