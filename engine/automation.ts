@@ -123,7 +123,8 @@ export function directoryProgram(workDir: string): PulumiFn {
  */
 async function loadFresh(workDir: string, entry: string, run: number): Promise<Record<string, unknown>> {
   const typeScript = entry.endsWith(".ts");
-  if (typeScript && !require.extensions[".ts"] && process.env.VITEST)
+  // vitest marks its worker processes with this global (an env var would leak into child processes).
+  if (typeScript && !require.extensions[".ts"] && "__vitest_worker__" in globalThis)
     return (await import(`${pathToFileURL(entry).href}?run=${run}`)) as Record<string, unknown>;
   if (typeScript) registerTypeScript(workDir);
   const dir = dirname(entry) + sep;
