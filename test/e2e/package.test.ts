@@ -122,9 +122,10 @@ describe("the packed package in a user's project", () => {
   }, 900_000);
 
   afterAll(async () => {
-    if (emulator && emulator.exitCode === null) {
+    if (emulator?.pid !== undefined && emulator.exitCode === null) {
       const exited = new Promise((resolve) => emulator?.once("exit", resolve));
-      emulator.kill("SIGTERM");
+      // npx runs the bin in a child of its own: stop the whole process group.
+      process.kill(-emulator.pid, "SIGTERM");
       await exited;
     }
     if (root) rmSync(root, { recursive: true, force: true });
@@ -169,6 +170,7 @@ describe("the packed package in a user's project", () => {
       cwd: user,
       env: cleanEnv(),
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     emulator = child;
     emulatorUrl = await new Promise<string>((resolve, reject) => {
