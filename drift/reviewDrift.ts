@@ -10,7 +10,7 @@
  *    what changed and what is gone, exactly as `pulumi refresh` would;
  * 4. classify each managed subscription and list the unmanaged ones.
  */
-import { NotFoundError, WebhookSubscriptionClient, type RequestEvent } from "../provider/client";
+import { mayMeanGone, NotFoundError, WebhookSubscriptionClient, type RequestEvent } from "../provider/client";
 import {
   apiVersionFromConfig,
   SETTING_SOURCES,
@@ -171,7 +171,8 @@ async function classifyAll(
 }
 
 function ignoreNotFound(err: unknown): undefined {
-  if (err instanceof NotFoundError) return undefined;
+  // A 400 that may mean gone needs no confirming here: the refresh preview already decided.
+  if (err instanceof NotFoundError || mayMeanGone(err)) return undefined;
   throw err;
 }
 

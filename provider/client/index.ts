@@ -3,6 +3,7 @@
  * its policy (retry, rate limit, redaction), re-exported for the package entry and tests.
  */
 export { WebhookSubscriptionClient } from "./client";
+export { mayMeanGone } from "./possiblyGone";
 export {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
@@ -37,4 +38,11 @@ export {
 } from "./auth";
 export { AGENT_OPTIONS } from "./connection";
 export { redact, REDACTED } from "./redact";
-export type { Subscription, SubscriptionSpec, ValidationMessage, ApiVersion } from "../wire";
+export type {
+  Subscription,
+  SubscriptionSpec,
+  SubscriptionList,
+  UnreadableSubscription,
+  ValidationMessage,
+  ApiVersion,
+} from "../wire";
