@@ -5,6 +5,7 @@
  * `vendor-docs` dialect speaks names. Requests from the client stay integers (spec).
  * The choices are listed with their sources in docs/emulator.md.
  */
+import { z } from "zod";
 import { Webhook, WEBHOOK_NAMES, type WebhookId } from "./webhook";
 
 /**
@@ -53,3 +54,26 @@ export function objectTypeName(value: number): string | undefined {
 
 /** Every Webhook name a response may carry, for messages. */
 export const KNOWN_WEBHOOK_NAMES: readonly string[] = [...WEBHOOK_NAMES, ...Object.keys(WEBHOOK_ALIASES)];
+
+/**
+ * An enumeration field read as its integer (checked by `integer`) or as a name that `fromName`
+ * maps to one; an unknown name is an issue quoting the value and the known names, plus `advice`.
+ */
+export function nameOrInteger(
+  integer: z.ZodType<number>,
+  fromName: (name: string) => number | undefined,
+  known: readonly string[],
+  advice: string,
+) {
+  return z.union([integer, z.string()]).transform((value, ctx) => {
+    if (typeof value === "number") return value;
+    const mapped = fromName(value);
+    if (mapped !== undefined) return mapped;
+    ctx.issues.push({
+      code: "custom",
+      input: value,
+      message: `${JSON.stringify(value)} is a name this package cannot map to an integer (known names: ${known.join(", ")}); ${advice}`,
+    });
+    return z.NEVER;
+  });
+}

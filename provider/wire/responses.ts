@@ -7,33 +7,27 @@
  */
 import { z } from "zod";
 import { decodeSubscription, normalizeGuid, type Subscription } from "./codec";
-import { KNOWN_WEBHOOK_NAMES, OBJECT_TYPE_NAMES, objectTypeFromName, webhookFromName } from "./enumNames";
+import {
+  KNOWN_WEBHOOK_NAMES,
+  nameOrInteger,
+  OBJECT_TYPE_NAMES,
+  objectTypeFromName,
+  webhookFromName,
+} from "./enumNames";
 import { WireGuid, WireObjectType, WireSubscription } from "./schemas";
 
-/** An enumeration field read as its integer, or as a name that `fromName` maps to one. */
-function enumeration(
-  integer: z.ZodType<number>,
-  fromName: (name: string) => number | undefined,
-  known: readonly string[],
-) {
-  return z.union([integer, z.string()]).transform((value, ctx) => {
-    if (typeof value === "number") return value;
-    const mapped = fromName(value);
-    if (mapped !== undefined) return mapped;
-    ctx.issues.push({
-      code: "custom",
-      input: value,
-      message: `${JSON.stringify(value)} is a name this package cannot map to an integer (known names: ${known.join(", ")}); upgrade pulumi-webhook-subscriptions, or call an api-version that answers integers`,
-    });
-    return z.NEVER;
-  });
-}
+const UPGRADE_ADVICE = "upgrade pulumi-webhook-subscriptions, or call an api-version that answers integers";
 
 /** Webhook as an integer (any: a member newer than this package stays readable) or a known name. */
-export const WireWebhookResponse = enumeration(z.int(), webhookFromName, KNOWN_WEBHOOK_NAMES);
+export const WireWebhookResponse = nameOrInteger(z.int(), webhookFromName, KNOWN_WEBHOOK_NAMES, UPGRADE_ADVICE);
 
 /** FilterObjectType as an integer or one of the documented names. */
-export const WireObjectTypeResponse = enumeration(WireObjectType, objectTypeFromName, Object.keys(OBJECT_TYPE_NAMES));
+export const WireObjectTypeResponse = nameOrInteger(
+  WireObjectType,
+  objectTypeFromName,
+  Object.keys(OBJECT_TYPE_NAMES),
+  UPGRADE_ADVICE,
+);
 
 /** A subscription as any documented response carries it; decodes to the spec's integers. */
 export const WireSubscriptionResponse = WireSubscription.extend({

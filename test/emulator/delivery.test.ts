@@ -68,7 +68,9 @@ describe("matching", () => {
     const result = await fire({ Webhook: 0, ObjectGUID: OBJECT_A.toUpperCase() });
     expect(result.status).toBe(200);
     expect(result.json).toEqual({
-      deliveries: [{ SubscriptionGUID: a.GUID, SubscriberURL: `${receiverUrl}/a`, status: 204, error: null }],
+      deliveries: [
+        { SubscriptionGUID: a.GUID, SubscriberURL: `${receiverUrl}/a`, status: 204, error: null, attempts: 1 },
+      ],
     });
     expect(received).toHaveLength(1);
     const [message] = received;
@@ -143,12 +145,14 @@ describe("results", () => {
         SubscriberURL: "https://hooks.example.com/x",
         status: null,
         error: "not delivered: the emulator only delivers to loopback addresses",
+        attempts: 1,
       },
       {
         SubscriptionGUID: mapped.GUID,
         SubscriberURL: "http://[::ffff:7f00:1]:9/x",
         status: null,
         error: "not delivered: the emulator only delivers to loopback addresses",
+        attempts: 1,
       },
     ]);
   });
