@@ -4,6 +4,7 @@
  */
 export { WebhookSubscriptionClient } from "./client";
 export { mayMeanGone } from "./possiblyGone";
+export { VISIBILITY_NOTE } from "./visibility";
 export {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,

@@ -2,7 +2,7 @@
  * Creating a subscription without ever leaving a duplicate: adoption, reconciliation of
  * ambiguous Subscribe results, and confirmation of legacy creates.
  */
-import { AmbiguousResultError, NotFoundError, WebhookApiError } from "../client";
+import { AmbiguousResultError, NotFoundError, VISIBILITY_NOTE, WebhookApiError } from "../client";
 import { webhookName, type Subscription, type SubscriptionSpec } from "../wire";
 import { naturalKey, specKey } from "./naturalKey";
 import type { Session } from "./session";
@@ -22,7 +22,7 @@ export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise
     const existing = unclaimedMatch(s, spec, await s.snapshots.get());
     if (existing) {
       warn(
-        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate`,
+        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate (${VISIBILITY_NOTE})`,
       );
       return bringTo(s, existing, spec);
     }

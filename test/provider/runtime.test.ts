@@ -96,6 +96,8 @@ describe("create", () => {
     expect(id).toBe(orphan.GUID.toLowerCase());
     expect(outs!.customHeaderValue).toBe("k1");
     expect(warn.mock.calls.join(" ")).toMatch(/adopted the existing identical subscription/);
+    // Per-user visibility (vendor documentation): the warning says what it could not check.
+    expect(warn.mock.calls.join(" ")).toContain("only the subscriptions visible to the configured account were seen");
     warn.mockRestore();
     expect(await emulator.all()).toHaveLength(1);
   });
