@@ -102,7 +102,7 @@ describe("formatMarkdown", () => {
   });
 
   it("says what it could not see: the account's visibility and unreadable entries, before the footer", () => {
-    const notes = ["only what this account sees", "subscription x cannot be read: Webhook \"Nope\" | bad"];
+    const notes = ["only what this account sees", 'subscription x cannot be read: Webhook "Nope" | bad'];
     const text = formatMarkdown(driftReport(context, [inSync(1)], [], notes));
     const lines = text.trimEnd().split("\n");
     expect(lines.slice(-4, -1)).toEqual([
