@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { Webhook, WebhookSubscription } from "pulumi-webhook-subscriptions";
+import { Webhook, WebhookSubscription, type WebhookSubscriptionArgs } from "pulumi-webhook-subscriptions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
 import { reviewDrift } from "../../drift/index";
@@ -17,6 +17,26 @@ import { requireEngine, workDir } from "../support/engine";
 
 const ORDERS = "6f1c0000-0000-4000-8000-0000000000d4";
 const OTHER_ACCOUNT = "Bearer dev-builder-2";
+
+/** The stack's subscriptions, with object types the documentation names (Company, None, Contract). */
+const DESIRED: Record<string, WebhookSubscriptionArgs> = {
+  "url-changed": {
+    webhook: Webhook.PacketCreated,
+    filterObjectType: 31,
+    filterObjectGuid: ORDERS,
+    subscriberUrl: "https://hooks.example.com/orders",
+  },
+  deleted: {
+    webhook: Webhook.BusinessObjectTypeUpdated,
+    filterObjectType: 0,
+    subscriberUrl: "https://hooks.example.com/types",
+  },
+  "in-sync": {
+    webhook: Webhook.BusinessObjectCreated,
+    filterObjectType: 215,
+    subscriberUrl: "https://hooks.example.com/contracts",
+  },
+};
 
 describe("drift review under the vendor-docs dialect", () => {
   let instance: EmulatorHarness;
@@ -36,27 +56,10 @@ describe("drift review under the vendor-docs dialect", () => {
       workDir: dir,
       projectName: "drift-vendor",
       config: { "webhooks:baseUrl": { value: instance.url }, "webhooks:token": { value: "dev-builder", secret: true } },
-      program: async () => {
-        const subs = {
-          "url-changed": new WebhookSubscription("url-changed", {
-            webhook: Webhook.PacketCreated,
-            filterObjectType: 31,
-            filterObjectGuid: ORDERS,
-            subscriberUrl: "https://hooks.example.com/orders",
-          }),
-          deleted: new WebhookSubscription("deleted", {
-            webhook: Webhook.BusinessObjectTypeUpdated,
-            filterObjectType: 0,
-            subscriberUrl: "https://hooks.example.com/types",
-          }),
-          "in-sync": new WebhookSubscription("in-sync", {
-            webhook: Webhook.BusinessObjectCreated,
-            filterObjectType: 215,
-            subscriberUrl: "https://hooks.example.com/contracts",
-          }),
-        };
-        return Object.fromEntries(Object.entries(subs).map(([name, sub]) => [name, sub.guid]));
-      },
+      program: async () =>
+        Object.fromEntries(
+          Object.entries(DESIRED).map(([name, args]) => [name, new WebhookSubscription(name, args).guid]),
+        ),
     });
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");

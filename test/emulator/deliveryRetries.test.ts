@@ -3,23 +3,18 @@
  * every time (so receivers see duplicates), and the "Webhook Test – Simulate Event" endpoint.
  * The backoff goes through an injected sleep that records it: no test waits for time to pass.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { deliveryBackoffMs } from "../../emulator/deliveryRetry";
 import { SIMULATE_EVENT_PATH } from "../../emulator/simulateEvent";
 import { BUILDER, http, useEmulator } from "../support/emulatorHarness";
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+import { useRecordingReceiver } from "../support/recordingReceiver";
 
 /** `/flaky-N` fails its first N messages with 503; `/down` always fails; anything else answers 204. */
-let receiver: Server;
-let receiverUrl: string;
-let received: Received[] = [];
+const receiver = useRecordingReceiver((path, seen) => {
+  const failures = /^\/flaky-(\d+)$/.exec(path);
+  return path === "/down" || (failures !== null && seen <= Number(failures[1])) ? 503 : 204;
+});
+const received = receiver.received;
 const slept: number[] = [];
 
 const vendor = useEmulator({
@@ -31,35 +26,13 @@ const vendor = useEmulator({
 });
 const spec = useEmulator({ deliverySleep: async (ms) => void slept.push(ms) });
 
-beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    request.on("end", () => {
-      const path = request.url ?? "";
-      received.push({ path, headers: request.headers, body });
-      const failures = /^\/flaky-(\d+)$/.exec(path);
-      const seen = received.filter((r) => r.path === path).length;
-      const fail = path === "/down" || (failures !== null && seen <= Number(failures[1]));
-      response.statusCode = fail ? 503 : 204;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
-});
 beforeEach(() => {
-  received = [];
   slept.length = 0;
 });
 
 async function subscribeTo(on: typeof vendor, path: string): Promise<{ GUID: string; Signature: string }> {
   const result = await on.config("SubscribeToWebhook", {
-    body: { Webhook: 3, FilterObjectType: 2, SubscriberURL: `${receiverUrl}${path}` },
+    body: { Webhook: 3, FilterObjectType: 2, SubscriberURL: `${receiver.url}${path}` },
   });
   expect(result.status).toBe(200);
   return on === vendor ? result.json[0] : result.json.Result;
@@ -71,7 +44,7 @@ describe("vendor-docs delivery retries", () => {
     const result = await vendor.admin("POST", "/events", { Webhook: 3 });
     expect(result.json.deliveries).toEqual([expect.objectContaining({ status: 204, error: null, attempts: 2 })]);
     expect(received).toHaveLength(2);
-    expect(received[1]!.body).toBe(received[0]!.body);
+    expect(received[1]!.text).toBe(received[0]!.text);
     expect(received[1]!.headers["x-service-signature"]).toBe(received[0]!.headers["x-service-signature"]);
     expect(slept).toEqual([1000]);
   });
@@ -81,7 +54,7 @@ describe("vendor-docs delivery retries", () => {
     const result = await vendor.admin("POST", "/events", { Webhook: 3 });
     expect(result.json.deliveries).toEqual([expect.objectContaining({ status: 503, attempts: 4 })]);
     expect(received).toHaveLength(4);
-    expect(new Set(received.map((r) => r.body)).size).toBe(1);
+    expect(new Set(received.map((r) => r.text)).size).toBe(1);
     expect(slept).toEqual([1000, 2000, 4000]);
     expect([1, 2, 3].map(deliveryBackoffMs)).toEqual(slept);
   });
@@ -120,7 +93,7 @@ describe("Webhook Test – Simulate Event", () => {
     expect(result.json).toMatchObject({ SubscriptionGUID: target.GUID, status: 204, attempts: 2 });
     expect(received.map((r) => r.path)).toEqual(["/flaky-1", "/flaky-1"]);
     expect(received[0]!.headers["x-service-signature"]).toBe(target.Signature);
-    expect(JSON.parse(received[0]!.body)).toMatchObject({ Webhook: 3, SubscriptionGUID: target.GUID });
+    expect(received[0]!.body).toMatchObject({ Webhook: 3, SubscriptionGUID: target.GUID });
   });
 
   it("refuses another account's subscription and an unknown one like Get (400), and a reader (403)", async () => {
