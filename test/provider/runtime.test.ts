@@ -128,6 +128,25 @@ describe("create", () => {
     expect(await emulator.all()).toHaveLength(0);
   });
 
+  it("under vendor-docs, another account's subscription cannot be adopted, and the message says why", async () => {
+    const vendor = await EmulatorHarness.start({ dialect: "vendor-docs" });
+    try {
+      const theirs = await vendor.config("SubscribeToWebhook", {
+        body: typeScopedBody(),
+        auth: "Bearer dev-builder-2",
+      });
+      configure(vendor.url);
+      await expect(
+        runtime.create(inputs({ webhook: 3, filterObjectGuid: undefined, adoptGuid: theirs.json[0].GUID })),
+      ).rejects.toThrow(
+        /no subscription with that GUID exists .* for the configured account \(subscriptions may be per user/,
+      );
+      expect(await vendor.all()).toHaveLength(0);
+    } finally {
+      await vendor.close();
+    }
+  });
+
   it("legacy mode confirms the create through the configuration API", async () => {
     configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
     const { id } = await runtime.create(inputs());
