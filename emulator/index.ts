@@ -7,9 +7,10 @@ import { EmulatorContext } from "./context";
 import { resolveOptions, type EmulatorOptions } from "./options";
 import { buildServer } from "./server";
 
-export { DIALECTS, EmulatorOptionError, type Dialect, type EmulatorOptions, type RateLimitSettings } from "./options";
+export { EmulatorOptionError, type EmulatorOptions, type RateLimitSettings } from "./options";
 export { StateFileError } from "./stateFile";
-export { BUILDER_TOKEN, READER_TOKEN } from "./auth";
+export { BUILDER_TOKEN, SECOND_BUILDER_TOKEN, READER_TOKEN } from "./auth";
+export { DIALECTS, type DialectName } from "./dialect";
 export { DEV_CLIENT_ID, DEV_CLIENT_SECRET } from "./oauthRoute";
 export { NOT_LOOPBACK_ERROR } from "./delivery";
 export type { StatsSnapshot } from "./stats";

@@ -5,6 +5,8 @@
  * options) are not exported: import them from their own files inside this package.
  */
 export { WebhookSubscriptionClient } from "./client";
+export { mayMeanGone } from "./possiblyGone";
+export { VISIBILITY_NOTE } from "./visibility";
 export {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
@@ -38,4 +40,11 @@ export {
   type OAuthTransport,
 } from "./auth";
 export { redact, REDACTED } from "./redact";
-export type { Subscription, SubscriptionSpec, ValidationMessage, ApiVersion } from "../wire";
+export type {
+  Subscription,
+  SubscriptionSpec,
+  SubscriptionList,
+  UnreadableSubscription,
+  ValidationMessage,
+  ApiVersion,
+} from "../wire";
