@@ -4,7 +4,7 @@
  * for secrets, whose value is never shown.
  */
 import type { Dispatcher } from "undici";
-import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion, type ApiVersion, type Operation } from "../wire";
+import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion, isHttpUrl, type ApiVersion, type Operation } from "../wire";
 import type { OAuthSettings } from "./auth";
 import { ConfigurationError } from "./errors";
 
@@ -107,16 +107,8 @@ function show(value: unknown): string {
 
 function httpUrl(field: string, value: unknown, configKey: string): URL {
   const requirement = `must be an absolute http(s) URL such as "https://instance.example.com" (${configKey})`;
-  if (typeof value !== "string") throw new ConfigurationError(field, requirement, show(value));
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigurationError(field, requirement, show(value));
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new ConfigurationError(field, requirement, show(value));
-  return url;
+  if (typeof value !== "string" || !isHttpUrl(value)) throw new ConfigurationError(field, requirement, show(value));
+  return new URL(value);
 }
 
 function positiveNumber(field: string, value: unknown, fallback: number): number {

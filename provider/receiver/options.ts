@@ -3,7 +3,7 @@
  * Checked once per call, here, so that a configuration mistake fails loudly with a
  * `SignatureOptionsError` instead of rejecting every genuine message.
  */
-import { isHeaderName, normalizeHeaderName } from "../wire/codec";
+import { isHeaderName, normalizeHeaderName } from "../wire/predicates";
 import { SignatureOptionsError, SignatureOptionsErrorCode } from "./errors";
 
 /**

@@ -269,6 +269,49 @@ describe("400 with a validation envelope: the request breaks a rule", () => {
     });
   });
 
+  it.each([
+    ["Host", "the HTTP client sets Host from the subscriber URL"],
+    ["content length", "the HTTP client frames the message body itself"],
+    ["Transfer-Encoding", "the HTTP client frames the message body itself"],
+    ["Connection", "it controls the connection, not the message"],
+    ["Content-Type", "the service sends every message as application/json"],
+    ["X-Acme-Corp-Signature", "it carries the Signature, which a custom header must not forge"],
+  ])("1006: CustomHeader %s is reserved, and the message says why", async (header, reason) => {
+    const [message] = messagesOf(
+      await emulator.config("SubscribeToWebhook", { body: typeScopedBody({ CustomHeader: header }) }),
+    );
+    expect(message).toMatchObject({ MessageID: 1006, Parameters: [header.replace(/ /g, "-"), reason] });
+    expect(message?.MessageDescription).toContain(reason);
+  });
+
+  it.each([
+    ["a line break", "v\r\nX-Evil: 1"],
+    ["a NUL character", "v\0"],
+    ["a control character", "v\x07"],
+    ["a character outside Latin-1", "v€"],
+  ])("1007: CustomHeaderValue with %s, never echoing the value", async (problem, value) => {
+    const [message] = messagesOf(
+      await emulator.config("SubscribeToWebhook", {
+        body: typeScopedBody({ CustomHeader: "X-Key", CustomHeaderValue: value }),
+      }),
+    );
+    expect(message).toMatchObject({ MessageID: 1007, Parameters: [problem] });
+    expect(JSON.stringify(message)).not.toContain(JSON.stringify(value).slice(1, -1));
+  });
+
+  it.each([
+    ["https://hooks.example.com/a b", "contains whitespace"],
+    ["https://user:pw@hooks.example.com/a", "must not embed credentials"],
+    ["https:/hooks.example.com", "is not an absolute"],
+  ])("1001 for SubscriberURL %s", async (url, says) => {
+    const [message] = messagesOf(
+      await emulator.config("SubscribeToWebhook", { body: typeScopedBody({ SubscriberURL: url }) }),
+    );
+    expect(message?.MessageID).toBe(1001);
+    expect(message?.MessageDescription).toContain(says);
+    expect(message?.MessageDescription).not.toContain("pw@");
+  });
+
   it("reports every broken rule, all about the same allocated GUID", async () => {
     const result = await emulator.config("SubscribeToWebhook", {
       body: {
