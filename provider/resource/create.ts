@@ -3,8 +3,9 @@
  * ambiguous Subscribe results, and confirmation of legacy creates.
  */
 import { AmbiguousResultError, NotFoundError, WebhookApiError } from "../client";
-import { webhookName, type Subscription, type SubscriptionSpec } from "../wire";
-import { naturalKey, specKey } from "./naturalKey";
+import { webhookName, type Subscription } from "../wire";
+import type { DesiredSubscription } from "./inputs";
+import { naturalKey } from "./naturalKey";
 import type { Session } from "./session";
 import { warn } from "./warn";
 
@@ -17,7 +18,7 @@ const MAX_ATTEMPTS = 5;
  * the same event, scope, URL and header name would deliver every message twice, so an identical
  * one is adopted rather than duplicated.
  */
-export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise<Subscription> {
+export async function subscribeOnce(s: Session, spec: DesiredSubscription): Promise<Subscription> {
   if (!s.legacy) {
     const existing = unclaimedMatch(s, spec, await s.snapshots.get());
     if (existing) {
@@ -42,7 +43,7 @@ export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise
 }
 
 /** Adopts the subscription `guid` and brings it to the desired state. */
-export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): Promise<Subscription> {
+export async function adopt(s: Session, guid: string, spec: DesiredSubscription): Promise<Subscription> {
   if (s.legacy)
     throw new Error(
       `adoptGuid ${guid}: adopting needs Get and Update, which the legacy 2024.1 API lacks. ` +
@@ -64,7 +65,7 @@ export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): P
 }
 
 /** Updates `live` to `spec` when any stored field differs; keeps GUID and Signature. */
-async function bringTo(s: Session, live: Subscription, spec: SubscriptionSpec): Promise<Subscription> {
+async function bringTo(s: Session, live: Subscription, spec: DesiredSubscription): Promise<Subscription> {
   s.claimed.add(live.guid);
   if (matches(live, spec)) return live;
   return updateChecked(s, live, spec);
@@ -74,7 +75,7 @@ async function bringTo(s: Session, live: Subscription, spec: SubscriptionSpec): 
 export async function updateChecked(
   s: Session,
   before: Pick<Subscription, "guid" | "signature">,
-  spec: SubscriptionSpec,
+  spec: DesiredSubscription,
 ): Promise<Subscription> {
   let after: Subscription | undefined;
   // Each ambiguous attempt is checked with Get before the next: a second reset must not fail the
@@ -97,8 +98,8 @@ export async function updateChecked(
 }
 
 /** Whether the live subscription already has every desired field. */
-export function matches(live: Subscription, spec: SubscriptionSpec): boolean {
-  return naturalKey(live) === specKey(spec) && live.customHeaderValue === (spec.customHeaderValue ?? null);
+export function matches(live: Subscription, spec: DesiredSubscription): boolean {
+  return naturalKey(live) === naturalKey(spec) && live.customHeaderValue === spec.customHeaderValue;
 }
 
 /** Names a subscription in a warning: the provider host does not tell us the resource's name. */
@@ -106,8 +107,8 @@ function describe(s: { webhook: number; subscriberUrl: string; filterObjectGuid?
   return `${webhookName(s.webhook) ?? `webhook ${s.webhook}`}${s.filterObjectGuid ? ` on ${s.filterObjectGuid}` : ""} → ${s.subscriberUrl}`;
 }
 
-function unclaimedMatch(s: Session, spec: SubscriptionSpec, live: Map<string, Subscription>): Subscription | undefined {
-  const key = specKey(spec);
+function unclaimedMatch(s: Session, spec: DesiredSubscription, live: Map<string, Subscription>): Subscription | undefined {
+  const key = naturalKey(spec);
   for (const candidate of live.values())
     if (!s.claimed.has(candidate.guid) && naturalKey(candidate) === key) return candidate;
   return undefined;

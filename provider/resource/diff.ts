@@ -3,7 +3,7 @@
  * state and says what changes and what forces a replacement.
  */
 import type deepEqualFn from "deep-equal";
-import { UNKNOWN, type SubscriptionInputs } from "./inputs";
+import { UNKNOWN, desiredOf, type SubscriptionInputs } from "./inputs";
 import type { SubscriptionOutputs } from "./outputs";
 
 /** Fields the service stores, in the order people read them. */
@@ -30,18 +30,6 @@ export interface SubscriptionDiff {
   replaces: string[];
 }
 
-/** Desired value of each stored field, with the service's representation of "none". */
-export function desiredFields(inputs: Partial<SubscriptionInputs>): Record<SubscriptionField, unknown> {
-  return {
-    webhook: inputs.webhook,
-    filterObjectType: inputs.filterObjectType,
-    filterObjectGuid: inputs.filterObjectGuid ?? null,
-    subscriberUrl: inputs.subscriberUrl,
-    customHeader: inputs.customHeader ?? "",
-    customHeaderValue: inputs.customHeaderValue ?? null,
-  };
-}
-
 /**
  * @param legacy In legacy mode (api-version 2024.1) there is no Update: every change replaces.
  */
@@ -54,7 +42,7 @@ export function diffSubscription(
   // pays for what the runtime loads up front.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose
   const deepEqual = require("deep-equal") as typeof deepEqualFn;
-  const desired = desiredFields(news);
+  const desired = desiredOf(news as SubscriptionInputs);
   const changed: string[] = [];
   for (const field of SUBSCRIPTION_FIELDS) {
     const want = desired[field];

@@ -12,8 +12,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client";
 import { adopt, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
-import { checkInputs, specOf, type SubscriptionInputs } from "./inputs";
-import { inputsOf, outputsOf, type SubscriptionOutputs } from "./outputs";
+import { checkInputs, desiredOf, inputsOf, type SubscriptionInputs } from "./inputs";
+import { outputsOf, type SubscriptionOutputs } from "./outputs";
 import { apiVersion, session, setConfig } from "./session";
 import { warn } from "./warn";
 import { isLegacy } from "../wire";
@@ -42,7 +42,7 @@ export async function diff(_id: string, olds: Outputs, news: SubscriptionInputs)
 
 export async function create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {
   const s = session();
-  const spec = specOf(inputs);
+  const spec = desiredOf(inputs);
   const live = inputs.adoptGuid ? await adopt(s, inputs.adoptGuid, spec) : await subscribeOnce(s, spec);
   s.snapshots.record(live);
   return { id: live.guid, outs: outputsOf(live, inputs.adoptGuid ?? null) };
@@ -65,7 +65,7 @@ export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.R
     }
   }
   const adoptGuid = props?.adoptGuid ?? null;
-  return { id: live.guid, props: outputsOf(live, adoptGuid), inputs: inputsOf(live, adoptGuid) };
+  return { id: live.guid, props: outputsOf(live, adoptGuid), inputs: inputsOf(live, { adoptGuid }) };
 }
 
 export async function update(
@@ -79,7 +79,7 @@ export async function update(
       `UpdateWebhookSubscription of ${id}: the legacy 2024.1 API has no Update; changes replace the subscription instead. This is a bug in diff: please report it.`,
     );
   try {
-    const live = await updateChecked(s, { guid: id, signature: olds.signature }, specOf(news));
+    const live = await updateChecked(s, { guid: id, signature: olds.signature }, desiredOf(news));
     s.snapshots.record(live);
     return { outs: outputsOf(live, news.adoptGuid ?? olds.adoptGuid ?? null) };
   } catch (err) {
