@@ -107,7 +107,11 @@ function describe(s: { webhook: number; subscriberUrl: string; filterObjectGuid?
   return `${webhookName(s.webhook) ?? `webhook ${s.webhook}`}${s.filterObjectGuid ? ` on ${s.filterObjectGuid}` : ""} → ${s.subscriberUrl}`;
 }
 
-function unclaimedMatch(s: Session, spec: DesiredSubscription, live: Map<string, Subscription>): Subscription | undefined {
+function unclaimedMatch(
+  s: Session,
+  spec: DesiredSubscription,
+  live: Map<string, Subscription>,
+): Subscription | undefined {
   const key = naturalKey(spec);
   for (const candidate of live.values())
     if (!s.claimed.has(candidate.guid) && naturalKey(candidate) === key) return candidate;
