@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import {
+  EMPTY_GUID,
   Webhook,
   WEBHOOK_NAMES,
   WireGuid,
@@ -97,7 +98,8 @@ const FIELDS = {
     z.custom<WebhookId>(isWebhookId),
   ),
   filterObjectType: WireObjectType,
-  filterObjectGuid: optional(WireGuid.transform(normalizeGuid)),
+  // The all-zero GUID is how some instances write "no filter"; the service reads it so too.
+  filterObjectGuid: optional(WireGuid.transform(normalizeGuid), (value) => isUnset(value) || value === EMPTY_GUID),
   subscriberUrl: required(subscriberUrl),
   customHeader: optional(customHeader),
   // "" is a value (an empty header); only null means none.

@@ -76,6 +76,12 @@ export const BAD_INPUTS: ReadonlyArray<readonly [string, Record<string, unknown>
     /required for SpecificBusinessObjectUpdated/,
   ],
   [
+    "filterObjectGuid all-zero (no filter) for PacketCreated",
+    valid({ filterObjectGuid: "00000000-0000-0000-0000-000000000000" }),
+    "filterObjectGuid",
+    /required for PacketCreated/,
+  ],
+  [
     "filterObjectGuid for BusinessObjectCreated",
     typeScoped({ filterObjectGuid: GUID }),
     "filterObjectGuid",
