@@ -34,7 +34,7 @@ function show(value: unknown): string {
 }
 
 /** People write "not set" as absent, null or "". */
-const isUnset = (value: unknown) => value === null || value === "";
+const isUnset = (value: unknown): boolean => value === null || value === "";
 
 /** A field that must be set: null and "" count as missing. */
 function required<T extends z.ZodType>(schema: T) {
