@@ -7,7 +7,7 @@ import { webhookName, type Subscription } from "../wire";
 import type { DesiredSubscription } from "./inputs";
 import { naturalKey } from "./naturalKey";
 import type { Session } from "./session";
-import { warn } from "./warn";
+import { describeSubscription, warn } from "./warn";
 
 /** How many times an ambiguous Subscribe or Update is reconciled and tried again before giving up. */
 const MAX_ATTEMPTS = 5;
@@ -17,13 +17,17 @@ const MAX_ATTEMPTS = 5;
  * interrupted run, or the result of a Subscribe whose response was lost). Two subscriptions with
  * the same event, scope, URL and header name would deliver every message twice, so an identical
  * one is adopted rather than duplicated.
+ *
+ * @param rotating a rotation asks for a new subscription beside the identical old one (the one
+ *   being replaced): nothing that existed before is adopted, or taken for this create's result.
  */
-export async function subscribeOnce(s: Session, spec: DesiredSubscription): Promise<Subscription> {
-  if (!s.legacy) {
+export async function subscribeOnce(s: Session, spec: DesiredSubscription, rotating = false): Promise<Subscription> {
+  const before = rotating && !s.legacy ? new Set((await s.snapshots.get()).keys()) : new Set<string>();
+  if (!s.legacy && !rotating) {
     const existing = unclaimedMatch(s, spec, await s.snapshots.get());
     if (existing) {
       warn(
-        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate`,
+        `${describeSubscription(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate`,
       );
       return bringTo(s, existing, spec);
     }
@@ -36,7 +40,8 @@ export async function subscribeOnce(s: Session, spec: DesiredSubscription): Prom
     } catch (err) {
       if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || s.legacy) throw err;
       // The request may have been committed: look before trying again.
-      const found = unclaimedMatch(s, spec, new Map((await s.client.list()).map((x) => [x.guid, x])));
+      const live = (await s.client.list()).filter((x) => !before.has(x.guid));
+      const found = unclaimedMatch(s, spec, new Map(live.map((x) => [x.guid, x])));
       if (found) return bringTo(s, found, spec);
     }
   }
@@ -102,11 +107,6 @@ export function matches(live: Subscription, spec: DesiredSubscription): boolean 
   return naturalKey(live) === naturalKey(spec) && live.customHeaderValue === spec.customHeaderValue;
 }
 
-/** Names a subscription in a warning: the provider host does not tell us the resource's name. */
-function describe(s: { webhook: number; subscriberUrl: string; filterObjectGuid?: string | null }): string {
-  return `${webhookName(s.webhook) ?? `webhook ${s.webhook}`}${s.filterObjectGuid ? ` on ${s.filterObjectGuid}` : ""} → ${s.subscriberUrl}`;
-}
-
 function unclaimedMatch(
   s: Session,
   spec: DesiredSubscription,
@@ -129,7 +129,7 @@ async function confirmLegacyCreate(s: Session, created: Subscription): Promise<S
   } catch (err) {
     if (err instanceof WebhookApiError && (err.code === "NOT_FOUND" || err.code === "LEGACY_UNSUPPORTED")) {
       warn(
-        `${describe(created)}: the legacy Subscribe returned ${created.guid}, but this instance has no configuration API to confirm it exists; ` +
+        `${describeSubscription(created)}: the legacy Subscribe returned ${created.guid}, but this instance has no configuration API to confirm it exists; ` +
           "the legacy API can answer 200 without creating anything (e.g. PacketUpdated on a Closed work item)",
       );
       return created;

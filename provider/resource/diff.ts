@@ -23,6 +23,9 @@ export type SubscriptionField = (typeof SUBSCRIPTION_FIELDS)[number];
  */
 export const IDENTITY_FIELDS: ReadonlySet<string> = new Set(["webhook", "filterObjectType", "filterObjectGuid"]);
 
+/** Arguments only this resource knows; changing them replaces the subscription. */
+const REPLACE_ONLY: ReadonlySet<string> = new Set(["adoptGuid", "rotation"]);
+
 export interface SubscriptionDiff {
   changes: boolean;
   /** Every changed property, for people and for drift review. */
@@ -52,6 +55,9 @@ export function diffSubscription(
   const adopt = news.adoptGuid;
   if (adopt !== undefined && adopt !== (olds.adoptGuid ?? null) && adopt !== olds.guid) changed.push("adoptGuid");
 
-  const replaces = legacy ? [...changed] : changed.filter((f) => IDENTITY_FIELDS.has(f) || f === "adoptGuid");
+  // A new rotation label asks for a new subscription, and so a new Signature.
+  if ((news.rotation ?? null) !== (olds.rotation ?? null)) changed.push("rotation");
+
+  const replaces = legacy ? [...changed] : changed.filter((f) => IDENTITY_FIELDS.has(f) || REPLACE_ONLY.has(f));
   return { changes: changed.length > 0, changed, replaces };
 }

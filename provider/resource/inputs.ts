@@ -105,6 +105,7 @@ const FIELDS = {
   // "" is a value (an empty header); only null means none.
   customHeaderValue: optional(customHeaderValue, (value) => value === null),
   adoptGuid: optional(WireGuid.transform(normalizeGuid)),
+  rotation: optional(z.string()),
 };
 type Field = keyof typeof FIELDS;
 
@@ -135,6 +136,8 @@ const FIELD_MESSAGES: Record<Field, (input: unknown) => string> = {
   customHeaderValue: (input) => `customHeaderValue must be a string, got a ${typeof input}.`,
   adoptGuid: (input) =>
     `adoptGuid must be the GUID of an existing subscription (see \`npm run drift\` for unmanaged ones), got: ${show(input)}.`,
+  rotation: (input) =>
+    `rotation must be a string (any label; changing it replaces the subscription, which rotates its Signature), got: ${show(input)}.`,
 };
 
 /** During preview a value may be unknown: it passes through and is checked once known. */

@@ -10,9 +10,14 @@ export type SubscriptionOutputs = Subscription & {
   webhookName: string | null;
   /** The GUID this resource adopted instead of creating, or null. */
   adoptGuid: string | null;
+  /** The `rotation` label the subscription was created under, or null. */
+  rotation: string | null;
 };
 
+/** What the outputs keep besides the live subscription: the resource's own arguments. */
+export type ResourceOnly = Pick<SubscriptionOutputs, "adoptGuid" | "rotation">;
+
 /** Outputs from the live subscription. `signature` and `customHeaderValue` are secret (additionalSecretOutputs). */
-export function outputsOf(live: Subscription, adoptGuid: string | null = null): SubscriptionOutputs {
-  return { ...live, webhookName: webhookName(live.webhook) ?? null, adoptGuid };
+export function outputsOf(live: Subscription, own: ResourceOnly): SubscriptionOutputs {
+  return { ...live, webhookName: webhookName(live.webhook) ?? null, ...own };
 }

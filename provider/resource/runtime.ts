@@ -13,9 +13,9 @@ import { NotFoundError } from "../client";
 import { adopt, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
 import { checkInputs, desiredOf, inputsOf, type SubscriptionInputs } from "./inputs";
-import { outputsOf, type SubscriptionOutputs } from "./outputs";
+import { outputsOf, type ResourceOnly, type SubscriptionOutputs } from "./outputs";
 import { apiVersion, session, setConfig } from "./session";
-import { warn } from "./warn";
+import { warn, warnReplacement } from "./warn";
 import { isLegacy } from "../wire";
 
 type Outputs = SubscriptionOutputs & { __provider?: string };
@@ -37,15 +37,24 @@ export async function check(
 
 export async function diff(_id: string, olds: Outputs, news: SubscriptionInputs): Promise<pulumi.dynamic.DiffResult> {
   const result = diffSubscription(olds, news, isLegacy(apiVersion()));
+  // Said at preview (and again at up): a replacement is the moment receivers must be ready.
+  if (result.replaces.length > 0) warnReplacement(news, result.replaces);
   return { changes: result.changes, replaces: result.replaces, deleteBeforeReplace: false };
+}
+
+/** What this resource keeps of its own arguments (the service does not store them). */
+function ownOf(inputs: SubscriptionInputs): ResourceOnly {
+  return { adoptGuid: inputs.adoptGuid ?? null, rotation: inputs.rotation ?? null };
 }
 
 export async function create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {
   const s = session();
   const spec = desiredOf(inputs);
-  const live = inputs.adoptGuid ? await adopt(s, inputs.adoptGuid, spec) : await subscribeOnce(s, spec);
+  const live = inputs.adoptGuid
+    ? await adopt(s, inputs.adoptGuid, spec)
+    : await subscribeOnce(s, spec, inputs.rotation !== undefined);
   s.snapshots.record(live);
-  return { id: live.guid, outs: outputsOf(live, inputs.adoptGuid ?? null) };
+  return { id: live.guid, outs: outputsOf(live, ownOf(inputs)) };
 }
 
 export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
@@ -64,8 +73,8 @@ export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.R
       throw err;
     }
   }
-  const adoptGuid = props?.adoptGuid ?? null;
-  return { id: live.guid, props: outputsOf(live, adoptGuid), inputs: inputsOf(live, { adoptGuid }) };
+  const own = { adoptGuid: props?.adoptGuid ?? null, rotation: props?.rotation ?? null };
+  return { id: live.guid, props: outputsOf(live, own), inputs: inputsOf(live, own) };
 }
 
 export async function update(
@@ -81,7 +90,7 @@ export async function update(
   try {
     const live = await updateChecked(s, { guid: id, signature: olds.signature }, desiredOf(news));
     s.snapshots.record(live);
-    return { outs: outputsOf(live, news.adoptGuid ?? olds.adoptGuid ?? null) };
+    return { outs: outputsOf(live, { ...ownOf(news), adoptGuid: news.adoptGuid ?? olds.adoptGuid ?? null }) };
   } catch (err) {
     if (err instanceof NotFoundError)
       throw new Error(

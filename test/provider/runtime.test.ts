@@ -62,6 +62,7 @@ describe("create", () => {
       customHeader: "X-Api-Key",
       customHeaderValue: "k1",
       adoptGuid: null,
+      rotation: null,
     });
     expect(Object.values(outs!).every((v) => v !== undefined)).toBe(true);
     expect(await emulator.all()).toHaveLength(1);
@@ -80,6 +81,22 @@ describe("create", () => {
     ]);
     const { id } = await runtime.create(inputs());
     expect((await emulator.all()).map((s) => s.GUID)).toEqual([id]);
+  });
+
+  it("with a rotation label, creates a new subscription beside the identical one being rotated away", async () => {
+    const old = await emulator.subscribe(
+      objectScopedBody(0, PACKET, {
+        FilterObjectType: 2,
+        SubscriberURL: "https://hooks.example.com/orders",
+        CustomHeader: "X-Api-Key",
+        CustomHeaderValue: "k1",
+      }),
+    );
+    const { id, outs } = await runtime.create(inputs({ rotation: "2027-01" }));
+    expect(id).not.toBe(old.GUID.toLowerCase());
+    expect(outs!.signature).not.toBe(old.Signature);
+    expect(outs!.rotation).toBe("2027-01");
+    expect(await emulator.all()).toHaveLength(2);
   });
 
   it("adopts an identical orphan instead of creating a duplicate", async () => {
@@ -308,6 +325,25 @@ describe("diff and check through the runtime", () => {
       deleteBeforeReplace: false,
     });
     expect((await stats()).requests).toEqual(before);
+  });
+
+  it("warns on every replacement, naming the subscription and the Signature overlap; never on an update", async () => {
+    const { id, outs } = await runtime.create(inputs({ rotation: "r1" }));
+    expect(outs?.rotation).toBe("r1");
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await runtime.diff(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2", rotation: "r1" }));
+      expect(warn).not.toHaveBeenCalled();
+      expect((await runtime.diff(id, outs!, inputs({ rotation: "r2" }))).replaces).toEqual(["rotation"]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toBe(
+        `warning: PacketCreated on ${PACKET} → https://hooks.example.com/orders: replaced (rotation changed), so its Signature will change. ` +
+          "The new subscription is created before the old one is deleted and both deliver meanwhile: " +
+          "receivers must accept both the old and the new Signature during the overlap (verifySignature with an array).",
+      );
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("check normalises names, header spaces and GUID case", async () => {
