@@ -3,7 +3,7 @@
  * ambiguous Subscribe results, and confirmation of legacy creates.
  */
 import { AmbiguousResultError, NotFoundError, WebhookApiError } from "../client";
-import { webhookName, type Subscription } from "../wire";
+import type { Subscription } from "../wire";
 import type { DesiredSubscription } from "./inputs";
 import { naturalKey } from "./naturalKey";
 import type { Session } from "./session";
