@@ -2,6 +2,18 @@
  * Start options of the emulator and their defaults. Validated once, here, so that the server,
  * the CLI and tests all get the same clear message for a bad value.
  */
+import { systemClock, type Clock } from "../provider/wire";
+
+/**
+ * The system clock, except that its timers are unref'd: a delay fault cut short by a reset or
+ * shutdown must not keep the process alive until it would have ended.
+ */
+const EMULATOR_CLOCK: Clock = {
+  now: systemClock.now,
+  setTimeout: (callback, ms) => {
+    setTimeout(callback, ms).unref();
+  },
+};
 
 /** Token-bucket settings: sustained rate and the number of requests allowed at once. */
 export interface RateLimitSettings {
@@ -28,6 +40,11 @@ export interface EmulatorOptions {
   readonly tokenTtlSeconds?: number;
   /** How long one event delivery may take before it is reported as failed. @default 5000 */
   readonly deliveryTimeoutMs?: number;
+  /**
+   * Time for token expiry, the rate limit and delay faults; tests inject a fake one (not a CLI flag).
+   * @default the system clock, whose timers never keep the process alive
+   */
+  readonly clock?: Clock;
 }
 
 /** Options with every default applied and every value checked. */
@@ -40,6 +57,7 @@ export interface ResolvedOptions {
   readonly rateLimit: Required<RateLimitSettings> | null;
   readonly tokenTtlSeconds: number;
   readonly deliveryTimeoutMs: number;
+  readonly clock: Clock;
 }
 
 /** A start option with a bad value; `option` names it so the CLI can point at its flag. */
@@ -122,5 +140,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     rateLimit,
     tokenTtlSeconds: positive("tokenTtlSeconds", options.tokenTtlSeconds ?? 3600),
     deliveryTimeoutMs: positive("deliveryTimeoutMs", options.deliveryTimeoutMs ?? 5000),
+    clock: options.clock ?? EMULATOR_CLOCK,
   };
 }

@@ -4,7 +4,15 @@
  * for secrets, whose value is never shown.
  */
 import type { Dispatcher } from "undici";
-import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion, isHttpUrl, type ApiVersion, type Operation } from "../wire";
+import {
+  API_VERSIONS,
+  DEFAULT_API_VERSION,
+  isApiVersion,
+  isHttpUrl,
+  type ApiVersion,
+  type Clock,
+  type Operation,
+} from "../wire";
 import type { OAuthSettings } from "./auth";
 import { ConfigurationError } from "./errors";
 
@@ -66,6 +74,8 @@ export interface ClientSettings {
   readonly timeoutMs?: number;
   /** Called after every attempt, e.g. to show progress. Errors it throws are ignored. */
   readonly onRequest?: (event: RequestEvent) => void;
+  /** When OAuth tokens are due for renewal; inject a fake one in tests. @default systemClock */
+  readonly clock?: Pick<Clock, "now">;
 }
 
 /** Settings with every default applied and every value checked. */
@@ -84,6 +94,7 @@ export interface ResolvedSettings {
   readonly retry: Required<RetrySettings>;
   readonly timeoutMs: number;
   readonly onRequest?: (event: RequestEvent) => void;
+  readonly clock: Pick<Clock, "now"> | undefined;
 }
 
 /** Retry tuning when the settings leave it out. */
@@ -229,5 +240,6 @@ export function resolveSettings(settings: ClientSettings): ResolvedSettings {
     retry: resolveRetry(settings.retry),
     timeoutMs: positiveNumber("timeoutMs", settings.timeoutMs, DEFAULT_TIMEOUT_MS),
     onRequest: settings.onRequest,
+    clock: settings.clock,
   };
 }

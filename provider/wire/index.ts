@@ -5,3 +5,4 @@ export * from "./messages";
 export * from "./schemas";
 export * from "./codec";
 export * from "./predicates";
+export * from "./clock";
