@@ -44,6 +44,18 @@ function inputs(overrides: Partial<SubscriptionInputs> = {}): SubscriptionInputs
   };
 }
 
+/** Subscribes directly on the service to what `inputs()` describes (same natural key), with `headerValue`. */
+function subscribeIdentical(headerValue: string) {
+  return emulator.subscribe(
+    objectScopedBody(0, PACKET, {
+      FilterObjectType: 2,
+      SubscriberURL: "https://hooks.example.com/orders",
+      CustomHeader: "X-Api-Key",
+      CustomHeaderValue: headerValue,
+    }),
+  );
+}
+
 async function stats(on = emulator): Promise<{ requests: Record<string, number> }> {
   return (await on.admin("GET", "/stats")).json;
 }
@@ -84,14 +96,7 @@ describe("create", () => {
   });
 
   it("with a rotation label, creates a new subscription beside the identical one being rotated away", async () => {
-    const old = await emulator.subscribe(
-      objectScopedBody(0, PACKET, {
-        FilterObjectType: 2,
-        SubscriberURL: "https://hooks.example.com/orders",
-        CustomHeader: "X-Api-Key",
-        CustomHeaderValue: "k1",
-      }),
-    );
+    const old = await subscribeIdentical("k1");
     const { id, outs } = await runtime.create(inputs({ rotation: "2027-01" }));
     expect(id).not.toBe(old.GUID.toLowerCase());
     expect(outs!.signature).not.toBe(old.Signature);
@@ -100,14 +105,7 @@ describe("create", () => {
   });
 
   it("adopts an identical orphan instead of creating a duplicate", async () => {
-    const orphan = await emulator.subscribe(
-      objectScopedBody(0, PACKET, {
-        FilterObjectType: 2,
-        SubscriberURL: "https://hooks.example.com/orders",
-        CustomHeader: "X-Api-Key",
-        CustomHeaderValue: "old",
-      }),
-    );
+    const orphan = await subscribeIdentical("old");
     const warn = vi.spyOn(console, "error").mockImplementation(() => {});
     const { id, outs } = await runtime.create(inputs());
     expect(id).toBe(orphan.GUID.toLowerCase());
