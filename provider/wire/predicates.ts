@@ -27,8 +27,8 @@ const RESERVED_HEADERS: ReadonlyMap<string, string> = new Map([
   ["content-type", "the service sends every message as application/json"],
 ]);
 
-/** `x-<product>-signature`, whatever the product word: the header that carries the Signature. */
-const SIGNATURE_HEADER = /^x-[a-z0-9-]+-signature$/i;
+/** `x-<product>-signature`, whatever the product word: a header that carries a Signature. */
+export const SIGNATURE_HEADER_PATTERN = /^x-[a-z0-9-]+-signature$/i;
 
 /**
  * Why a (normalised, valid) header name is reserved and must not be a custom header, or
@@ -37,7 +37,7 @@ const SIGNATURE_HEADER = /^x-[a-z0-9-]+-signature$/i;
 export function reservedHeaderReason(name: string): string | undefined {
   const reason = RESERVED_HEADERS.get(name.toLowerCase());
   if (reason !== undefined) return reason;
-  if (SIGNATURE_HEADER.test(name)) return "it carries the Signature, which a custom header must not forge";
+  if (SIGNATURE_HEADER_PATTERN.test(name)) return "it carries the Signature, which a custom header must not forge";
   return undefined;
 }
 
