@@ -2,7 +2,7 @@
  * Start options of the emulator and their defaults. Validated once, here, so that the server,
  * the CLI and tests all get the same clear message for a bad value.
  */
-import { systemClock, type Clock } from "../provider/wire";
+import { PRODUCT_PATTERN, systemClock, type Clock } from "../provider/wire";
 
 /**
  * The system clock, except that its timers are unref'd: a delay fault cut short by a reset or
@@ -81,9 +81,6 @@ function show(value: unknown): string {
 function invalid(option: keyof EmulatorOptions, value: unknown, expectation: string): EmulatorOptionError {
   return new EmulatorOptionError(option, value, `${option} must be ${expectation}, got ${show(value)}`);
 }
-
-/** Letters, digits and hyphens: the product word becomes part of an HTTP header name. */
-const PRODUCT_PATTERN = /^[A-Za-z0-9-]+$/;
 
 /**
  * Checks a rate-limit setting and fills in the burst. Shared by the start options and the

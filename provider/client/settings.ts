@@ -9,6 +9,7 @@ import {
   DEFAULT_API_VERSION,
   isApiVersion,
   isHttpUrl,
+  PRODUCT_PATTERN,
   type ApiVersion,
   type Clock,
   type Operation,
@@ -108,9 +109,6 @@ export const DEFAULT_RETRY: Required<RetrySettings> = {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** The product word of the signature header when the settings leave it out (product.md). */
 export const DEFAULT_PRODUCT_NAME = "service";
-
-/** Letters, digits and hyphens: the product word becomes part of an HTTP header name. */
-const PRODUCT_PATTERN = /^[A-Za-z0-9-]+$/;
 
 function show(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);

@@ -27,6 +27,9 @@ const RESERVED_HEADERS: ReadonlyMap<string, string> = new Map([
   ["content-type", "the service sends every message as application/json"],
 ]);
 
+/** The product word (letters, digits and hyphens): it becomes part of the `x-<product>-signature` header name. */
+export const PRODUCT_PATTERN = /^[A-Za-z0-9-]+$/;
+
 /** `x-<product>-signature`, whatever the product word: a header that carries a Signature. */
 export const SIGNATURE_HEADER_PATTERN = /^x-[a-z0-9-]+-signature$/i;
 
