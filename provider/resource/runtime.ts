@@ -42,9 +42,9 @@ export async function diff(_id: string, olds: Outputs, news: SubscriptionInputs)
   return { changes: result.changes, replaces: result.replaces, deleteBeforeReplace: false };
 }
 
-/** What this resource keeps of its own arguments (the service does not store them). */
-function ownOf(inputs: SubscriptionInputs): ResourceOnly {
-  return { adoptGuid: inputs.adoptGuid ?? null, rotation: inputs.rotation ?? null };
+/** What this resource keeps of its own arguments (the service does not store them), from inputs or state. */
+function ownOf(source: { adoptGuid?: string | null; rotation?: string | null } | undefined): ResourceOnly {
+  return { adoptGuid: source?.adoptGuid ?? null, rotation: source?.rotation ?? null };
 }
 
 export async function create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {
@@ -73,7 +73,7 @@ export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.R
       throw err;
     }
   }
-  const own = { adoptGuid: props?.adoptGuid ?? null, rotation: props?.rotation ?? null };
+  const own = ownOf(props);
   return { id: live.guid, props: outputsOf(live, own), inputs: inputsOf(live, own) };
 }
 
