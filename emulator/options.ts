@@ -2,6 +2,8 @@
  * Start options of the emulator and their defaults. Validated once, here, so that the server,
  * the CLI and tests all get the same clear message for a bad value.
  */
+import { setTimeout as wait } from "node:timers/promises";
+import { DIALECTS, type DialectName } from "./dialect";
 import { PRODUCT_PATTERN, systemClock, type Clock } from "../provider/wire";
 
 /**
@@ -45,6 +47,17 @@ export interface EmulatorOptions {
    * @default the system clock, whose timers never keep the process alive
    */
   readonly clock?: Clock;
+  /**
+   * `spec` answers exactly as the spec; `vendor-docs` as the vendor's public documentation shows
+   * (enumeration names, arrays, no envelope, per-account visibility, delivery retries, the
+   * simulate-event endpoint): see docs/emulator.md. @default "spec"
+   */
+  readonly dialect?: DialectName;
+  /**
+   * How delivery retries wait between attempts (`vendor-docs`); tests inject one that records
+   * the backoff instead of waiting. @default a real timer
+   */
+  readonly deliverySleep?: (ms: number) => Promise<void>;
 }
 
 /** Options with every default applied and every value checked. */
@@ -58,6 +71,8 @@ export interface ResolvedOptions {
   readonly tokenTtlSeconds: number;
   readonly deliveryTimeoutMs: number;
   readonly clock: Clock;
+  readonly dialect: DialectName;
+  readonly deliverySleep: (ms: number) => Promise<void>;
 }
 
 /** A start option with a bad value; `option` names it so the CLI can point at its flag. */
@@ -124,6 +139,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     if (!resolved.ok) throw new EmulatorOptionError("rateLimit", options.rateLimit, `rateLimit.${resolved.error}`);
     rateLimit = resolved.value;
   }
+  const dialect = options.dialect ?? "spec";
+  if (!(DIALECTS as readonly string[]).includes(dialect)) throw invalid("dialect", dialect, DIALECTS.join(" or "));
   const statePath = options.statePath ?? null;
   if (statePath !== null && statePath.length === 0) {
     throw invalid("statePath", statePath, "a file path");
@@ -138,5 +155,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     tokenTtlSeconds: positive("tokenTtlSeconds", options.tokenTtlSeconds ?? 3600),
     deliveryTimeoutMs: positive("deliveryTimeoutMs", options.deliveryTimeoutMs ?? 5000),
     clock: options.clock ?? EMULATOR_CLOCK,
+    dialect,
+    deliverySleep: options.deliverySleep ?? ((ms) => wait(ms)),
   };
 }

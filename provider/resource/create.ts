@@ -2,7 +2,7 @@
  * Creating a subscription without ever leaving a duplicate: adoption, reconciliation of
  * ambiguous Subscribe results, and confirmation of legacy creates.
  */
-import { AmbiguousResultError, NotFoundError, WebhookApiError } from "../client";
+import { AmbiguousResultError, mayMeanGone, NotFoundError, VISIBILITY_NOTE, WebhookApiError } from "../client";
 import type { Subscription } from "../wire";
 import type { DesiredSubscription } from "./inputs";
 import { naturalKey } from "./naturalKey";
@@ -27,7 +27,7 @@ export async function subscribeOnce(s: Session, spec: DesiredSubscription, rotat
     const existing = unclaimedMatch(s, spec, await s.snapshots.get());
     if (existing) {
       warn(
-        `${describeSubscription(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate`,
+        `${describeSubscription(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate (${VISIBILITY_NOTE})`,
       );
       return bringTo(s, existing, spec);
     }
@@ -58,9 +58,11 @@ export async function adopt(s: Session, guid: string, spec: DesiredSubscription)
   try {
     live = await s.client.get(guid);
   } catch (err) {
-    if (err instanceof NotFoundError)
+    // A 400 on Get may mean the same (vendor documentation), e.g. a subscription of another account.
+    if (err instanceof NotFoundError || mayMeanGone(err))
       throw new Error(
-        `adoptGuid ${guid}: no subscription with that GUID exists on ${s.baseUrl}. ` +
+        `adoptGuid ${guid}: no subscription with that GUID exists on ${s.baseUrl} for the configured account ` +
+          "(subscriptions may be per user: another account's cannot be adopted). " +
           "Check the GUID (`npm run drift` lists the unmanaged subscriptions with their GUIDs), or remove adoptGuid to create a new subscription.",
         { cause: err },
       );

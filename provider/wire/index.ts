@@ -6,3 +6,5 @@ export * from "./schemas";
 export * from "./codec";
 export * from "./predicates";
 export * from "./clock";
+export * from "./enumNames";
+export * from "./responses";

@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { dialectNamed } from "../../emulator/dialect";
 import { OPERATION_DEFINITIONS } from "../../emulator/operations";
 import { Store } from "../../emulator/store";
 import { checkInputs, desiredOf, type SubscriptionInputs } from "../../provider/resource/inputs";
@@ -77,6 +78,9 @@ const inputs = fc.record(
   { requiredKeys: [] },
 );
 
+/** The service as the spec describes it (the vendor-docs dialect reads other request shapes). */
+const SPEC = dialectNamed("spec");
+
 /** The emulator's verdict on a wire request: its Subscribe, on an empty in-memory service. */
 async function emulatorAccepts(spec: SubscriptionSpec): Promise<boolean> {
   const store = await Store.open(null);
@@ -85,6 +89,8 @@ async function emulatorAccepts(spec: SubscriptionSpec): Promise<boolean> {
     body: JSON.stringify(encodeSubscribe(spec)),
     contentType: "application/json",
     legacy: false,
+    dialect: SPEC,
+    account: "builder",
   });
   return outcome.status === 200;
 }
