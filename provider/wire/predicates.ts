@@ -5,6 +5,7 @@
  * No zod here: the receiver uses the header-name rules and loads nothing it does not need.
  * (The GUID rule is `WireGuid` / `isGuid` in schemas.ts.)
  */
+
 /** The custom header name as the service saves it: spaces become hyphens. */
 export function normalizeHeaderName(name: string): string {
   return name.replace(/ /g, "-");
