@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as runtime from "../../provider/resource/runtime";
-import type { SubscriptionInputs } from "../../provider/resource/inputs";
+import { checkInputs, type SubscriptionInputs } from "../../provider/resource/inputs";
 import { EmulatorHarness, objectScopedBody, typeScopedBody } from "../support/emulatorHarness";
 
 const PACKET = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
@@ -365,26 +365,12 @@ describe("diff and check through the runtime", () => {
     }
   });
 
-  it("check normalises names, header spaces and GUID case", async () => {
-    const { inputs: checked, failures } = await runtime.check(
-      {},
-      {
-        webhook: "PacketCreated",
-        filterObjectType: 2,
-        filterObjectGuid: PACKET.toUpperCase(),
-        subscriberUrl: "https://h.example.com/x",
-        customHeader: "X Api Key",
-        customHeaderValue: "v",
-      },
-    );
-    expect(failures).toEqual([]);
-    expect(checked).toEqual({
-      webhook: 0,
-      filterObjectType: 2,
-      filterObjectGuid: PACKET,
-      subscriberUrl: "https://h.example.com/x",
-      customHeader: "X-Api-Key",
-      customHeaderValue: "v",
-    });
+  it("check returns check's normalised inputs, ignores __provider, and sends failures without a property", async () => {
+    const raw = { webhook: "PacketCreated", filterObjectType: 2, filterObjectGuid: PACKET.toUpperCase() };
+    const good = { ...raw, subscriberUrl: "https://h.example.com/x", __provider: "serialized module" };
+    expect(await runtime.check({}, good)).toEqual({ inputs: checkInputs(good).inputs, failures: [] });
+    // Without `property`, the engine cannot print the raw value (which may be a secret) beside the reason.
+    const bad = await runtime.check({}, { ...raw, subscriberUrl: "https://u:pw@h.example.com/x" });
+    expect(bad.failures).toEqual([{ property: "", reason: expect.stringMatching(/^subscriberUrl must not embed/) }]);
   });
 });
