@@ -3,7 +3,9 @@
  * side by side in one run (these machines are noisy; a time from another run means nothing).
  * Compared runs are interleaved (A B A B …) and medians reported. Writes bench/results.json.
  *
- * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (5); about 6 minutes on 2 cores.
+ * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (5); the cost curve (bench/scale.ts):
+ * BENCH_SCALE_N (100,500,2000), BENCH_SCALE_ROUNDS (3), BENCH_SCALE_SLOW_ROUNDS (1: rounds of the default
+ * mode at N >= 1000, where one up takes minutes). About 30 minutes on 2 cores; see docs/benchmarks.md.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
@@ -15,6 +17,8 @@ import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";
 import { freshStack, stateBytes, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
 import { median } from "./median";
+import { measureScale, type Mode, type ScaleEntry } from "./scale";
+import { writeScaleChart } from "./scaleChart";
 
 interface Entry {
   value: number;
@@ -30,6 +34,11 @@ const N = Number(process.env.BENCH_N ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REFRESHES_PER_ROUND = 3;
+const SCALE_N = (process.env.BENCH_SCALE_N ?? "100,500,2000").split(",").map(Number);
+const SCALE_ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
+const SCALE_SLOW_ROUNDS = Number(process.env.BENCH_SCALE_SLOW_ROUNDS ?? 1);
+/** Rounds of one point of the curve: fewer where checkpoints make one `up` take minutes. */
+const scaleRounds = (n: number, mode: Mode) => (mode === "default" && n >= 1000 ? SCALE_SLOW_ROUNDS : SCALE_ROUNDS);
 
 function log(line: string): void {
   console.error(`[bench] ${line}`);
@@ -65,6 +74,7 @@ async function main(): Promise<void> {
   const apiWindows: number[] = [];
   const engineFixed: number[] = [];
   let state = { provider: 0, perResource: 0 };
+  let scale: ScaleEntry[];
 
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -112,6 +122,11 @@ async function main(): Promise<void> {
       await stack.destroy();
       await stack.workspace.removeStack(stack.name);
     }
+
+    scale = await measureScale(
+      { ctx, apiCalls: async () => totalRequests(await admin(emulator.url, "GET", "/stats")), log },
+      { sizes: SCALE_N, rounds: scaleRounds },
+    );
   } finally {
     await emulator.close();
   }
@@ -162,6 +177,14 @@ async function main(): Promise<void> {
       n: N,
       goal: "diagnostic: first to last API call",
     },
+    rate_limited_net_vs_floor: {
+      value: median(rateLimited) - median(engineFixed),
+      unit: "s",
+      baseline: N / RATE,
+      ratio: (median(rateLimited) - median(engineFixed)) / (N / RATE),
+      n: N,
+      goal: "ratio <= 1.05, 0 failed operations (the rate-limited up minus engine_fixed_up)",
+    },
     engine_fixed_up: { value: median(engineFixed), unit: "s", n: 1, goal: "diagnostic: up of one no-op resource" },
     provider_state_bytes_per_resource: {
       value: state.provider,
@@ -193,11 +216,12 @@ async function main(): Promise<void> {
     node: process.version,
     rounds: ROUNDS,
   };
-  writeFileSync(join(__dirname, "results.json"), `${JSON.stringify({ ...results, machine }, null, 2)}\n`);
-  printTable(results, machine);
+  writeFileSync(join(__dirname, "results.json"), `${JSON.stringify({ ...results, scale, machine }, null, 2)}\n`);
+  await writeScaleChart(scale, join(__dirname, "scale.svg"));
+  printTable(results, scale, machine);
 }
 
-function printTable(results: Record<string, Entry>, machine: Record<string, unknown>): void {
+function printTable(results: Record<string, Entry>, scale: ScaleEntry[], machine: Record<string, unknown>): void {
   const fmt = (x: number | undefined) =>
     x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(x < 10 ? 3 : 1);
   console.log("| metric | value | baseline | ratio | n | goal |");
@@ -205,6 +229,17 @@ function printTable(results: Record<string, Entry>, machine: Record<string, unkn
   for (const [name, e] of Object.entries(results))
     console.log(
       `| ${name} | ${fmt(e.value)} ${e.unit} | ${fmt(e.baseline)} | ${fmt(e.ratio)} | ${e.n} | ${e.goal ?? ""} |`,
+    );
+  console.log(
+    "\n| N | mode | rounds | up s (floor) | ratio | preview s (floor) | refresh s (floor) | ratio | destroy s (floor) | ratio | preview calls | refresh calls | provider peak RSS MB (floor) |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const e of scale)
+    console.log(
+      `| ${e.n} | ${e.mode} | ${e.rounds} | ${fmt(e.up.value)} (${fmt(e.up.baseline)}) | ${fmt(e.up.ratio)} | ` +
+        `${fmt(e.preview.value)} (${fmt(e.preview.baseline)}) | ${fmt(e.refresh.value)} (${fmt(e.refresh.baseline)}) | ${fmt(e.refresh.ratio)} | ` +
+        `${fmt(e.destroy.value)} (${fmt(e.destroy.baseline)}) | ${fmt(e.destroy.ratio)} | ${e.preview_api_calls} | ${e.refresh_api_calls} | ` +
+        `${e.provider_peak_rss_mb.toFixed(0)} (${e.floor_provider_peak_rss_mb.toFixed(0)}) |`,
     );
   console.log(
     `\nmachine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}, ${machine.rounds} rounds`,
