@@ -4,7 +4,7 @@
  * Compared runs are interleaved (A B A B …) and medians reported. Writes bench/results.json.
  *
  * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (5); the cost curve (bench/scale.ts):
- * BENCH_SCALE_N (100,500,2000), BENCH_SCALE_ROUNDS (3), BENCH_SCALE_SLOW_ROUNDS (1: rounds of the default
+ * BENCH_SCALE_N (100,500,2000), BENCH_SCALE_MODES (default,skip-checkpoints), BENCH_SCALE_ROUNDS (3), BENCH_SCALE_SLOW_ROUNDS (1: rounds of the default
  * mode at N >= 1000, where one up takes minutes). About 30 minutes on 2 cores; see docs/benchmarks.md.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +17,7 @@ import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";
 import { freshStack, stateBytes, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
 import { median } from "./median";
-import { measureScale, type Mode, type ScaleEntry } from "./scale";
+import { measureScale, MODES, type Mode, type ScaleEntry } from "./scale";
 import { writeScaleChart } from "./scaleChart";
 
 interface Entry {
@@ -35,6 +35,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REFRESHES_PER_ROUND = 3;
 const SCALE_N = (process.env.BENCH_SCALE_N ?? "100,500,2000").split(",").map(Number);
+const SCALE_MODES = (process.env.BENCH_SCALE_MODES ?? MODES.join(",")).split(",") as Mode[];
 const SCALE_ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
 const SCALE_SLOW_ROUNDS = Number(process.env.BENCH_SCALE_SLOW_ROUNDS ?? 1);
 /** Rounds of one point of the curve: fewer where checkpoints make one `up` take minutes. */
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
 
     scale = await measureScale(
       { ctx, apiCalls: async () => totalRequests(await admin(emulator.url, "GET", "/stats")), log },
-      { sizes: SCALE_N, rounds: scaleRounds },
+      { sizes: SCALE_N, modes: SCALE_MODES, rounds: scaleRounds },
     );
   } finally {
     await emulator.close();

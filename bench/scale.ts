@@ -39,6 +39,7 @@ export interface ScaleEntry extends Record<Operation, Timing> {
 
 export interface ScalePlan {
   sizes: number[];
+  modes: readonly Mode[];
   /** Rounds of one (N, mode). */
   rounds(n: number, mode: Mode): number;
 }
@@ -114,7 +115,7 @@ function timing(ours: number[], floor: number[]): Timing {
 
 /** Measures every (N, mode) of the plan, rounds outermost so that each point's rounds spread over the run. */
 export async function measureScale(deps: ScaleDeps, plan: ScalePlan): Promise<ScaleEntry[]> {
-  const points = plan.sizes.flatMap((n) => MODES.map((mode) => ({ n, mode, rounds: plan.rounds(n, mode) })));
+  const points = plan.sizes.flatMap((n) => plan.modes.map((mode) => ({ n, mode, rounds: plan.rounds(n, mode) })));
   const cycles = new Map(points.map((p) => [p, { subscriptions: [] as Cycle[], noop: [] as Cycle[] }]));
   const maxRounds = Math.max(...points.map((p) => p.rounds));
   for (let round = 1; round <= maxRounds; round++)
