@@ -3,9 +3,11 @@
  * side by side in one run (these machines are noisy; a time from another run means nothing).
  * Compared runs are interleaved (A B A B …) and medians reported. Writes bench/results.json.
  *
- * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (5); the cost curve (bench/scale.ts):
- * BENCH_SCALE_N (100,500,2000), BENCH_SCALE_MODES (default,skip-checkpoints), BENCH_SCALE_ROUNDS (3), BENCH_SCALE_SLOW_ROUNDS (1: rounds of the default
- * mode at N >= 1000, where one up takes minutes). About 30 minutes on 2 cores; see docs/benchmarks.md.
+ * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (5). The cost curve (bench/scale.ts):
+ * BENCH_SCALE_N (100,500,2000), BENCH_SCALE_MODES (default,skip-checkpoints), and its rounds:
+ * BENCH_SCALE_ROUNDS (3, skip-checkpoints mode), BENCH_SCALE_DEFAULT_ROUNDS (2, default mode below N = 1000),
+ * BENCH_SCALE_SLOW_ROUNDS (1, default mode at N >= 1000, where one up takes minutes).
+ * About 31 minutes on 2 quiet cores; see docs/benchmarks.md.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
@@ -37,9 +39,11 @@ const REFRESHES_PER_ROUND = 3;
 const SCALE_N = (process.env.BENCH_SCALE_N ?? "100,500,2000").split(",").map(Number);
 const SCALE_MODES = (process.env.BENCH_SCALE_MODES ?? MODES.join(",")).split(",") as Mode[];
 const SCALE_ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
+const SCALE_DEFAULT_ROUNDS = Number(process.env.BENCH_SCALE_DEFAULT_ROUNDS ?? 2);
 const SCALE_SLOW_ROUNDS = Number(process.env.BENCH_SCALE_SLOW_ROUNDS ?? 1);
-/** Rounds of one point of the curve: fewer where checkpoints make one `up` take minutes. */
-const scaleRounds = (n: number, mode: Mode) => (mode === "default" && n >= 1000 ? SCALE_SLOW_ROUNDS : SCALE_ROUNDS);
+/** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
+const scaleRounds = (n: number, mode: Mode) =>
+  mode === "skip-checkpoints" ? SCALE_ROUNDS : n >= 1000 ? SCALE_SLOW_ROUNDS : SCALE_DEFAULT_ROUNDS;
 
 function log(line: string): void {
   console.error(`[bench] ${line}`);
