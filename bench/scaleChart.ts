@@ -46,7 +46,7 @@ export function chartSpec(scale: readonly ScaleEntry[]): TopLevelSpec {
         x: { field: "n", type: "quantitative", title: "N (subscriptions)" },
         y: { field: "seconds", type: "quantitative", title: "seconds" },
         color: { field: "who", type: "nominal", title: null, scale: { domain: ["ours", "floor"] } },
-        strokeDash: { field: "who", type: "nominal", legend: null, scale: { domain: ["ours", "floor"] } },
+        strokeDash: { field: "who", type: "nominal", title: null, scale: { domain: ["ours", "floor"] } },
       },
     },
     resolve: { scale: { y: "independent" } },
