@@ -15,7 +15,15 @@ import { openStack } from "../../engine/automation";
 import type { Operation } from "../../provider/wire";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
-import { compareFleet, describeComparison, fleet, fleetProgram, type FleetVariant } from "../support/fleet";
+import {
+  adoptions,
+  compareFleet,
+  describeComparison,
+  exactly,
+  fleet,
+  fleetProgram,
+  type FleetVariant,
+} from "../support/fleet";
 import { checkpoint, killMidRun, locks } from "../support/interruption";
 import type { InterruptedRunParameters } from "./fixtures/interrupted-run";
 
@@ -107,18 +115,8 @@ async function cancelLock(stack: Stack): Promise<void> {
 async function expectExactly(stack: Stack, desired: ReturnType<typeof fleet>): Promise<void> {
   const comparison = await compareFleet(stack, await emulator.all(), desired);
   console.log(`[interrupted-fast] ${stack.name}: ${describeComparison(comparison)}`);
-  expect(comparison).toMatchObject({
-    live: COUNT,
-    managed: COUNT,
-    duplicates: [],
-    orphans: [],
-    missing: [],
-    mismatches: [],
-  });
+  expect(comparison).toEqual(exactly(COUNT));
 }
-
-const adoptions = (output: string) =>
-  new Set(output.match(/adopted the existing identical subscription [0-9a-f-]{36}/g) ?? []).size;
 
 describe("fast mode: an up killed in the middle of its creates", () => {
   it("records nothing; cancel and up again adopt every subscription the killed run left", async () => {

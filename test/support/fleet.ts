@@ -164,6 +164,16 @@ export async function compareFleet(
   return result;
 }
 
+/** The comparison when the service holds exactly the `count` subscriptions the state records, as declared. */
+export function exactly(count: number): FleetComparison {
+  return { live: count, managed: count, duplicates: [], orphans: [], missing: [], mismatches: [] };
+}
+
+/** How many distinct subscriptions an engine run's output says the provider adopted. */
+export function adoptions(output: string): number {
+  return new Set(output.match(/adopted the existing identical subscription [0-9a-f-]{36}/g) ?? []).size;
+}
+
 /** The comparison as one line for the log. */
 export function describeComparison(c: FleetComparison): string {
   return `live ${c.live}, managed ${c.managed}, duplicates ${c.duplicates.length}, orphans ${c.orphans.length}, missing ${c.missing.length}, mismatches ${c.mismatches.length}`;
