@@ -122,7 +122,7 @@ describe("what each entry loads (in a fresh process)", () => {
   it("/receiver loads node built-ins and its own files only", () => {
     const modules = modulesLoadedBy("pulumi-webhook-subscriptions/receiver");
     expect(loading(modules, "node_modules")).toEqual([]);
-    expect(modules.every((path) => /dist[\\/]provider[\\/](receiver|wire[\\/]headerName)/.test(path))).toBe(true);
+    expect(modules.every((path) => /dist[\\/]provider[\\/](receiver|wire[\\/]predicates)/.test(path))).toBe(true);
   });
 
   it("/client loads neither the Pulumi SDK nor fastify", () => {

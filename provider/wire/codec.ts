@@ -12,8 +12,6 @@ import {
 } from "./schemas";
 import type { WebhookId } from "./webhook";
 
-export { isHeaderName, normalizeHeaderName } from "./headerName";
-
 /** What a caller asks for: the desired fields of a subscription, camelCase, enums as integers. */
 export interface SubscriptionSpec {
   webhook: WebhookId;
