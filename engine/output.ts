@@ -9,8 +9,11 @@ export interface Sink {
   write(text: string): unknown;
 }
 
-/** A line that reports an error, as the engine words it. */
-const ERROR_LINE = /(^|\s)error:\s/i;
+/** A line that reports an error: the engine's `error: …`, or a thrown error the provider logged (`UnauthorizedError: …`). */
+const ERROR_LINE = /(^|\s)(error|[A-Za-z]*Error):\s/;
+
+/** A stack frame of a logged error (`    at fn (file.js:1:2)`). */
+const STACK_FRAME = /\sat\s.+:\d+:\d+\)?\s*$/;
 
 /**
  * Streams output to the sinks line by line. An error already printed is not printed again: its
@@ -20,13 +23,17 @@ export function engineOutput(out: Sink, err: Sink) {
   const printedErrors = new Set<string>();
   const lineWriter = (sink: Sink) => {
     let pending = "";
+    // After a repeated error, its stack frames are repeats too.
+    let repeatedFrames = false;
     return (text: string) => {
       pending += text;
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
+        if (repeatedFrames && STACK_FRAME.test(line)) continue;
         const key = errorKey(line);
-        if (key !== undefined && printedErrors.has(key)) {
+        repeatedFrames = key !== undefined && printedErrors.has(key);
+        if (repeatedFrames && key !== undefined) {
           sink.write(`${line.slice(0, line.length - key.length)}(same error as above)\n`);
           continue;
         }

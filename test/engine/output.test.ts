@@ -30,6 +30,20 @@ describe("engineOutput", () => {
   });
 });
 
+it("drops the stack frames of a repeated logged error, not those of the first", () => {
+  const out = buffer();
+  const { callbacks } = engineOutput(out, buffer());
+  const logged = [
+    "    stack running UnauthorizedError: 401 Unauthorized",
+    "    stack running     at send (/x/sender.js:94:28)",
+    "    stack running     at processTicksAndRejections (node:internal/process/task_queues:95:5)",
+  ];
+  callbacks.onOutput([...logged, ...logged, "Resources:", ""].join("\n"));
+  expect(out.text()).toBe(
+    [...logged, "    stack running UnauthorizedError: (same error as above)", "Resources:", ""].join("\n"),
+  );
+});
+
 describe("failureLine", () => {
   const commandError = (stderr: string) =>
     Object.assign(new Error("code: 255\n stdout: …"), { commandResult: { stderr } });
