@@ -3,7 +3,7 @@
  * counters and the delivery transport. `reset` is the admin API's "forget everything".
  */
 import { Agent } from "undici";
-import { TokenRegistry } from "./auth";
+import { fixedTokens, TokenRegistry } from "./auth";
 import { loopbackOnlyLookup } from "./delivery";
 import { FaultInjector } from "./faults";
 import type { ResolvedOptions } from "./options";
@@ -26,18 +26,20 @@ export class EmulatorContext {
    * lookup refuses any address that is not loopback.
    */
   readonly deliveryAgent = new Agent({ connect: { lookup: loopbackOnlyLookup } });
+  /** The port the server listens on, once it does: deliveries never target it. */
+  listenPort: number | null = null;
 
   private constructor(
     readonly options: ResolvedOptions,
     readonly store: Store,
   ) {
     this.limiter = new RateLimiter(options.rateLimit);
-    this.tokens = new TokenRegistry(options.tokenTtlSeconds);
+    this.tokens = new TokenRegistry(options.tokenTtlSeconds, fixedTokens(options));
   }
 
   /** Builds the context, loading the state file if one is configured. */
   static async create(options: ResolvedOptions): Promise<EmulatorContext> {
-    return new EmulatorContext(options, await Store.open(options.statePath));
+    return new EmulatorContext(options, await Store.open(options.statePath, options.maxSubscriptions));
   }
 
   /** The signal that ends injected delays early. */

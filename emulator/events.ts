@@ -51,23 +51,45 @@ export function matchSubscriptions(
   );
 }
 
-/** Headers of one message: JSON, the signature, and the subscription's custom header when set. */
-export function messageHeaders(subscription: StoredSubscription, product: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    [`x-${product.toLowerCase()}-signature`]: subscription.Signature,
-  };
+/**
+ * Header names a custom header can never take at delivery, whatever a state file holds: the
+ * framing headers the transport owns (a custom `Host` or `Content-Length` would redirect or
+ * corrupt the message) besides the headers the emulator sets itself.
+ */
+const TRANSPORT_HEADERS: ReadonlySet<string> = new Set(["host", "content-length", "transfer-encoding", "connection"]);
+
+/** The headers of one message, or why it is not sent. */
+export type MessageHeaders =
+  { readonly ok: true; readonly headers: Record<string, string> } | { readonly ok: false; readonly refused: string };
+
+/**
+ * Headers of one message: JSON, the signature, and the subscription's custom header when set.
+ * A map without prototype, so any header name (`__proto__`, `constructor`) is an ordinary
+ * key; a custom header that would replace one of ours or a transport header refuses the
+ * delivery, saying so, rather than being dropped or forging the signature.
+ */
+export function messageHeaders(subscription: StoredSubscription, product: string): MessageHeaders {
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  headers["content-type"] = "application/json";
+  headers[`x-${product.toLowerCase()}-signature`] = subscription.Signature;
   const custom = subscription.CustomHeader;
-  // The service's own headers win: a custom header must not forge the signature.
-  if (custom !== "" && !(custom.toLowerCase() in headers)) headers[custom] = subscription.CustomHeaderValue ?? "";
-  return headers;
+  if (custom === "") return { ok: true, headers };
+  const name = custom.toLowerCase();
+  if (Object.hasOwn(headers, name) || TRANSPORT_HEADERS.has(name)) {
+    return {
+      ok: false,
+      refused: `not delivered: the custom header ${JSON.stringify(custom)} would replace a header the emulator sets itself; rename it`,
+    };
+  }
+  headers[custom] = subscription.CustomHeaderValue ?? "";
+  return { ok: true, headers };
 }
 
 /** Delivers the event to every matching subscription at once; reports in subscription order. */
 export async function deliverEvent(
   event: EventRequest,
   subscriptions: readonly StoredSubscription[],
-  settings: { product: string; dispatcher: Dispatcher; timeoutMs: number },
+  settings: { product: string; dispatcher: Dispatcher; timeoutMs: number; ownPort?: number | null },
 ): Promise<DeliveryReport[]> {
   const eventGuid = randomUUID();
   const occurredAt = new Date().toISOString();
@@ -81,14 +103,17 @@ export async function deliverEvent(
         EventGUID: eventGuid,
         OccurredAt: occurredAt,
       };
-      const headers = messageHeaders(subscription, settings.product);
-      const result = await deliver(
-        subscription.SubscriberURL,
-        headers,
-        JSON.stringify(message),
-        settings.dispatcher,
-        settings.timeoutMs,
-      );
+      const prepared = messageHeaders(subscription, settings.product);
+      const result = !prepared.ok
+        ? { status: null, error: prepared.refused }
+        : await deliver(
+            subscription.SubscriberURL,
+            prepared.headers,
+            JSON.stringify(message),
+            settings.dispatcher,
+            settings.timeoutMs,
+            settings.ownPort ?? null,
+          );
       return { SubscriptionGUID: subscription.GUID, SubscriberURL: subscription.SubscriberURL, ...result };
     }),
   );

@@ -11,7 +11,7 @@ export { EmulatorOptionError, type EmulatorOptions, type RateLimitSettings } fro
 export { StateFileError } from "./stateFile";
 export { BUILDER_TOKEN, READER_TOKEN } from "./auth";
 export { DEV_CLIENT_ID, DEV_CLIENT_SECRET } from "./oauthRoute";
-export { NOT_LOOPBACK_ERROR } from "./delivery";
+export { NOT_LOOPBACK_ERROR, OWN_LISTENER_ERROR } from "./delivery";
 export type { StatsSnapshot } from "./stats";
 
 /** A running emulator. */
@@ -45,6 +45,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : resolved.port;
+  context.listenPort = port;
   let closing: Promise<void> | null = null;
   return {
     url: `http://${urlHost(resolved.host)}:${port}`,

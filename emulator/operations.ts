@@ -6,11 +6,15 @@
 import { randomUUID } from "node:crypto";
 import {
   CLOSED_PACKET_TEXT,
+  formatMessage,
+  MessageId,
+  WEBHOOK_SUBSCRIPTION_OBJECT_TYPE,
   WireGuid,
   WireSubscribeRequest,
   WireUpdateRequest,
   type Operation,
   type WireEnvelope,
+  type WireValidationMessage,
 } from "../provider/wire";
 import { errorOutcome, type Outcome } from "./outcome";
 import { checkValue, readJsonRequest, type ReadResult } from "./requestBody";
@@ -50,6 +54,20 @@ function queryGuid(query: Record<string, unknown>, name: string): ReadResult<str
   return checkValue(value, WireGuid, `Query parameter ${name}`);
 }
 
+/** The validation message of a Subscribe refused because the store holds `limit` subscriptions. */
+function limitReached(limit: number, guid: string): WireValidationMessage {
+  const template =
+    "The instance already holds {0} webhook subscriptions, the most it allows: unsubscribe unused ones first.";
+  return {
+    IsError: true,
+    MessageDescription: formatMessage(template, [limit]),
+    Parameters: [limit],
+    RelatedObjectGUID: guid,
+    RelatedObjectType: WEBHOOK_SUBSCRIPTION_OBJECT_TYPE,
+    MessageID: MessageId.SubscriptionLimitReached,
+  };
+}
+
 function notFound(guid: string): Outcome {
   return errorOutcome(404, `No webhook subscription has GUID ${guid}.`);
 }
@@ -77,6 +95,7 @@ const subscribe: OperationDefinition = {
     // Allocated before validation: a failed subscribe names it in its messages (spec), unsaved.
     const guid = randomUUID();
     const messages = validateSubscription(request.value, guid);
+    if (store.isFull()) messages.push(limitReached(store.maxSubscriptions, guid));
     if (messages.length > 0) return { status: 400, json: envelope(null, messages) };
     const subscription = buildSubscription(request.value, guid, randomUUID());
     if (targetsClosedPacket(request.value, (id) => store.isClosed(id))) {

@@ -14,6 +14,8 @@ export const MessageId = {
   CustomHeaderValueWithoutName: 1004,
   /** CustomHeader is not a valid HTTP header name (after spaces become hyphens). */
   CustomHeaderInvalid: 1005,
+  /** The instance holds as many subscriptions as it allows (the emulator's `maxSubscriptions`). */
+  SubscriptionLimitReached: 1010,
 } as const;
 export type MessageIdValue = (typeof MessageId)[keyof typeof MessageId];
 
