@@ -20,6 +20,7 @@ export {
   shouldRetry,
   backoffMs,
   notFoundMeansDone,
+  retriesUntilDeadline,
   mayHaveCommitted,
   networkFailure,
   type Failure,
