@@ -89,6 +89,18 @@ function oauthAgainst(apiReply: MockReply, tokenReply?: { status: number; text: 
 
 const pad = (n: number) => "x".repeat(n);
 
+/** A 400 with one validation message, as the service words it. */
+function validationFailure(description: string, parameters: unknown[]): MockReply {
+  const message = {
+    IsError: true,
+    MessageDescription: description,
+    Parameters: parameters,
+    RelatedObjectType: 990,
+    MessageID: 1005,
+  };
+  return { status: 400, json: { Result: null, Messages: [message] } };
+}
+
 interface Case {
   readonly name: string;
   readonly secrets: readonly string[];
@@ -242,42 +254,12 @@ const cases: Case[] = [
   {
     name: "validation description naming the header value",
     secrets: [HEADER_VALUE],
-    error: () =>
-      subscribeAgainst({
-        status: 400,
-        json: {
-          Result: null,
-          Messages: [
-            {
-              IsError: true,
-              MessageDescription: `Value ${HEADER_VALUE} is invalid`,
-              Parameters: [],
-              RelatedObjectType: 990,
-              MessageID: 1005,
-            },
-          ],
-        },
-      }),
+    error: () => subscribeAgainst(validationFailure(`Value ${HEADER_VALUE} is invalid`, [])),
   },
   {
     name: "validation parameters holding the header value",
     secrets: [HEADER_VALUE],
-    error: () =>
-      subscribeAgainst({
-        status: 400,
-        json: {
-          Result: null,
-          Messages: [
-            {
-              IsError: true,
-              MessageDescription: "Value {0} is invalid",
-              Parameters: [HEADER_VALUE, { nested: HEADER_VALUE }],
-              RelatedObjectType: 990,
-              MessageID: 1005,
-            },
-          ],
-        },
-      }),
+    error: () => subscribeAgainst(validationFailure("Value {0} is invalid", [HEADER_VALUE, { nested: HEADER_VALUE }])),
   },
   {
     name: "validation parameters holding the token as a number",
