@@ -58,8 +58,8 @@ function faultPlan(seed: number): unknown {
 }
 
 /**
- * The destroy pass: at least 30% of the Unsubscribe requests fail (resets before and after the
- * commit, 503s, 429s, delays). Unsubscribe is idempotent and retried until the deadline, so one
+ * The destroy pass: about 40% of the Unsubscribe requests drawn for a fault (resets before and
+ * after the commit, 503s, 429s, delays; first match wins), so that at least 30% are faulted. Unsubscribe is idempotent and retried until the deadline, so one
  * `destroy` must still finish; with a fixed 4 attempts, (0.3)^4 per call made a fleet of 100
  * fail about half the time.
  */
@@ -68,10 +68,10 @@ function destroyFaultPlan(seed: number): unknown {
   return {
     seed,
     rules: [
-      { operation: "Unsubscribe", kind: "reset-after-commit", ...p(0.1) },
-      { operation: "Unsubscribe", kind: "reset-before-commit", ...p(0.07) },
-      { operation: "Unsubscribe", kind: "status", status: 503, body: "Service Unavailable", ...p(0.09) },
-      { operation: "Unsubscribe", kind: "status", status: 429, ...p(0.06) },
+      { operation: "Unsubscribe", kind: "reset-after-commit", ...p(0.15) },
+      { operation: "Unsubscribe", kind: "reset-before-commit", ...p(0.1) },
+      { operation: "Unsubscribe", kind: "status", status: 503, body: "Service Unavailable", ...p(0.12) },
+      { operation: "Unsubscribe", kind: "status", status: 429, ...p(0.1) },
       { operation: "Unsubscribe", kind: "delay", delayMs: 2000, ...p(0.03) },
     ],
   };
