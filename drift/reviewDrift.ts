@@ -10,7 +10,13 @@
  *    what changed and what is gone, exactly as `pulumi refresh` would;
  * 4. classify each managed subscription and list the unmanaged ones.
  */
-import { NotFoundError, WebhookSubscriptionClient, type RequestEvent } from "../provider/client";
+import {
+  mayMeanGone,
+  NotFoundError,
+  VISIBILITY_NOTE,
+  WebhookSubscriptionClient,
+  type RequestEvent,
+} from "../provider/client";
 import {
   apiVersionFromConfig,
   SETTING_SOURCES,
@@ -118,8 +124,10 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     };
     const client = new WebhookSubscriptionClient({ ...settings, onRequest: reportRetries(progress) });
     try {
-      progress(`listing the subscriptions of ${settings.baseUrl} (api-version ${settings.apiVersion})`);
-      const live = await client.list();
+      progress(
+        `listing the subscriptions the configured account can see on ${settings.baseUrl} (api-version ${settings.apiVersion})`,
+      );
+      const { subscriptions: live, problems } = await client.listWithProblems();
       progress(
         `${live.length} subscriptions on the instance; refresh preview of ${state.managed.length} (nothing is written to the state)`,
       );
@@ -133,7 +141,9 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
 
       const managed = await classifyAll(state.managed, observer, live, client, options.stackName);
       const unmanaged = unmanagedSubscriptions(live, state.guids);
-      const report = driftReport(context, managed, unmanaged);
+      // A managed entry that cannot be read already failed the refresh preview, naming its field.
+      const notes = [VISIBILITY_NOTE, ...problems.map((p) => p.message)];
+      const report = driftReport(context, managed, unmanaged, notes);
       progress(`done in ${(report.durationMs / 1000).toFixed(1)}s: ${report.status}`);
       return report;
     } finally {
@@ -171,7 +181,8 @@ async function classifyAll(
 }
 
 function ignoreNotFound(err: unknown): undefined {
-  if (err instanceof NotFoundError) return undefined;
+  // A 400 that may mean gone needs no confirming here: the refresh preview already decided.
+  if (err instanceof NotFoundError || mayMeanGone(err)) return undefined;
   throw err;
 }
 

@@ -13,7 +13,7 @@ export class CliUsageError extends Error {
 }
 
 export const USAGE =
-  "usage: npm run emulator -- [--port 8080] [--host 127.0.0.1] [--state .emulator/state.json] [--legacy-only] [--product service] [--rate-limit 20[:burst]] [--admin-token <token>] [--allow-dev-tokens] [--max-subscriptions 10000]";
+  "usage: npm run emulator -- [--port 8080] [--host 127.0.0.1] [--state .emulator/state.json] [--legacy-only] [--product service] [--rate-limit 20[:burst]] [--dialect spec|vendor-docs] [--admin-token <token>] [--allow-dev-tokens] [--max-subscriptions 10000]";
 
 /** The flag that sets each option, for error messages about option values. */
 export const FLAG_OF_OPTION: Readonly<Partial<Record<keyof EmulatorOptions, string>>> = {
@@ -22,6 +22,7 @@ export const FLAG_OF_OPTION: Readonly<Partial<Record<keyof EmulatorOptions, stri
   statePath: "--state",
   product: "--product",
   rateLimit: "--rate-limit",
+  dialect: "--dialect",
   adminToken: "--admin-token",
   maxSubscriptions: "--max-subscriptions",
 };
@@ -34,6 +35,8 @@ const VALUE_FLAGS: Readonly<Record<string, (value: string, options: MutableOptio
   "--host": (value, options) => (options.host = value),
   "--state": (value, options) => (options.statePath = value),
   "--product": (value, options) => (options.product = value),
+  // Checked by resolveOptions, which names the allowed values.
+  "--dialect": (value, options) => (options.dialect = value as EmulatorOptions["dialect"]),
   "--admin-token": (value, options) => (options.adminToken = value),
   "--max-subscriptions": (value, options) => (options.maxSubscriptions = number("--max-subscriptions", value)),
   "--rate-limit": (value, options) => {

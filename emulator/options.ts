@@ -6,6 +6,8 @@
  * it is reachable from the network, so it then requires an admin token (which guards the admin
  * API and replaces the well-known dev credentials) unless the dev credentials are explicitly allowed.
  */
+import { setTimeout as wait } from "node:timers/promises";
+import { DIALECTS, type DialectName } from "./dialect";
 import { isLoopbackAddress, isLoopbackHostname } from "./delivery";
 
 /** Token-bucket settings: sustained rate and the number of requests allowed at once. */
@@ -47,6 +49,17 @@ export interface EmulatorOptions {
   readonly allowDevTokens?: boolean;
   /** Most subscriptions stored at once; a Subscribe beyond it gets 400 with a validation message. @default 10000 */
   readonly maxSubscriptions?: number;
+  /**
+   * `spec` answers exactly as the spec; `vendor-docs` as the vendor's public documentation shows
+   * (enumeration names, arrays, no envelope, per-account visibility, delivery retries, the
+   * simulate-event endpoint): see docs/emulator.md. @default "spec"
+   */
+  readonly dialect?: DialectName;
+  /**
+   * How delivery retries wait between attempts (`vendor-docs`); tests inject one that records
+   * the backoff instead of waiting. @default a real timer
+   */
+  readonly deliverySleep?: (ms: number) => Promise<void>;
 }
 
 /** Options with every default applied and every value checked. */
@@ -63,6 +76,8 @@ export interface ResolvedOptions {
   /** Whether the dev credentials are accepted (always on loopback, else only when allowed). */
   readonly devTokens: boolean;
   readonly maxSubscriptions: number;
+  readonly dialect: DialectName;
+  readonly deliverySleep: (ms: number) => Promise<void>;
 }
 
 /** Shortest admin token accepted: long enough that guessing it over the network is hopeless. */
@@ -168,6 +183,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   if (!Number.isInteger(maxSubscriptions) || maxSubscriptions < 1) {
     throw invalid("maxSubscriptions", maxSubscriptions, "a whole number >= 1");
   }
+  const dialect = options.dialect ?? "spec";
+  if (!(DIALECTS as readonly string[]).includes(dialect)) throw invalid("dialect", dialect, DIALECTS.join(" or "));
   const statePath = options.statePath ?? null;
   if (statePath !== null && statePath.length === 0) {
     throw invalid("statePath", statePath, "a file path");
@@ -184,5 +201,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     adminToken,
     devTokens: loopback || options.allowDevTokens === true,
     maxSubscriptions,
+    dialect,
+    deliverySleep: options.deliverySleep ?? ((ms) => wait(ms)),
   };
 }

@@ -14,6 +14,7 @@ import { adopt, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
 import { checkInputs, specOf, type SubscriptionInputs } from "./inputs";
 import { inputsOf, outputsOf, type SubscriptionOutputs } from "./outputs";
+import { readLive } from "./readLive";
 import { apiVersion, session, setConfig } from "./session";
 import { warn } from "./warn";
 import { isLegacy } from "../wire";
@@ -54,16 +55,8 @@ export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.R
     warn(`refresh of ${id}: the legacy 2024.1 API has no Get, so drift cannot be seen; the state is left as it was`);
     return { id, props };
   }
-  let live = (await s.snapshots.get()).get(id);
-  if (!live) {
-    // Not in the list: confirm with Get before dropping it from state (the list may be stale or paged).
-    try {
-      live = await s.client.get(id);
-    } catch (err) {
-      if (err instanceof NotFoundError) return {};
-      throw err;
-    }
-  }
+  const live = await readLive(s, id);
+  if (!live) return {};
   const adoptGuid = props?.adoptGuid ?? null;
   return { id: live.guid, props: outputsOf(live, adoptGuid), inputs: inputsOf(live, adoptGuid) };
 }

@@ -143,7 +143,7 @@ const cases: Case[] = [
   {
     name: '"signature" (camelCase) in a body',
     secrets: [SIGNATURE],
-    error: () => listAgainst({ status: 200, text: `[{"signature":"${SIGNATURE}"}]` }),
+    error: () => listAgainst({ status: 200, text: `{"broken": true, "signature":"${SIGNATURE}"}` }),
   },
   {
     name: '"SIGNATURE" (upper case) in a body',
@@ -153,22 +153,25 @@ const cases: Case[] = [
   {
     name: '"customHeaderValue" (camelCase) in a body',
     secrets: ["unknown-header-value"],
-    error: () => listAgainst({ status: 200, text: '[{"customHeaderValue":"unknown-header-value"}]' }),
+    error: () => listAgainst({ status: 200, text: '{"broken": true, "customHeaderValue":"unknown-header-value"}' }),
   },
   {
-    name: '"CustomHeaderValue" of another subscription in a list that fails to decode',
+    name: '"CustomHeaderValue" of another subscription in a response that fails to decode',
     secrets: [SIGNATURE, "other-value"],
     error: () =>
       listAgainst({
         status: 200,
-        json: [
-          wireSubscription({
-            Signature: SIGNATURE,
-            CustomHeader: "X",
-            CustomHeaderValue: "other-value",
-            SubscriberURL: 42 as unknown as string,
-          }),
-        ],
+        json: {
+          broken: true,
+          entries: [
+            wireSubscription({
+              Signature: SIGNATURE,
+              CustomHeader: "X",
+              CustomHeaderValue: "other-value",
+              SubscriberURL: 42 as unknown as string,
+            }),
+          ],
+        },
       }),
   },
   {
