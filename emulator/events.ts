@@ -4,7 +4,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { isObjectScoped, normalizeGuid, WireGuid, WireWebhookRequest, webhookName } from "../provider/wire";
+import {
+  isObjectScoped,
+  normalizeGuid,
+  reservedHeaderReason,
+  WireGuid,
+  WireWebhookRequest,
+  webhookName,
+} from "../provider/wire";
 import { deliver, type DeliveryResult } from "./delivery";
 import { withRetries } from "./deliveryRetry";
 import type { StoredSubscription } from "./stateFile";
@@ -67,13 +74,6 @@ export function matchSubscriptions(
   );
 }
 
-/**
- * Header names a custom header can never take at delivery, whatever a state file holds: the
- * framing headers the transport owns (a custom `Host` or `Content-Length` would redirect or
- * corrupt the message) besides the headers the emulator sets itself.
- */
-const TRANSPORT_HEADERS: ReadonlySet<string> = new Set(["host", "content-length", "transfer-encoding", "connection"]);
-
 /** The headers of one message, or why it is not sent. */
 export type MessageHeaders =
   { readonly ok: true; readonly headers: Record<string, string> } | { readonly ok: false; readonly refused: string };
@@ -81,8 +81,8 @@ export type MessageHeaders =
 /**
  * Headers of one message: JSON, the signature, and the subscription's custom header when set.
  * A map without prototype, so any header name (`__proto__`, `constructor`) is an ordinary
- * key; a custom header that would replace one of ours or a transport header refuses the
- * delivery, saying so, rather than being dropped or forging the signature.
+ * key; a reserved name (Host, Content-Length, …, the signature header: `reservedHeaderReason`)
+ * refuses the delivery, saying why, rather than being dropped or forging the signature.
  */
 export function messageHeaders(subscription: StoredSubscription, product: string): MessageHeaders {
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -90,12 +90,12 @@ export function messageHeaders(subscription: StoredSubscription, product: string
   headers[`x-${product.toLowerCase()}-signature`] = subscription.Signature;
   const custom = subscription.CustomHeader;
   if (custom === "") return { ok: true, headers };
-  const name = custom.toLowerCase();
-  if (Object.hasOwn(headers, name) || TRANSPORT_HEADERS.has(name)) {
-    return {
-      ok: false,
-      refused: `not delivered: the custom header ${JSON.stringify(custom)} would replace a header the emulator sets itself; rename it`,
-    };
+  // Subscribe refuses these names; a state file may still hold one, so delivery refuses it too.
+  const reason =
+    reservedHeaderReason(custom) ??
+    (Object.hasOwn(headers, custom.toLowerCase()) ? "the emulator sets it itself" : undefined);
+  if (reason !== undefined) {
+    return { ok: false, refused: `not delivered: the custom header ${JSON.stringify(custom)} is reserved: ${reason}` };
   }
   headers[custom] = subscription.CustomHeaderValue ?? "";
   return { ok: true, headers };

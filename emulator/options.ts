@@ -8,6 +8,18 @@
  */
 import { setTimeout as wait } from "node:timers/promises";
 import { DIALECTS, type DialectName } from "./dialect";
+import { PRODUCT_PATTERN, systemClock, type Clock } from "../provider/wire";
+
+/**
+ * The system clock, except that its timers are unref'd: a delay fault cut short by a reset or
+ * shutdown must not keep the process alive until it would have ended.
+ */
+const EMULATOR_CLOCK: Clock = {
+  now: systemClock.now,
+  setTimeout: (callback, ms) => {
+    setTimeout(callback, ms).unref();
+  },
+};
 import { isLoopbackAddress, isLoopbackHostname } from "./delivery";
 
 /** Token-bucket settings: sustained rate and the number of requests allowed at once. */
@@ -50,6 +62,11 @@ export interface EmulatorOptions {
   /** Most subscriptions stored at once; a Subscribe beyond it gets 400 with a validation message. @default 10000 */
   readonly maxSubscriptions?: number;
   /**
+   * Time for token expiry, the rate limit and delay faults; tests inject a fake one (not a CLI flag).
+   * @default the system clock, whose timers never keep the process alive
+   */
+  readonly clock?: Clock;
+  /**
    * `spec` answers exactly as the spec; `vendor-docs` as the vendor's public documentation shows
    * (enumeration names, arrays, no envelope, per-account visibility, delivery retries, the
    * simulate-event endpoint): see docs/emulator.md. @default "spec"
@@ -76,6 +93,7 @@ export interface ResolvedOptions {
   /** Whether the dev credentials are accepted (always on loopback, else only when allowed). */
   readonly devTokens: boolean;
   readonly maxSubscriptions: number;
+  readonly clock: Clock;
   readonly dialect: DialectName;
   readonly deliverySleep: (ms: number) => Promise<void>;
 }
@@ -112,9 +130,6 @@ function show(value: unknown): string {
 function invalid(option: keyof EmulatorOptions, value: unknown, expectation: string): EmulatorOptionError {
   return new EmulatorOptionError(option, value, `${option} must be ${expectation}, got ${show(value)}`);
 }
-
-/** Letters, digits and hyphens: the product word becomes part of an HTTP header name. */
-const PRODUCT_PATTERN = /^[A-Za-z0-9-]+$/;
 
 /**
  * Checks a rate-limit setting and fills in the burst. Shared by the start options and the
@@ -201,6 +216,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     adminToken,
     devTokens: loopback || options.allowDevTokens === true,
     maxSubscriptions,
+    clock: options.clock ?? EMULATOR_CLOCK,
     dialect,
     deliverySleep: options.deliverySleep ?? ((ms) => wait(ms)),
   };

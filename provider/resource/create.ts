@@ -3,10 +3,11 @@
  * ambiguous Subscribe results, and confirmation of legacy creates.
  */
 import { AmbiguousResultError, mayMeanGone, NotFoundError, VISIBILITY_NOTE, WebhookApiError } from "../client";
-import { webhookName, type Subscription, type SubscriptionSpec } from "../wire";
-import { naturalKey, specKey } from "./naturalKey";
+import type { Subscription } from "../wire";
+import type { DesiredSubscription } from "./inputs";
+import { naturalKey } from "./naturalKey";
 import type { Session } from "./session";
-import { warn } from "./warn";
+import { describeSubscription, warn } from "./warn";
 
 /** How many times an ambiguous Subscribe or Update is reconciled and tried again before giving up. */
 const MAX_ATTEMPTS = 5;
@@ -16,13 +17,17 @@ const MAX_ATTEMPTS = 5;
  * interrupted run, or the result of a Subscribe whose response was lost). Two subscriptions with
  * the same event, scope, URL and header name would deliver every message twice, so an identical
  * one is adopted rather than duplicated.
+ *
+ * @param rotating a rotation asks for a new subscription beside the identical old one (the one
+ *   being replaced): nothing that existed before is adopted, or taken for this create's result.
  */
-export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise<Subscription> {
-  if (!s.legacy) {
+export async function subscribeOnce(s: Session, spec: DesiredSubscription, rotating = false): Promise<Subscription> {
+  const before = rotating && !s.legacy ? new Set((await s.snapshots.get()).keys()) : new Set<string>();
+  if (!s.legacy && !rotating) {
     const existing = unclaimedMatch(s, spec, await s.snapshots.get());
     if (existing) {
       warn(
-        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate (${VISIBILITY_NOTE})`,
+        `${describeSubscription(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate (${VISIBILITY_NOTE})`,
       );
       return bringTo(s, existing, spec);
     }
@@ -35,14 +40,15 @@ export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise
     } catch (err) {
       if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || s.legacy) throw err;
       // The request may have been committed: look before trying again.
-      const found = unclaimedMatch(s, spec, new Map((await s.client.list()).map((x) => [x.guid, x])));
+      const live = (await s.client.list()).filter((x) => !before.has(x.guid));
+      const found = unclaimedMatch(s, spec, new Map(live.map((x) => [x.guid, x])));
       if (found) return bringTo(s, found, spec);
     }
   }
 }
 
 /** Adopts the subscription `guid` and brings it to the desired state. */
-export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): Promise<Subscription> {
+export async function adopt(s: Session, guid: string, spec: DesiredSubscription): Promise<Subscription> {
   if (s.legacy)
     throw new Error(
       `adoptGuid ${guid}: adopting needs Get and Update, which the legacy 2024.1 API lacks. ` +
@@ -66,7 +72,7 @@ export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): P
 }
 
 /** Updates `live` to `spec` when any stored field differs; keeps GUID and Signature. */
-async function bringTo(s: Session, live: Subscription, spec: SubscriptionSpec): Promise<Subscription> {
+async function bringTo(s: Session, live: Subscription, spec: DesiredSubscription): Promise<Subscription> {
   s.claimed.add(live.guid);
   if (matches(live, spec)) return live;
   return updateChecked(s, live, spec);
@@ -76,7 +82,7 @@ async function bringTo(s: Session, live: Subscription, spec: SubscriptionSpec): 
 export async function updateChecked(
   s: Session,
   before: Pick<Subscription, "guid" | "signature">,
-  spec: SubscriptionSpec,
+  spec: DesiredSubscription,
 ): Promise<Subscription> {
   let after: Subscription | undefined;
   // Each ambiguous attempt is checked with Get before the next: a second reset must not fail the
@@ -99,17 +105,16 @@ export async function updateChecked(
 }
 
 /** Whether the live subscription already has every desired field. */
-export function matches(live: Subscription, spec: SubscriptionSpec): boolean {
-  return naturalKey(live) === specKey(spec) && live.customHeaderValue === (spec.customHeaderValue ?? null);
+export function matches(live: Subscription, spec: DesiredSubscription): boolean {
+  return naturalKey(live) === naturalKey(spec) && live.customHeaderValue === spec.customHeaderValue;
 }
 
-/** Names a subscription in a warning: the provider host does not tell us the resource's name. */
-function describe(s: { webhook: number; subscriberUrl: string; filterObjectGuid?: string | null }): string {
-  return `${webhookName(s.webhook) ?? `webhook ${s.webhook}`}${s.filterObjectGuid ? ` on ${s.filterObjectGuid}` : ""} → ${s.subscriberUrl}`;
-}
-
-function unclaimedMatch(s: Session, spec: SubscriptionSpec, live: Map<string, Subscription>): Subscription | undefined {
-  const key = specKey(spec);
+function unclaimedMatch(
+  s: Session,
+  spec: DesiredSubscription,
+  live: Map<string, Subscription>,
+): Subscription | undefined {
+  const key = naturalKey(spec);
   for (const candidate of live.values())
     if (!s.claimed.has(candidate.guid) && naturalKey(candidate) === key) return candidate;
   return undefined;
@@ -126,7 +131,7 @@ async function confirmLegacyCreate(s: Session, created: Subscription): Promise<S
   } catch (err) {
     if (err instanceof WebhookApiError && (err.code === "NOT_FOUND" || err.code === "LEGACY_UNSUPPORTED")) {
       warn(
-        `${describe(created)}: the legacy Subscribe returned ${created.guid}, but this instance has no configuration API to confirm it exists; ` +
+        `${describeSubscription(created)}: the legacy Subscribe returned ${created.guid}, but this instance has no configuration API to confirm it exists; ` +
           "the legacy API can answer 200 without creating anything (e.g. PacketUpdated on a Closed work item)",
       );
       return created;

@@ -12,11 +12,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client";
 import { adopt, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
-import { checkInputs, specOf, type SubscriptionInputs } from "./inputs";
-import { inputsOf, outputsOf, type SubscriptionOutputs } from "./outputs";
+import { checkInputs, desiredOf, inputsOf, type SubscriptionInputs } from "./inputs";
+import { outputsOf, type ResourceOnly, type SubscriptionOutputs } from "./outputs";
 import { readLive } from "./readLive";
 import { apiVersion, session, setConfig } from "./session";
-import { warn } from "./warn";
+import { warn, warnReplacement } from "./warn";
 import { isLegacy } from "../wire";
 
 type Outputs = SubscriptionOutputs & { __provider?: string };
@@ -38,15 +38,24 @@ export async function check(
 
 export async function diff(_id: string, olds: Outputs, news: SubscriptionInputs): Promise<pulumi.dynamic.DiffResult> {
   const result = diffSubscription(olds, news, isLegacy(apiVersion()));
+  // Said at preview (and again at up): a replacement is the moment receivers must be ready.
+  if (result.replaces.length > 0) warnReplacement(news, result.replaces);
   return { changes: result.changes, replaces: result.replaces, deleteBeforeReplace: false };
+}
+
+/** What this resource keeps of its own arguments (the service does not store them), from inputs or state. */
+function ownOf(source: { adoptGuid?: string | null; rotation?: string | null } | undefined): ResourceOnly {
+  return { adoptGuid: source?.adoptGuid ?? null, rotation: source?.rotation ?? null };
 }
 
 export async function create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {
   const s = session();
-  const spec = specOf(inputs);
-  const live = inputs.adoptGuid ? await adopt(s, inputs.adoptGuid, spec) : await subscribeOnce(s, spec);
+  const spec = desiredOf(inputs);
+  const live = inputs.adoptGuid
+    ? await adopt(s, inputs.adoptGuid, spec)
+    : await subscribeOnce(s, spec, inputs.rotation !== undefined);
   s.snapshots.record(live);
-  return { id: live.guid, outs: outputsOf(live, inputs.adoptGuid ?? null) };
+  return { id: live.guid, outs: outputsOf(live, ownOf(inputs)) };
 }
 
 export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
@@ -57,8 +66,8 @@ export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.R
   }
   const live = await readLive(s, id);
   if (!live) return {};
-  const adoptGuid = props?.adoptGuid ?? null;
-  return { id: live.guid, props: outputsOf(live, adoptGuid), inputs: inputsOf(live, adoptGuid) };
+  const own = ownOf(props);
+  return { id: live.guid, props: outputsOf(live, own), inputs: inputsOf(live, own) };
 }
 
 export async function update(
@@ -72,9 +81,9 @@ export async function update(
       `UpdateWebhookSubscription of ${id}: the legacy 2024.1 API has no Update; changes replace the subscription instead. This is a bug in diff: please report it.`,
     );
   try {
-    const live = await updateChecked(s, { guid: id, signature: olds.signature }, specOf(news));
+    const live = await updateChecked(s, { guid: id, signature: olds.signature }, desiredOf(news));
     s.snapshots.record(live);
-    return { outs: outputsOf(live, news.adoptGuid ?? olds.adoptGuid ?? null) };
+    return { outs: outputsOf(live, { ...ownOf(news), adoptGuid: news.adoptGuid ?? olds.adoptGuid ?? null }) };
   } catch (err) {
     if (err instanceof NotFoundError)
       throw new Error(
