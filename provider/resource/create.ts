@@ -109,15 +109,30 @@ export function matches(live: Subscription, spec: DesiredSubscription): boolean 
   return naturalKey(live) === naturalKey(spec) && live.customHeaderValue === spec.customHeaderValue;
 }
 
+/**
+ * Each list's subscriptions by natural key, built on first use: every create of a fleet looks in
+ * the same snapshot, and scanning it each time made an `up` of N creates cost N² key computations.
+ */
+const byNaturalKey = new WeakMap<Map<string, Subscription>, Map<string, Subscription[]>>();
+
 function unclaimedMatch(
   s: Session,
   spec: DesiredSubscription,
   live: Map<string, Subscription>,
 ): Subscription | undefined {
-  const key = naturalKey(spec);
-  for (const candidate of live.values())
-    if (!s.claimed.has(candidate.guid) && naturalKey(candidate) === key) return candidate;
-  return undefined;
+  let index = byNaturalKey.get(live);
+  if (!index) {
+    index = new Map();
+    for (const candidate of live.values()) {
+      const key = naturalKey(candidate);
+      const same = index.get(key);
+      if (same) same.push(candidate);
+      else index.set(key, [candidate]);
+    }
+    byNaturalKey.set(live, index);
+  }
+  // Still in the list as indexed (not deleted or changed since by this process), and not taken.
+  return index.get(naturalKey(spec))?.find((c) => live.get(c.guid) === c && !s.claimed.has(c.guid));
 }
 
 /**

@@ -2,7 +2,7 @@
  * The `diff` step: local, no API calls. Compares normalised desired inputs with the outputs in
  * state and says what changes and what forces a replacement.
  */
-import type deepEqualFn from "deep-equal";
+import { isDeepStrictEqual } from "node:util";
 import { UNKNOWN, desiredOf, type SubscriptionInputs } from "./inputs";
 import type { SubscriptionOutputs } from "./outputs";
 
@@ -41,15 +41,11 @@ export function diffSubscription(
   news: Partial<SubscriptionInputs>,
   legacy: boolean,
 ): SubscriptionDiff {
-  // Loaded here, not at the top: creates and refreshes never diff, and every provider process
-  // pays for what the runtime loads up front.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose
-  const deepEqual = require("deep-equal") as typeof deepEqualFn;
   const desired = desiredOf(news as SubscriptionInputs);
   const changed: string[] = [];
   for (const field of SUBSCRIPTION_FIELDS) {
     const want = desired[field];
-    if (want === UNKNOWN || !deepEqual(want, olds[field] ?? null, { strict: true })) changed.push(field);
+    if (want === UNKNOWN || !isDeepStrictEqual(want, olds[field] ?? null)) changed.push(field);
   }
   // adoptGuid only matters at create: adopting another subscription replaces, dropping the argument does not.
   const adopt = news.adoptGuid;

@@ -1,4 +1,4 @@
-/** diff: local, deep-equal of normalised desired inputs against state; identity changes replace. */
+/** diff: local, deep equality of normalised desired inputs against state; identity changes replace. */
 import { describe, expect, it } from "vitest";
 import { diffSubscription } from "../../provider/resource/diff";
 import { UNKNOWN } from "../../provider/resource/inputs";

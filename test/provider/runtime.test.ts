@@ -117,6 +117,26 @@ describe("create", () => {
     expect(await emulator.all()).toHaveLength(1);
   });
 
+  it("adopts each identical orphan at most once, and never one deleted since the list was read", async () => {
+    const body = objectScopedBody(0, PACKET, {
+      FilterObjectType: 2,
+      SubscriberURL: "https://hooks.example.com/orders",
+      CustomHeader: "X-Api-Key",
+    });
+    const orphans = [await emulator.subscribe(body), await emulator.subscribe(body)].map((o) => o.GUID.toLowerCase());
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    const first = await runtime.create(inputs());
+    expect(orphans).toContain(first.id);
+    const other = orphans.find((guid) => guid !== first.id)!;
+    await runtime.delete(other);
+    const second = await runtime.create(inputs());
+    warn.mockRestore();
+    expect([first.id, other]).not.toContain(second.id);
+    // Both creates looked in the same list.
+    expect((await stats()).requests.GetAllWebhookSubscriptions).toBe(1);
+    expect((await emulator.all()).map((s) => s.GUID.toLowerCase()).sort()).toEqual([first.id, second.id].sort());
+  });
+
   it("names the closed work item when PacketUpdated is refused", async () => {
     await emulator.admin("PUT", `/work-items/${PACKET}`, { Closed: true });
     await expect(runtime.create(inputs({ webhook: 1 }))).rejects.toThrow(new RegExp(PACKET, "i"));
