@@ -8,7 +8,8 @@ import { numberFlag, parseFlags, stringFlag, UsageError, type Command, type Flag
 
 const USAGE = `usage: webhook-subscriptions emulator [--port 8080] [--host 127.0.0.1] [--state .emulator/state.json]
                                       [--legacy-only] [--product service] [--dialect spec|vendor-docs]
-                                      [--rate-limit 20[:burst]]
+                                      [--rate-limit 20[:burst]] [--admin-token <token>] [--allow-dev-tokens]
+                                      [--max-subscriptions 10000]
 
 Runs the local emulator of the webhook subscription service until stopped (Ctrl-C).
   --port         TCP port; 0 picks a free one (default 0)
@@ -17,7 +18,10 @@ Runs the local emulator of the webhook subscription service until stopped (Ctrl-
   --legacy-only  serve only the legacy 2024.1 API
   --product      the word in the x-<product>-signature header of delivered messages (default service)
   --dialect      spec: answer exactly as the spec (default); vendor-docs: the vendor documentation's shapes
-  --rate-limit   requests per second [and burst] the APIs accept before answering 429`;
+  --rate-limit   requests per second [and burst] the APIs accept before answering 429
+  --admin-token  token the admin API (/_emulator/…) requires; needed to listen beyond loopback
+  --allow-dev-tokens  accept the dev tokens (dev-builder, …) on a non-loopback address too
+  --max-subscriptions  cap on the subscriptions the emulator holds`;
 
 /** The flag that sets each option, for error messages about option values. */
 const FLAG_OF_OPTION: Readonly<Partial<Record<keyof EmulatorOptions, string>>> = {
@@ -27,6 +31,8 @@ const FLAG_OF_OPTION: Readonly<Partial<Record<keyof EmulatorOptions, string>>> =
   product: "--product",
   dialect: "--dialect",
   rateLimit: "--rate-limit",
+  adminToken: "--admin-token",
+  maxSubscriptions: "--max-subscriptions",
 };
 
 const FLAGS = {
@@ -37,6 +43,9 @@ const FLAGS = {
   product: { type: "string" },
   dialect: { type: "string" },
   "rate-limit": { type: "string" },
+  "admin-token": { type: "string" },
+  "allow-dev-tokens": { type: "boolean" },
+  "max-subscriptions": { type: "string" },
 } as const;
 
 /** The start options a command line asks for; only the syntax is checked here, values by startEmulator. */
@@ -49,6 +58,7 @@ function emulatorOptions(values: FlagValues): EmulatorOptions {
   const port = stringFlag(values, "port");
   const rateLimit = stringFlag(values, "rate-limit");
   const dialect = stringFlag(values, "dialect");
+  const maxSubscriptions = stringFlag(values, "max-subscriptions");
   return {
     ...(port === undefined ? {} : { port: numberFlag("--port", port) }),
     ...(values.host === undefined ? {} : { host: stringFlag(values, "host") }),
@@ -57,6 +67,11 @@ function emulatorOptions(values: FlagValues): EmulatorOptions {
     ...(values.product === undefined ? {} : { product: stringFlag(values, "product") }),
     ...(dialect === undefined ? {} : { dialect: dialect as EmulatorOptions["dialect"] }),
     ...(rateLimit === undefined ? {} : { rateLimit: rateLimitFlag(rateLimit) }),
+    ...(values["admin-token"] === undefined ? {} : { adminToken: stringFlag(values, "admin-token") }),
+    ...(values["allow-dev-tokens"] ? { allowDevTokens: true } : {}),
+    ...(maxSubscriptions === undefined
+      ? {}
+      : { maxSubscriptions: numberFlag("--max-subscriptions", maxSubscriptions) }),
   };
 }
 

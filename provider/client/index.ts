@@ -24,6 +24,7 @@ export {
   shouldRetry,
   backoffMs,
   notFoundMeansDone,
+  retriesUntilDeadline,
   mayHaveCommitted,
   networkFailure,
   type Failure,
