@@ -11,12 +11,7 @@
  * 4. classify each managed subscription and list the unmanaged ones.
  */
 import { NotFoundError, WebhookSubscriptionClient, type RequestEvent } from "../provider/client";
-import {
-  apiVersionFromConfig,
-  SETTING_SOURCES,
-  settingsFromConfig,
-  type ConfigSource,
-} from "../provider/resource/settings";
+import { clientSettings, readSettings, type ConfigSource } from "../provider/resource/settings";
 import { isLegacy, type Subscription } from "../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
 import { displayBackend } from "./backend";
@@ -96,27 +91,25 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     const state = stateSnapshot(exported.deployment);
     progress(`stack "${options.stackName}" in ${shownBackend}: ${state.managed.length} managed subscriptions in state`);
 
-    const apiVersion = apiVersionFromConfig(source, env);
-    if (isLegacy(apiVersion)) {
-      const baseUrl = source.get(SETTING_SOURCES.baseUrl[0]) ?? env[SETTING_SOURCES.baseUrl[1]] ?? null;
+    const settings = readSettings(source, env).connection;
+    secrets.push(settings.token, settings.oauth?.clientSecret);
+    if (isLegacy(settings.apiVersion)) {
       const context: ReportContext = {
         stack: options.stackName,
         backend: shownBackend,
-        instance: { baseUrl, apiVersion },
+        instance: { baseUrl: settings.baseUrl, apiVersion: settings.apiVersion },
         startedAt,
       };
       return undeterminedReport(context, state.managed, legacyReason(options.stackName));
     }
 
-    const settings = settingsFromConfig(source, env);
-    secrets.push(settings.token, settings.oauth?.clientSecret);
     const context: ReportContext = {
       stack: options.stackName,
       backend: shownBackend,
       instance: { baseUrl: settings.baseUrl, apiVersion: settings.apiVersion },
       startedAt,
     };
-    const client = new WebhookSubscriptionClient({ ...settings, onRequest: reportRetries(progress) });
+    const client = new WebhookSubscriptionClient({ ...clientSettings(settings), onRequest: reportRetries(progress) });
     try {
       progress(`listing the subscriptions of ${settings.baseUrl} (api-version ${settings.apiVersion})`);
       const live = await client.list();

@@ -26,7 +26,7 @@ export {
   type RetryVerdict,
   type BackoffOptions,
 } from "./retry";
-export { AimdRate, RequestLimiter, sharedLimiter, systemClock, type AimdOptions, type Clock } from "./limiter";
+export { AimdRate, InstanceLimiters, RequestLimiter, systemClock, type AimdOptions, type Clock } from "./limiter";
 export {
   OAuthClientCredentials,
   staticToken,

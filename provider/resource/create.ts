@@ -5,7 +5,7 @@
 import { AmbiguousResultError, NotFoundError, WebhookApiError } from "../client";
 import { webhookName, type Subscription, type SubscriptionSpec } from "../wire";
 import { naturalKey, specKey } from "./naturalKey";
-import type { Session } from "./session";
+import type { Instance, Session } from "./session";
 import { warn } from "./warn";
 
 /** How many times an ambiguous Subscribe or Update is reconciled and tried again before giving up. */
@@ -18,61 +18,78 @@ const MAX_ATTEMPTS = 5;
  * one is adopted rather than duplicated.
  */
 export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise<Subscription> {
-  if (!s.legacy) {
-    const existing = unclaimedMatch(s, spec, await s.snapshots.get());
+  const home = s.home;
+  if (!home.legacy) {
+    const existing = unclaimedMatch(s, spec, await home.snapshots.get());
     if (existing) {
+      if (!s.settings.adoptIdentical)
+        throw new Error(
+          `${describe(spec)}: an identical subscription ${existing.guid} already exists on ${home.baseUrl}, and ` +
+            `${adoptSetting(s)} is false, so it is not taken over. If this stack should manage it, set ` +
+            `adoptGuid: "${existing.guid}" on this resource; if another stack manages it, change this one (e.g. its subscriberUrl) or remove it.`,
+        );
       warn(
-        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate`,
+        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} on ${home.baseUrl} instead of creating a duplicate. ` +
+          `If another stack manages it, both now do, and destroying either unsubscribes it for both: ` +
+          `set ${adoptSetting(s)} to false to refuse instead.`,
       );
-      return bringTo(s, existing, spec);
+      return bringTo(s, home, existing, spec);
     }
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      const created = await s.client.subscribe(spec);
+      const created = await home.client.subscribe(spec);
       s.claimed.add(created.guid);
-      return s.legacy ? await confirmLegacyCreate(s, created) : created;
+      return home.legacy ? await confirmLegacyCreate(home, created) : created;
     } catch (err) {
-      if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || s.legacy) throw err;
+      if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || home.legacy) throw err;
       // The request may have been committed: look before trying again.
-      const found = unclaimedMatch(s, spec, new Map((await s.client.list()).map((x) => [x.guid, x])));
-      if (found) return bringTo(s, found, spec);
+      const found = unclaimedMatch(s, spec, new Map((await home.client.list()).map((x) => [x.guid, x])));
+      if (found) return bringTo(s, home, found, spec);
     }
   }
 }
 
+/** Where adoptIdentical is set for this provider, for messages. */
+function adoptSetting(s: Session): string {
+  return s.settings.providerName === undefined
+    ? "webhooks:adoptIdentical"
+    : `adoptIdentical of Provider "${s.settings.providerName}"`;
+}
+
 /** Adopts the subscription `guid` and brings it to the desired state. */
 export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): Promise<Subscription> {
-  if (s.legacy)
+  const home = s.home;
+  if (home.legacy)
     throw new Error(
       `adoptGuid ${guid}: adopting needs Get and Update, which the legacy 2024.1 API lacks. ` +
         `Set webhooks:apiVersion to 3 for the adoption, or remove adoptGuid to create a new subscription.`,
     );
   let live: Subscription;
   try {
-    live = await s.client.get(guid);
+    live = await home.client.get(guid);
   } catch (err) {
     if (err instanceof NotFoundError)
       throw new Error(
-        `adoptGuid ${guid}: no subscription with that GUID exists on ${s.baseUrl}. ` +
+        `adoptGuid ${guid}: no subscription with that GUID exists on ${home.baseUrl}. ` +
           "Check the GUID (`npm run drift` lists the unmanaged subscriptions with their GUIDs), or remove adoptGuid to create a new subscription.",
         { cause: err },
       );
     throw err;
   }
-  return bringTo(s, live, spec);
+  return bringTo(s, home, live, spec);
 }
 
 /** Updates `live` to `spec` when any stored field differs; keeps GUID and Signature. */
-async function bringTo(s: Session, live: Subscription, spec: SubscriptionSpec): Promise<Subscription> {
+async function bringTo(s: Session, at: Instance, live: Subscription, spec: SubscriptionSpec): Promise<Subscription> {
   s.claimed.add(live.guid);
   if (matches(live, spec)) return live;
-  return updateChecked(s, live, spec);
+  return updateChecked(at, live, spec);
 }
 
 /** Update, checking that the service kept the identity; an ambiguous Update is verified with Get. */
 export async function updateChecked(
-  s: Session,
+  s: Instance,
   before: Pick<Subscription, "guid" | "signature">,
   spec: SubscriptionSpec,
 ): Promise<Subscription> {
@@ -117,7 +134,7 @@ function unclaimedMatch(s: Session, spec: SubscriptionSpec, live: Map<string, Su
  * The legacy API answers 200 even when it silently creates nothing (PacketUpdated on a Closed
  * work item). Confirm through the configuration API when the instance offers it.
  */
-async function confirmLegacyCreate(s: Session, created: Subscription): Promise<Subscription> {
+async function confirmLegacyCreate(s: Instance, created: Subscription): Promise<Subscription> {
   let all: Subscription[];
   try {
     all = await s.configurationClient.list();

@@ -19,10 +19,15 @@ export interface SubscriptionOutputs {
   customHeaderValue: string | null;
   /** The GUID this resource adopted instead of creating, or null. */
   adoptGuid: string | null;
+  /**
+   * The instance the subscription lives on: its normalised base URL. Absent in state written
+   * before it was recorded, until the next refresh or update.
+   */
+  baseUrl: string;
 }
 
 /** Outputs from the live subscription. */
-export function outputsOf(live: Subscription, adoptGuid: string | null = null): SubscriptionOutputs {
+export function outputsOf(live: Subscription, adoptGuid: string | null, baseUrl: string): SubscriptionOutputs {
   return {
     guid: live.guid,
     signature: live.signature,
@@ -34,6 +39,7 @@ export function outputsOf(live: Subscription, adoptGuid: string | null = null): 
     customHeader: live.customHeader,
     customHeaderValue: live.customHeaderValue,
     adoptGuid,
+    baseUrl,
   };
 }
 

@@ -16,6 +16,7 @@ const state: SubscriptionOutputs = {
   customHeader: "",
   customHeaderValue: null,
   adoptGuid: null,
+  baseUrl: "https://instance.example.com",
 };
 const desired = {
   webhook: 0 as const,
