@@ -8,3 +8,5 @@ export {
   type ProviderSettings,
 } from "./settings";
 export { checkInputs, type CheckFailure } from "./inputs";
+export { Provider, type ProviderArgs } from "./provider";
+export { listWebhookSubscriptions, type ListWebhookSubscriptionsOptions, type ListedSubscription } from "./list";

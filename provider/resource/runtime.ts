@@ -119,7 +119,14 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
           throw err;
         }
       });
-      if (!live) return {};
+      if (!live) {
+        // `WebhookSubscription.get` reads with its arguments only (no outputs yet): say what is missing.
+        if (props?.guid === undefined)
+          throw new Error(
+            `WebhookSubscription.get: ${at.baseUrl} holds no subscription ${id}. Check the GUID and the provider (instance) it is looked up on.`,
+          );
+        return {};
+      }
       const adoptGuid = props?.adoptGuid ?? null;
       return { id: live.guid, props: outputsOf(live, adoptGuid, at.baseUrl), inputs: inputsOf(live, adoptGuid) };
     },

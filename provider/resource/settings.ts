@@ -109,7 +109,9 @@ export function readSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = pro
   const labels = new Map<SettingName, string>();
   const read = (name: SettingName): string | undefined => {
     const [key, variable] = SETTING_SOURCES[name];
-    let value = config?.get(key);
+    // A Provider's number and boolean arguments arrive as such; stack config holds strings.
+    const given: unknown = config?.get(key);
+    let value = given === undefined || given === null ? undefined : String(given);
     let fromEnv = false;
     if ((value === undefined || value === "") && providerName === undefined) {
       value = env[variable];

@@ -53,8 +53,9 @@ export interface WebhookSubscriptionArgs {
 
 /**
  * A webhook subscription: the service POSTs a message to `subscriberUrl` whenever `webhook` occurs
- * (for one object, or for every object of a type). Connection settings come from stack config
- * `webhooks:*` or `WEBHOOKS_*` environment variables, never from resource arguments.
+ * (for one object, or for every object of a type). Connection settings come from the `provider`
+ * option (a `Provider`), or else from stack config `webhooks:*` / `WEBHOOKS_*` environment
+ * variables, never from resource arguments.
  */
 export class WebhookSubscription extends pulumi.CustomResource {
   /** GUID the service allocated (or the adopted one). */
@@ -74,18 +75,36 @@ export class WebhookSubscription extends pulumi.CustomResource {
   /** Secret; null when none. */
   declare public readonly customHeaderValue: pulumi.Output<string | null>;
   declare public readonly adoptGuid: pulumi.Output<string | null>;
+  /**
+   * The instance the subscription lives on (its normalised base URL). When the settings or the
+   * `provider` point elsewhere, the next `up` moves it there (docs/multi-instance.md).
+   */
+  declare public readonly baseUrl: pulumi.Output<string>;
 
-  constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
+  /**
+   * Looks up an existing subscription by GUID without managing it: it is read (on the default
+   * provider's instance, or `opts.provider`'s), never adopted, changed or deleted by this stack.
+   * Fails when the instance holds no subscription with that GUID.
+   */
+  static get(name: string, guid: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): WebhookSubscription {
+    return new WebhookSubscription(name, undefined, { ...opts, id: guid });
+  }
+
+  constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal for `get`: no arguments, an `id` to read. */
+  constructor(name: string, args: WebhookSubscriptionArgs | undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: WebhookSubscriptionArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const props: pulumi.Inputs = {
       ...args,
       // Secret from the start, not only as an output: a plain string would otherwise be stored in
       // plaintext among the inputs in state, and printed by the engine in check failures.
-      ...(args.customHeaderValue === undefined ? {} : { customHeaderValue: pulumi.secret(args.customHeaderValue) }),
+      ...(args?.customHeaderValue === undefined ? {} : { customHeaderValue: pulumi.secret(args.customHeaderValue) }),
       __provider: PROVIDER_MODULE,
       // Declared so the engine fills them from the provider's outputs.
       guid: undefined,
       signature: undefined,
       webhookName: undefined,
+      baseUrl: undefined,
     };
     super(WEBHOOK_SUBSCRIPTION_TYPE, name, props, {
       ...opts,
