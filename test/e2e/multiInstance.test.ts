@@ -1,0 +1,202 @@
+/**
+ * Several instances in one program, on the real engine with two emulators ("test" through the
+ * default provider's stack config, "production" through an explicit `Provider`): where
+ * subscriptions land, what the state holds at rest, moving between instances, credential
+ * rotation, and the reproduction of issue 14 (a changed `webhooks:baseUrl` left the subscription
+ * behind on the old instance).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  Provider,
+  WebhookSubscription,
+  type ProviderArgs,
+  type WebhookSubscriptionArgs,
+} from "pulumi-webhook-subscriptions";
+import { openStack } from "../../engine/automation";
+import { EmulatorHarness } from "../support/emulatorHarness";
+import { requireEngine, workDir } from "../support/engine";
+
+const TOKEN = "dev-builder";
+const PROJECT = "multi-instance-e2e";
+
+let test: EmulatorHarness;
+let production: EmulatorHarness;
+let dir: string;
+
+/** Which instance each subscription is declared on, and how production is reached. */
+let placement: Record<string, "default" | "production">;
+let productionArgs: () => ProviderArgs;
+
+const args = (name: string): WebhookSubscriptionArgs => ({
+  webhook: "BusinessObjectCreated",
+  filterObjectType: 7,
+  subscriberUrl: `https://hooks.example.com/${name}`,
+});
+
+async function program(): Promise<Record<string, unknown>> {
+  const prod = new Provider("production", productionArgs());
+  const out: Record<string, unknown> = {};
+  for (const [name, where] of Object.entries(placement)) {
+    const sub = new WebhookSubscription(name, args(name), where === "production" ? { provider: prod } : {});
+    out[name] = sub.guid;
+  }
+  return out;
+}
+
+async function stackFor(name: string, run = program): Promise<Stack> {
+  return openStack({
+    engine: requireEngine(),
+    backendDir: join(dir, "state"),
+    stackName: name,
+    workDir: dir,
+    projectName: PROJECT,
+    program: run,
+    config: {
+      "webhooks:baseUrl": { value: test.url },
+      "webhooks:token": { value: TOKEN, secret: true },
+    },
+    env: { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
+  });
+}
+
+const guids = async (on: EmulatorHarness) => (await on.all()).map((s) => s.GUID).sort();
+const outputGuid = (result: { outputs: Record<string, { value: unknown }> }, name: string) =>
+  result.outputs[name]!.value as string;
+
+beforeAll(async () => {
+  test = await EmulatorHarness.start();
+  production = await EmulatorHarness.start();
+  dir = workDir("multi-instance");
+});
+afterAll(async () => {
+  await test?.close();
+  await production?.close();
+});
+
+describe("two instances in one program", () => {
+  let stack: Stack;
+  let invoices: string;
+
+  it("puts each subscription on its own instance", async () => {
+    placement = { orders: "default", catalogue: "production", invoices: "production" };
+    productionArgs = () => ({ baseUrl: production.url, token: TOKEN });
+    stack = await stackFor("fleet");
+    const up = await stack.up();
+    expect(up.summary.resourceChanges).toEqual({ create: 5 });
+    expect(await guids(test)).toEqual([outputGuid(up, "orders")]);
+    expect(await guids(production)).toEqual([outputGuid(up, "catalogue"), outputGuid(up, "invoices")].sort());
+    invoices = outputGuid(up, "invoices");
+  });
+
+  it("keeps every credential out of the state file at rest: the Provider's token is ciphertext", () => {
+    const raw = readFileSync(join(dir, "state", ".pulumi", "stacks", PROJECT, "fleet.json"), "utf8");
+    expect(raw).not.toContain(TOKEN);
+    const resources = (
+      JSON.parse(raw) as {
+        checkpoint: { latest: { resources: Array<{ type: string; inputs: Record<string, unknown> }> } };
+      }
+    ).checkpoint.latest.resources;
+    const provider = resources.find(
+      (r) => r.type === "pulumi:providers:pulumi-nodejs" && r.inputs["webhooks:provider"],
+    );
+    expect(provider!.inputs["webhooks:token"]).toMatchObject({ ciphertext: expect.any(String) });
+    const recorded = resources
+      .filter((r) => r.type.endsWith(":WebhookSubscription"))
+      .map((r) => (r as unknown as { outputs: { baseUrl: string } }).outputs.baseUrl)
+      .sort();
+    expect(recorded).toEqual([production.url, production.url, test.url].sort());
+  });
+
+  it("shows no changes on a second up", async () => {
+    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
+  });
+
+  it("moves a subscription to the other provider: afterwards it lives only on the new instance", async () => {
+    placement.invoices = "default";
+    const up = await stack.up();
+    expect(up.summary.resourceChanges).toEqual({ same: 4, replace: 1 });
+    const moved = outputGuid(up, "invoices");
+    expect(await guids(production)).toEqual([outputGuid(up, "catalogue")]);
+    expect(await guids(test)).toEqual([outputGuid(up, "orders"), moved].sort());
+    expect(await guids(production)).not.toContain(invoices);
+  });
+
+  it("switching an instance to OAuth (secret from the environment) changes no subscription", async () => {
+    productionArgs = () => ({
+      baseUrl: production.url,
+      clientId: "dev-client",
+      clientSecretFromEnv: "PROD_WEBHOOKS_CLIENT_SECRET",
+      tokenUrl: `${production.url}/oauth/token`,
+    });
+    const before = { test: await guids(test), production: await guids(production) };
+    const up = await stack.up();
+    expect(up.summary.resourceChanges).toEqual({ same: 4, update: 1 });
+    expect({ test: await guids(test), production: await guids(production) }).toEqual(before);
+    // And the OAuth settings really reach production: a refresh reads every subscription through them.
+    expect((await stack.refresh()).summary.resourceChanges).toEqual({ same: 5 });
+  });
+
+  it("destroy leaves nothing the stack managed on either instance", async () => {
+    const unmanaged = await production.subscribe({
+      Webhook: 3,
+      FilterObjectType: 9,
+      SubscriberURL: "https://elsewhere.example.com/x",
+    });
+    await stack.destroy();
+    expect(await guids(test)).toEqual([]);
+    expect(await guids(production)).toEqual([unmanaged.GUID]);
+    await production.reset();
+  });
+});
+
+describe("issue 14: changing webhooks:baseUrl moves the subscription", () => {
+  it("up moves it to the new instance, and destroy leaves both instances clean", async () => {
+    placement = { orders: "default" };
+    const stack = await stackFor("moved", async () => ({
+      guid: new WebhookSubscription("orders", args("orders")).guid,
+    }));
+    await stack.up();
+    expect(await test.all()).toHaveLength(1);
+
+    await stack.setConfig("webhooks:baseUrl", { value: production.url });
+    const preview = await stack.preview();
+    expect(preview.changeSummary).toMatchObject({ replace: 1 });
+    const up = await stack.up();
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
+    expect(await test.all()).toEqual([]);
+    expect(await guids(production)).toEqual([outputGuid(up, "guid")]);
+
+    await stack.destroy();
+    expect(await test.all()).toEqual([]);
+    expect(await production.all()).toEqual([]);
+  });
+
+  it("fails preview, not up, on an unusable setting, naming the variable it was read from", async () => {
+    const stack = await openStack({
+      engine: requireEngine(),
+      backendDir: join(dir, "state"),
+      stackName: "unset",
+      workDir: dir,
+      projectName: PROJECT,
+      program: async () => ({ guid: new WebhookSubscription("orders", args("orders")).guid }),
+      config: { "webhooks:baseUrl": { value: test.url }, "webhooks:token": { value: TOKEN, secret: true } },
+      env: { WEBHOOKS_API_VERSION: "9" },
+    });
+    await stack.removeConfig("webhooks:baseUrl");
+    const failure = await stack.preview().then(
+      () => "succeeded",
+      (err: Error) => err.message,
+    );
+    expect(failure).toMatch(/webhooks:baseUrl .*is not set/);
+    await stack.setConfig("webhooks:baseUrl", { value: test.url });
+    const version = await stack.preview().then(
+      () => "succeeded",
+      (err: Error) => err.message,
+    );
+    expect(version).toMatch(/WEBHOOKS_API_VERSION must be one of .*got: "9"/);
+    expect(await test.all()).toEqual([]);
+  });
+});
