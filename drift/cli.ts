@@ -4,10 +4,10 @@
  * Exit 0: no drift. 2: drift (unmanaged subscriptions included). 1: error, or drift cannot be
  * determined (legacy API).
  */
-import { parseDriftArgs, UsageError, USAGE } from "./cliArgs";
+import { parseDriftArgs, UsageError, USAGE, type DriftArgs } from "./cliArgs";
 import { DriftError, toDriftError } from "./errors";
 import { formatReport } from "./format";
-import { EXIT_CODE, errorReport } from "./report";
+import { EXIT_CODE, errorReport, type DriftReport } from "./report";
 import { reviewDrift } from "./reviewDrift";
 
 function say(line: string): void {
@@ -26,22 +26,31 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${err instanceof UsageError ? err.message : String(err)}\n`);
     return EXIT_CODE.error;
   }
+  // Several stacks sharing instances: each is reviewed, the others' subscriptions counting as managed.
+  const stacks = [args.stackName, ...args.otherStacks];
+  const reports: DriftReport[] = [];
+  for (const stackName of stacks) reports.push(await reviewOne(stackName, stacks, args));
+  if (args.format === "json" && reports.length > 1) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+  else process.stdout.write(reports.map((r) => formatReport(r, args.format)).join("\n---\n\n"));
+  return Math.max(...reports.map((r) => r.exitCode));
+}
+
+async function reviewOne(stackName: string, stacks: readonly string[], args: DriftArgs): Promise<DriftReport> {
   const startedAt = Date.now();
   try {
-    const report = await reviewDrift({ stackName: args.stackName, workDir: args.workDir, onProgress: say });
-    process.stdout.write(formatReport(report, args.format));
+    const report = await reviewDrift({
+      stackName,
+      workDir: args.workDir,
+      onProgress: say,
+      alsoManagedBy: stacks.filter((s) => s !== stackName),
+      ignore: args.ignore,
+    });
     if (report.reason) say(report.reason);
-    return report.exitCode;
+    return report;
   } catch (err) {
-    const error = err instanceof DriftError ? err : toDriftError(err, { stack: args.stackName, secrets: [] });
+    const error = err instanceof DriftError ? err : toDriftError(err, { stack: stackName, secrets: [] });
     say(`error: ${error.message}`);
-    process.stdout.write(
-      formatReport(
-        errorReport({ stack: args.stackName, backend: null, instance: null, startedAt }, error),
-        args.format,
-      ),
-    );
-    return EXIT_CODE.error;
+    return errorReport({ stack: stackName, backend: null, instance: null, startedAt }, error);
   }
 }
 
