@@ -166,15 +166,25 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
 
     async delete(id: string, props?: Outputs): Promise<void> {
       // Unsubscribed where it lives, which after a config change is not the settings' instance.
-      const at = session().instance(props?.baseUrl);
-      await at.run(`delete of ${id}`, async () => {
-        try {
-          await at.client.unsubscribe(id);
-        } catch (err) {
-          if (!(err instanceof NotFoundError)) throw err;
-          // Already gone: that is what delete wants.
-        }
-      });
+      const s = session();
+      const at = s.instance(props?.baseUrl);
+      try {
+        await at.run(`delete of ${id}`, async () => {
+          try {
+            await at.client.unsubscribe(id);
+          } catch (err) {
+            if (!(err instanceof NotFoundError)) throw err;
+            // Already gone: that is what delete wants.
+          }
+        });
+      } catch (err) {
+        if (at === s.home) throw err;
+        throw new Error(
+          `${(err as Error).message} The subscription lives on ${at.baseUrl}, not on ${s.home.baseUrl} where the settings now point, ` +
+            'and unsubscribing it there with the current credentials failed. It stays in the state until deleted: see docs/multi-instance.md, "A subscription records its instance".',
+          { cause: err },
+        );
+      }
       at.snapshots.forget(id);
     },
   };

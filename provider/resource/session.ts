@@ -92,7 +92,7 @@ export class Session {
   /**
    * The instance a subscription recorded. Another base URL than the settings' is reached with
    * the same credentials: a subscription whose instance changed in config is unsubscribed from
-   * where it lives (docs/multi-instance.md, "Moving a subscription").
+   * where it lives (docs/multi-instance.md, "A subscription records its instance").
    */
   instance(baseUrl: string | null | undefined): Instance {
     if (!baseUrl || baseUrl === this.home.baseUrl) return this.home;

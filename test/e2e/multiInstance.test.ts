@@ -15,6 +15,7 @@ import {
   type ProviderArgs,
   type WebhookSubscriptionArgs,
 } from "pulumi-webhook-subscriptions";
+import { reviewDrift } from "../../drift/reviewDrift";
 import { openStack } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
@@ -139,15 +140,63 @@ describe("two instances in one program", () => {
     expect((await stack.refresh()).summary.resourceChanges).toEqual({ same: 5 });
   });
 
-  it("destroy leaves nothing the stack managed on either instance", async () => {
-    const unmanaged = await production.subscribe({
-      Webhook: 3,
-      FilterObjectType: 9,
-      SubscriberURL: "https://elsewhere.example.com/x",
+  let neighbour: Stack;
+  let unmanaged: { test: string; production: string; ignored: string };
+
+  it("drift review: unmanaged on each instance, other stacks' subscriptions managed, the ignore list honoured", async () => {
+    // Another stack shares the test instance; its subscription is managed, by it.
+    neighbour = await stackFor("neighbour", async () => ({
+      guid: new WebhookSubscription("neighbour", args("neighbour")).guid,
+    }));
+    const neighbourGuid = outputGuid(await neighbour.up(), "guid");
+    const extra = (on: EmulatorHarness, url: string) =>
+      on.subscribe({ Webhook: 3, FilterObjectType: 9, SubscriberURL: url }).then((s) => s.GUID);
+    unmanaged = {
+      test: await extra(test, "https://elsewhere.example.com/test"),
+      production: await extra(production, "https://elsewhere.example.com/production"),
+      ignored: await extra(production, "https://ignored.example.com/x"),
+    };
+
+    const report = await reviewDrift({
+      stackName: "fleet",
+      workDir: dir,
+      engine: requireEngine(),
+      env: { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
+      alsoManagedBy: ["neighbour"],
+      ignore: ["https://ignored.example.com/"],
     });
+    expect(report.instances).toEqual([
+      { baseUrl: test.url, apiVersion: "3", provider: null },
+      { baseUrl: production.url, apiVersion: "3", provider: "production" },
+    ]);
+    expect(report.summary).toEqual({ managed: 3, inSync: 3, changed: 0, deleted: 0, unmanaged: 2 });
+    const found = report.unmanaged.map((u) => ({ guid: u.guid, baseUrl: u.baseUrl, provider: u.provider }));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { guid: unmanaged.test, baseUrl: test.url, provider: null },
+        { guid: unmanaged.production, baseUrl: production.url, provider: "production" },
+      ]),
+    );
+    expect(report.unmanaged.find((u) => u.provider === "production")!.snippet).toContain("{ provider: production }");
+    expect(report.unmanaged.map((u) => u.guid)).not.toContain(neighbourGuid);
+    expect(report.ignored).toEqual({ rules: ["https://ignored.example.com/"], guids: [unmanaged.ignored] });
+
+    // Reviewed alone, the fleet stack sees the neighbour's subscription as unmanaged.
+    const alone = await reviewDrift({
+      stackName: "fleet",
+      workDir: dir,
+      engine: requireEngine(),
+      env: { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
+    });
+    expect(alone.unmanaged.map((u) => u.guid)).toContain(neighbourGuid);
+  });
+
+  it("destroy leaves nothing the stack managed on either instance", async () => {
     await stack.destroy();
-    expect(await guids(test)).toEqual([]);
-    expect(await guids(production)).toEqual([unmanaged.GUID]);
+    await neighbour.destroy();
+    expect(await guids(test)).toEqual([unmanaged.test]);
+    expect(await guids(production)).toEqual([unmanaged.production, unmanaged.ignored].sort());
+    await test.reset();
     await production.reset();
   });
 });

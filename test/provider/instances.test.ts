@@ -62,6 +62,15 @@ describe("a subscription records its instance", () => {
     expect((await b.all()).map((s) => s.GUID)).toEqual([created.id]);
   });
 
+  it("a delete the old instance refuses fails, naming both instances, and leaves the subscription in place", async () => {
+    const { id, outs } = await (await on(a.url)).create(inputs());
+    const elsewhere = await on(b.url, { "webhooks:token": "dev-reader" });
+    await expect(elsewhere.delete(id, outs!)).rejects.toThrow(
+      new RegExp(`403.*lives on ${a.url}, not on ${b.url} where the settings now point`),
+    );
+    expect((await a.all()).map((s) => s.GUID)).toEqual([id]);
+  });
+
   it("only re-records the instance when the new URL reaches the same instance", async () => {
     const { id, outs } = await (await on(a.url)).create(inputs());
     const sameInstance = await on(a.url.replace("127.0.0.1", "localhost"));
