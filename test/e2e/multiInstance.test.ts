@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  listWebhookSubscriptions,
   Provider,
   WebhookSubscription,
   type ProviderArgs,
@@ -198,6 +199,53 @@ describe("two instances in one program", () => {
     expect(await guids(production)).toEqual([unmanaged.production, unmanaged.ignored].sort());
     await test.reset();
     await production.reset();
+  });
+});
+
+describe("read-only lookups and refused credentials", () => {
+  it("WebhookSubscription.get and listWebhookSubscriptions read another instance and manage nothing", async () => {
+    const existing = await production.subscribe({
+      Webhook: 3,
+      FilterObjectType: 7,
+      SubscriberURL: "https://partner.example.com/x",
+    });
+    const stack = await stackFor("lookups", async () => {
+      const prod = new Provider("production", { baseUrl: production.url, token: TOKEN });
+      const partner = WebhookSubscription.get("partner", existing.GUID, { provider: prod });
+      const listed = await listWebhookSubscriptions({ provider: prod });
+      return { url: partner.subscriberUrl, signature: partner.signature, listed };
+    });
+    const up = await stack.up();
+    expect(up.outputs.url!.value).toBe("https://partner.example.com/x");
+    expect(up.outputs.signature).toMatchObject({ value: existing.Signature, secret: true });
+    expect(up.outputs.listed!.value).toEqual([expect.objectContaining({ guid: existing.GUID })]);
+    expect(JSON.stringify(up.outputs.listed!.value)).not.toContain(existing.Signature);
+    await stack.destroy();
+    expect(await guids(production)).toEqual([existing.GUID]);
+    await production.reset();
+  });
+
+  it("a refused token fails the run with one full 401 message, not one per resource and retry", async () => {
+    const stack = await stackFor("refused", async () => ({
+      guids: ["a", "b", "c", "d"].map((n) => new WebhookSubscription(n, args(n)).guid),
+    }));
+    await stack.setConfig("webhooks:token", { value: "expired-token", secret: true });
+    let output = "";
+    const failure = await stack.up({ onOutput: (text) => (output += text) }).then(
+      () => "succeeded",
+      (err: Error) => err.message,
+    );
+    expect(failure).not.toBe("succeeded");
+    const everything = `${output}\n${failure}`;
+    // The full message: once per place the engine shows it (the resource's diagnostics and the summary).
+    const full = everything.split("the bearer token is missing or expired").length - 1;
+    const requests = Object.values((await test.admin("GET", "/stats")).json.requests as Record<string, number>);
+    console.log(
+      `[refused] ${full} mentions of the 401 in ${everything.length} chars; ${requests.reduce((x, y) => x + y, 0)} requests`,
+    );
+    expect(everything).toMatch(/refused this run's credentials earlier \(UNAUTHORIZED, HTTP 401\)/);
+    expect(requests.reduce((x, y) => x + y, 0)).toBe(1);
+    expect(await test.all()).toEqual([]);
   });
 });
 
