@@ -8,6 +8,17 @@ import { PROVIDER_MODULE } from "./providerModule";
 /** Type token in state: a dynamic resource of module `webhooks`. */
 export const WEBHOOK_SUBSCRIPTION_TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 
+/** Every output a `get` reads (the arguments echoed, plus what the service allocated). */
+const OUTPUT_NAMES = [
+  "webhook",
+  "filterObjectType",
+  "filterObjectGuid",
+  "subscriberUrl",
+  "customHeader",
+  "customHeaderValue",
+  "adoptGuid",
+] as const;
+
 /** Outputs kept secret in state and in every display, whatever the program passed. */
 const SECRET_OUTPUTS = ["signature", "customHeaderValue"];
 
@@ -95,7 +106,8 @@ export class WebhookSubscription extends pulumi.CustomResource {
   constructor(name: string, args: WebhookSubscriptionArgs | undefined, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: WebhookSubscriptionArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const props: pulumi.Inputs = {
-      ...args,
+      // `get` has no arguments: every output is declared, so the engine fills each from `read`.
+      ...(args ?? Object.fromEntries(OUTPUT_NAMES.map((name) => [name, undefined]))),
       // Secret from the start, not only as an output: a plain string would otherwise be stored in
       // plaintext among the inputs in state, and printed by the engine in check failures.
       ...(args?.customHeaderValue === undefined ? {} : { customHeaderValue: pulumi.secret(args.customHeaderValue) }),
