@@ -296,6 +296,18 @@ describe("issue 14: changing webhooks:baseUrl moves the subscription", () => {
       (err: Error) => err.message,
     );
     expect(version).toMatch(/WEBHOOKS_API_VERSION must be one of .*got: "9"/);
+
+    // A Provider's argument: the same check, naming the Provider and its argument.
+    const viaProvider = await stackFor("bad-provider", async () => {
+      const prod = new Provider("production", { baseUrl: production.url, token: TOKEN, apiVersion: "9" as "3" });
+      return { guid: new WebhookSubscription("orders", args("orders"), { provider: prod }).guid };
+    });
+    const providerFailure = await viaProvider.preview().then(
+      () => "succeeded",
+      (err: Error) => err.message,
+    );
+    expect(providerFailure).toMatch(/Provider "production" apiVersion must be one of .*got: "9"/);
+    expect(await production.all()).toEqual([]);
     expect(await test.all()).toEqual([]);
   });
 });
