@@ -135,6 +135,11 @@ function snippets(report: DriftReport): string {
   ].join("\n");
 }
 
+/** What the review could not see, one quoted line each (capitalised: a note starts a sentence). */
+function notesBlock(report: DriftReport): string {
+  return report.notes.map((note) => `> **Note:** ${cell(note.charAt(0).toUpperCase() + note.slice(1))}`).join("\n");
+}
+
 function footer(report: DriftReport): string {
   const facts = [
     report.backend ? `backend ${report.backend}` : "",
@@ -162,6 +167,7 @@ export function formatMarkdown(report: DriftReport): string {
       scope(report),
       note,
       withSnippets ? snippets(report) : "",
+      notesBlock(report),
       footer(report),
     ]
       .filter(Boolean)

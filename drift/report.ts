@@ -119,6 +119,12 @@ export interface DriftReport {
   readonly managed: readonly ManagedSubscription[];
   /** Sorted by webhook, then subscriber URL. */
   readonly unmanaged: readonly UnmanagedSubscription[];
+  /**
+   * What the review could not see: that only the configured account's subscriptions are listed,
+   * and list entries that could not be read (each naming its GUID, field and value). Empty for
+   * `undetermined` and `error` reports.
+   */
+  readonly notes: readonly string[];
   /** For `undetermined`: why drift could not be determined. */
   readonly reason?: string;
   /** For `error`. */
@@ -177,7 +183,10 @@ export interface ReportContext {
   readonly startedAt: number;
 }
 
-function header(context: ReportContext, status: ReportStatus): Omit<DriftReport, "summary" | "managed" | "unmanaged"> {
+function header(
+  context: ReportContext,
+  status: ReportStatus,
+): Omit<DriftReport, "summary" | "managed" | "unmanaged" | "notes"> {
   const now = Date.now();
   return {
     version: REPORT_VERSION,
@@ -199,6 +208,7 @@ export function driftReport(
   context: ReportContext,
   managed: readonly ManagedSubscription[],
   unmanaged: readonly UnmanagedSubscription[],
+  notes: readonly string[] = [],
 ): DriftReport {
   const sorted = summarize(managed, unmanaged);
   return {
@@ -206,6 +216,7 @@ export function driftReport(
     summary: sorted.summary,
     managed: sorted.managed,
     unmanaged: sorted.unmanaged,
+    notes,
   };
 }
 
@@ -227,6 +238,7 @@ export function undeterminedReport(
     summary: { managed: unknown.length, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
     managed: summarize(unknown, []).managed,
     unmanaged: [],
+    notes: [],
     reason,
   };
 }
@@ -238,6 +250,7 @@ export function errorReport(context: ReportContext, error: ReportError): DriftRe
     summary: { managed: 0, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
     managed: [],
     unmanaged: [],
+    notes: [],
     error: { code: error.code, message: error.message },
   };
 }

@@ -10,7 +10,13 @@
  *    what changed and what is gone, exactly as `pulumi refresh` would;
  * 4. classify each managed subscription and list the unmanaged ones.
  */
-import { NotFoundError, WebhookSubscriptionClient, type RequestEvent } from "../provider/client";
+import {
+  mayMeanGone,
+  NotFoundError,
+  VISIBILITY_NOTE,
+  WebhookSubscriptionClient,
+  type RequestEvent,
+} from "../provider/client";
 import { clientSettings, type ConfigSource } from "../provider/resource/settings";
 import { isLegacy, type Subscription } from "../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
@@ -143,12 +149,15 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     );
     try {
       // One GetAll per instance, all at once.
-      const lists = await Promise.all(
+      const results = await Promise.all(
         instances.map((i, n) => {
-          progress(`listing the subscriptions of ${i.settings.baseUrl} (api-version ${i.settings.apiVersion})`);
-          return clients[n]!.list();
+          progress(
+            `listing the subscriptions the configured account can see on ${i.settings.baseUrl} (api-version ${i.settings.apiVersion})`,
+          );
+          return clients[n]!.listWithProblems();
         }),
       );
+      const lists = results.map((r) => r.subscriptions);
       progress(
         `${lists.reduce((n, l) => n + l.length, 0)} subscriptions on ${instances.length === 1 ? "the instance" : `${instances.length} instances`}; ` +
           `refresh preview of ${state.managed.length} (nothing is written to the state)`,
@@ -178,10 +187,13 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
           { baseUrl: i.settings.baseUrl, provider: i.provider },
         ),
       );
+      // A managed entry that cannot be read already failed the refresh preview, naming its field.
+      const notes = [VISIBILITY_NOTE, ...results.flatMap((r) => r.problems.map((p) => p.message))];
       const report = driftReport(
         { ...context, ...(ignore.length > 0 ? { ignored: { rules: ignore, guids: ignoredGuids } } : {}) },
         managed,
         unmanaged,
+        notes,
       );
       progress(`done in ${(report.durationMs / 1000).toFixed(1)}s: ${report.status}`);
       return report;
@@ -220,7 +232,8 @@ async function classifyAll(
 }
 
 function ignoreNotFound(err: unknown): undefined {
-  if (err instanceof NotFoundError) return undefined;
+  // A 400 that may mean gone needs no confirming here: the refresh preview already decided.
+  if (err instanceof NotFoundError || mayMeanGone(err)) return undefined;
   throw err;
 }
 

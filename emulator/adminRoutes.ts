@@ -62,11 +62,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: EmulatorConte
 
   route("POST", "/events", (request) =>
     withBody(request, EventRequest, async (event) => {
-      const deliveries = await deliverEvent(event, context.store.list(), {
-        product: context.options.product,
-        dispatcher: context.deliveryAgent,
-        timeoutMs: context.options.deliveryTimeoutMs,
-      });
+      const deliveries = await deliverEvent(event, context.store.list(), context.deliverySettings);
       return { status: 200, json: { deliveries } };
     }),
   );

@@ -70,7 +70,7 @@ function checkAuth(context: EmulatorContext, request: FastifyRequest): Outcome |
 }
 
 /** Sends an outcome and counts its status. */
-function answer(context: EmulatorContext, reply: FastifyReply, outcome: Outcome): FastifyReply {
+export function answer(context: EmulatorContext, reply: FastifyReply, outcome: Outcome): FastifyReply {
   context.stats.status(outcome.status);
   return sendOutcome(reply, outcome);
 }
@@ -84,6 +84,19 @@ function forcedOutcome(status: number, body = ""): Outcome {
   }
 }
 
+/** The answer of the first check that refuses the request (version, rate limit, auth), or null. */
+export function refusal(
+  context: EmulatorContext,
+  request: FastifyRequest,
+  api: Api = CONFIGURATION_API,
+): Outcome | null {
+  return (
+    checkVersion(api, request.query as Record<string, unknown>) ??
+    (context.limiter.tryTake() ? null : errorOutcome(429, "Too many requests: slow down and retry.")) ??
+    checkAuth(context, request)
+  );
+}
+
 /** One API request through the checks in order (module comment), then the operation. */
 async function handle(
   context: EmulatorContext,
@@ -94,11 +107,8 @@ async function handle(
 ) {
   context.stats.request(operation);
   const query = request.query as Record<string, unknown>;
-  const refusal =
-    checkVersion(api, query) ??
-    (context.limiter.tryTake() ? null : errorOutcome(429, "Too many requests: slow down and retry.")) ??
-    checkAuth(context, request);
-  if (refusal) return answer(context, reply, refusal);
+  const refused = refusal(context, request, api);
+  if (refused) return answer(context, reply, refused);
 
   const fault = context.faults.pick(operation);
   if (fault) context.stats.fault(fault.kind);
@@ -120,6 +130,8 @@ async function handle(
     body: request.body,
     contentType: request.headers["content-type"],
     legacy: api.legacy,
+    dialect: context.dialect,
+    account: context.tokens.account(request.headers.authorization),
   });
   // The operation has committed (state saved); the client never learns of it.
   if (fault?.kind === "reset-after-commit") return resetConnection(reply);

@@ -6,6 +6,13 @@ import { randomBytes } from "node:crypto";
 
 /** Fixed token holding the Builder role. */
 export const BUILDER_TOKEN = "dev-builder";
+/**
+ * A second fixed Builder token, of another account: under the `vendor-docs` dialect each account
+ * sees only its own subscriptions, and two Builder tokens show it.
+ */
+export const SECOND_BUILDER_TOKEN = "dev-builder-2";
+/** The account behind every token the OAuth2 endpoint issues (one client, `dev-client`). */
+export const OAUTH_ACCOUNT = "oauth:dev-client";
 /** Fixed token that authenticates without the Builder role (403 on every operation). */
 export const READER_TOKEN = "dev-reader";
 
@@ -31,10 +38,19 @@ export class TokenRegistry {
   identify(authorization: string | undefined): Caller {
     const token = bearerToken(authorization);
     if (token === undefined || this.expired.has(token)) return "anonymous";
-    if (token === BUILDER_TOKEN) return "builder";
+    if (token === BUILDER_TOKEN || token === SECOND_BUILDER_TOKEN) return "builder";
     if (token === READER_TOKEN) return "reader";
     const expiresAt = this.issued.get(token);
     return expiresAt !== undefined && Date.now() < expiresAt ? "builder" : "anonymous";
+  }
+
+  /**
+   * The account a Builder's Authorization header stands for: the fixed token's own name, or
+   * `OAUTH_ACCOUNT` for issued tokens. Call after `identify` said "builder".
+   */
+  account(authorization: string | undefined): string {
+    const token = bearerToken(authorization) ?? "";
+    return token === BUILDER_TOKEN || token === SECOND_BUILDER_TOKEN ? token : OAUTH_ACCOUNT;
   }
 
   /** Issues a random Builder token; returns it with its lifetime in seconds. */

@@ -13,7 +13,7 @@ export class CliUsageError extends Error {
 }
 
 export const USAGE =
-  "usage: npm run emulator -- [--port 8080] [--host 127.0.0.1] [--state .emulator/state.json] [--legacy-only] [--product service] [--rate-limit 20[:burst]]";
+  "usage: npm run emulator -- [--port 8080] [--host 127.0.0.1] [--state .emulator/state.json] [--legacy-only] [--product service] [--rate-limit 20[:burst]] [--dialect spec|vendor-docs]";
 
 /** The flag that sets each option, for error messages about option values. */
 export const FLAG_OF_OPTION: Readonly<Partial<Record<keyof EmulatorOptions, string>>> = {
@@ -22,6 +22,7 @@ export const FLAG_OF_OPTION: Readonly<Partial<Record<keyof EmulatorOptions, stri
   statePath: "--state",
   product: "--product",
   rateLimit: "--rate-limit",
+  dialect: "--dialect",
 };
 
 type MutableOptions = { -readonly [K in keyof EmulatorOptions]: EmulatorOptions[K] };
@@ -32,6 +33,8 @@ const VALUE_FLAGS: Readonly<Record<string, (value: string, options: MutableOptio
   "--host": (value, options) => (options.host = value),
   "--state": (value, options) => (options.statePath = value),
   "--product": (value, options) => (options.product = value),
+  // Checked by resolveOptions, which names the allowed values.
+  "--dialect": (value, options) => (options.dialect = value as EmulatorOptions["dialect"]),
   "--rate-limit": (value, options) => {
     const [rate, burst, extra] = value.split(":");
     if (extra !== undefined || rate === undefined)

@@ -5,6 +5,8 @@
 import { Agent } from "undici";
 import { TokenRegistry } from "./auth";
 import { loopbackOnlyLookup } from "./delivery";
+import { dialectNamed, type Dialect } from "./dialect";
+import type { DeliverySettings } from "./events";
 import { FaultInjector } from "./faults";
 import type { ResolvedOptions } from "./options";
 import { RateLimiter } from "./rateLimit";
@@ -16,6 +18,8 @@ export class EmulatorContext {
   readonly faults = new FaultInjector();
   readonly limiter: RateLimiter;
   readonly tokens: TokenRegistry;
+  /** How requests are read and answers shaped (spec or vendor-docs). */
+  readonly dialect: Dialect;
   /**
    * Aborted by a reset (then replaced) and at shutdown: it cuts short every injected delay, so a
    * request delayed before a reset is dropped instead of committing into the state after it.
@@ -33,6 +37,7 @@ export class EmulatorContext {
   ) {
     this.limiter = new RateLimiter(options.rateLimit);
     this.tokens = new TokenRegistry(options.tokenTtlSeconds);
+    this.dialect = dialectNamed(options.dialect);
   }
 
   /** Builds the context, loading the state file if one is configured. */
@@ -62,6 +67,17 @@ export class EmulatorContext {
     this.tokens.reset();
     this.limiter.configure(this.options.rateLimit);
     await this.store.clear();
+  }
+
+  /** How event messages are sent, with the dialect's retries. */
+  get deliverySettings(): DeliverySettings {
+    return {
+      product: this.options.product,
+      dispatcher: this.deliveryAgent,
+      timeoutMs: this.options.deliveryTimeoutMs,
+      retries: this.dialect.deliveryRetries,
+      sleep: this.options.deliverySleep,
+    };
   }
 
   /** Waits for pending state writes and closes delivery connections (after the server has stopped). */

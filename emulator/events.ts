@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { isObjectScoped, normalizeGuid, WireGuid, WireWebhookRequest, webhookName } from "../provider/wire";
 import { deliver, type DeliveryResult } from "./delivery";
+import { withRetries } from "./deliveryRetry";
 import type { StoredSubscription } from "./stateFile";
 import type { Dispatcher } from "undici";
 
@@ -33,6 +34,19 @@ export interface EventMessage {
 export interface DeliveryReport extends DeliveryResult {
   SubscriptionGUID: string;
   SubscriberURL: string;
+  /** How many times the message was sent (more than 1 only when failed deliveries are retried). */
+  attempts: number;
+}
+
+/** How messages are sent: product word, transport, timeout, and retries of failed deliveries. */
+export interface DeliverySettings {
+  product: string;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
+  /** Attempts after a failed one. @default 0 */
+  retries?: number;
+  /** How to wait between attempts. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -67,29 +81,37 @@ export function messageHeaders(subscription: StoredSubscription, product: string
 export async function deliverEvent(
   event: EventRequest,
   subscriptions: readonly StoredSubscription[],
-  settings: { product: string; dispatcher: Dispatcher; timeoutMs: number },
+  settings: DeliverySettings,
 ): Promise<DeliveryReport[]> {
   const eventGuid = randomUUID();
   const occurredAt = new Date().toISOString();
   return Promise.all(
-    matchSubscriptions(subscriptions, event).map(async (subscription) => {
-      const message: EventMessage = {
-        Webhook: event.Webhook,
-        WebhookName: webhookName(event.Webhook) ?? String(event.Webhook),
-        ObjectGUID: event.ObjectGUID == null ? null : normalizeGuid(event.ObjectGUID),
-        SubscriptionGUID: subscription.GUID,
-        EventGUID: eventGuid,
-        OccurredAt: occurredAt,
-      };
-      const headers = messageHeaders(subscription, settings.product);
-      const result = await deliver(
-        subscription.SubscriberURL,
-        headers,
-        JSON.stringify(message),
-        settings.dispatcher,
-        settings.timeoutMs,
-      );
-      return { SubscriptionGUID: subscription.GUID, SubscriberURL: subscription.SubscriberURL, ...result };
-    }),
+    matchSubscriptions(subscriptions, event).map((subscription) =>
+      deliverTo(subscription, event, { EventGUID: eventGuid, OccurredAt: occurredAt }, settings),
+    ),
   );
+}
+
+/**
+ * Sends one event's message to one subscription (with the settings' retries; every attempt
+ * sends the same message). `identity` is the event's: the same for every subscription it reaches.
+ */
+export async function deliverTo(
+  subscription: StoredSubscription,
+  event: EventRequest,
+  identity: Pick<EventMessage, "EventGUID" | "OccurredAt">,
+  settings: DeliverySettings,
+): Promise<DeliveryReport> {
+  const message: EventMessage = {
+    Webhook: event.Webhook,
+    WebhookName: webhookName(event.Webhook) ?? String(event.Webhook),
+    ObjectGUID: event.ObjectGUID == null ? null : normalizeGuid(event.ObjectGUID),
+    SubscriptionGUID: subscription.GUID,
+    ...identity,
+  };
+  const headers = messageHeaders(subscription, settings.product);
+  const body = JSON.stringify(message);
+  const send = () => deliver(subscription.SubscriberURL, headers, body, settings.dispatcher, settings.timeoutMs);
+  const result = await withRetries(send, settings.retries ?? 0, settings.sleep ?? (() => Promise.resolve()));
+  return { SubscriptionGUID: subscription.GUID, SubscriberURL: subscription.SubscriberURL, ...result };
 }

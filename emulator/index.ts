@@ -9,7 +9,8 @@ import { buildServer } from "./server";
 
 export { EmulatorOptionError, type EmulatorOptions, type RateLimitSettings } from "./options";
 export { StateFileError } from "./stateFile";
-export { BUILDER_TOKEN, READER_TOKEN } from "./auth";
+export { BUILDER_TOKEN, SECOND_BUILDER_TOKEN, READER_TOKEN } from "./auth";
+export { DIALECTS, type DialectName } from "./dialect";
 export { DEV_CLIENT_ID, DEV_CLIENT_SECRET } from "./oauthRoute";
 export { NOT_LOOPBACK_ERROR } from "./delivery";
 export type { StatsSnapshot } from "./stats";

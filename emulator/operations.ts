@@ -4,14 +4,8 @@
  * the raw body and returns the Outcome to send.
  */
 import { randomUUID } from "node:crypto";
-import {
-  CLOSED_PACKET_TEXT,
-  WireGuid,
-  WireSubscribeRequest,
-  WireUpdateRequest,
-  type Operation,
-  type WireEnvelope,
-} from "../provider/wire";
+import { CLOSED_PACKET_TEXT, WireGuid, type Operation, type WireEnvelope } from "../provider/wire";
+import { notFound, type Dialect } from "./dialect";
 import { errorOutcome, type Outcome } from "./outcome";
 import { checkValue, readJsonRequest, type ReadResult } from "./requestBody";
 import { buildSubscription, targetsClosedPacket, validateSubscription } from "./rules";
@@ -25,6 +19,10 @@ export interface OperationRequest {
   readonly contentType: string | undefined;
   /** True on the legacy 2024.1 API, which answers closed-packet subscriptions differently. */
   readonly legacy: boolean;
+  /** How to read the body and shape the answer. */
+  readonly dialect: Dialect;
+  /** The caller's account (see TokenRegistry.account): with a per-account dialect, it sees only its own. */
+  readonly account: string;
 }
 
 /** An operation: its HTTP method and what it does. */
@@ -33,15 +31,23 @@ export interface OperationDefinition {
   handle(store: Store, request: OperationRequest): Promise<Outcome> | Outcome;
 }
 
-function envelope(
-  result: StoredSubscription | true | null,
-  messages: WireEnvelope<unknown>["Messages"] = [],
-): WireEnvelope<unknown> {
-  return { Result: result, Messages: messages };
+/** The 400 of a request that broke validation rules: the spec's envelope, in every dialect. */
+function refused(messages: WireEnvelope<unknown>["Messages"]): Outcome {
+  return { status: 400, json: { Result: null, Messages: messages } };
 }
 
-/** Reads a required GUID query parameter; the name is matched exactly as the spec spells it. */
-function queryGuid(query: Record<string, unknown>, name: string): ReadResult<string> {
+/** The subscription `guid` when the caller may see it (per-account dialects hide the others'). */
+export function visible(
+  store: Store,
+  { dialect, account }: Pick<OperationRequest, "dialect" | "account">,
+  guid: string,
+): StoredSubscription | undefined {
+  const subscription = store.get(guid);
+  return subscription && (!dialect.perAccount || store.isVisibleTo(guid, account)) ? subscription : undefined;
+}
+
+/** Reads a required GUID query parameter (also used by the simulate-event endpoint); the name is matched exactly as the spec spells it. */
+export function queryGuid(query: Record<string, unknown>, name: string): ReadResult<string> {
   const value = query[name];
   if (value === undefined)
     return { ok: false, status: 400, error: `Query parameter ${name} is required: the GUID of the subscription.` };
@@ -50,68 +56,70 @@ function queryGuid(query: Record<string, unknown>, name: string): ReadResult<str
   return checkValue(value, WireGuid, `Query parameter ${name}`);
 }
 
-function notFound(guid: string): Outcome {
-  return errorOutcome(404, `No webhook subscription has GUID ${guid}.`);
-}
-
 const getAll: OperationDefinition = {
   method: "GET",
-  handle: (store) => ({ status: 200, json: store.list() }),
+  handle(store, { dialect, account }) {
+    const all = store.list();
+    return dialect.list(dialect.perAccount ? all.filter((s) => store.isVisibleTo(s.GUID, account)) : all);
+  },
 };
 
 const getOne: OperationDefinition = {
   method: "GET",
-  handle(store, { query }) {
-    const guid = queryGuid(query, "webhookSubscriptionGUID");
+  handle(store, request) {
+    const guid = queryGuid(request.query, "webhookSubscriptionGUID");
     if (!guid.ok) return errorOutcome(guid.status, guid.error);
-    const subscription = store.get(guid.value);
-    return subscription ? { status: 200, json: subscription } : notFound(guid.value);
+    const subscription = visible(store, request, guid.value);
+    return subscription ? request.dialect.one(subscription) : request.dialect.getNotFound(guid.value);
   },
 };
 
 const subscribe: OperationDefinition = {
   method: "POST",
-  async handle(store, { body, contentType, legacy }) {
-    const request = readJsonRequest(body, contentType, WireSubscribeRequest);
+  async handle(store, { body, contentType, legacy, dialect, account }) {
+    const request = readJsonRequest(body, contentType, dialect.subscribeRequest);
     if (!request.ok) return errorOutcome(request.status, request.error);
     // Allocated before validation: a failed subscribe names it in its messages (spec), unsaved.
     const guid = randomUUID();
     const messages = validateSubscription(request.value, guid);
-    if (messages.length > 0) return { status: 400, json: envelope(null, messages) };
+    if (messages.length > 0) return refused(messages);
     const subscription = buildSubscription(request.value, guid, randomUUID());
     if (targetsClosedPacket(request.value, (id) => store.isClosed(id))) {
       // Spec: the legacy API claims success but creates nothing; the configuration API refuses.
-      return legacy ? { status: 200, json: envelope(subscription) } : { status: 400, text: CLOSED_PACKET_TEXT };
+      return legacy ? dialect.saved(subscription) : { status: 400, text: CLOSED_PACKET_TEXT };
     }
-    await store.put(subscription);
-    return { status: 200, json: envelope(subscription) };
+    await store.put(subscription, dialect.perAccount ? account : undefined);
+    return dialect.saved(subscription);
   },
 };
 
 const update: OperationDefinition = {
   method: "POST",
-  async handle(store, { body, contentType }) {
-    const request = readJsonRequest(body, contentType, WireUpdateRequest);
+  async handle(store, operation) {
+    const { body, contentType, dialect } = operation;
+    const request = readJsonRequest(body, contentType, dialect.updateRequest);
     if (!request.ok) return errorOutcome(request.status, request.error);
-    const existing = store.get(request.value.GUID);
+    const existing = visible(store, operation, request.value.GUID);
     if (!existing) return notFound(request.value.GUID);
     const messages = validateSubscription(request.value, existing.GUID);
-    if (messages.length > 0) return { status: 400, json: envelope(null, messages) };
+    if (messages.length > 0) return refused(messages);
     if (targetsClosedPacket(request.value, (id) => store.isClosed(id)))
       return { status: 400, text: CLOSED_PACKET_TEXT };
     // Update replaces every field but the identity: GUID and Signature stay (spec).
     const subscription = buildSubscription(request.value, existing.GUID, existing.Signature);
     await store.put(subscription);
-    return { status: 200, json: envelope(subscription) };
+    return dialect.saved(subscription);
   },
 };
 
 const unsubscribe: OperationDefinition = {
   method: "POST",
-  async handle(store, { query }) {
-    const guid = queryGuid(query, "webHookSubscriptionGUID");
+  async handle(store, request) {
+    const guid = queryGuid(request.query, "webHookSubscriptionGUID");
     if (!guid.ok) return errorOutcome(guid.status, guid.error);
-    return (await store.remove(guid.value)) ? { status: 200, json: envelope(true) } : notFound(guid.value);
+    if (!visible(store, request, guid.value)) return notFound(guid.value);
+    await store.remove(guid.value);
+    return request.dialect.unsubscribed();
   },
 };
 

@@ -2,6 +2,8 @@
  * Start options of the emulator and their defaults. Validated once, here, so that the server,
  * the CLI and tests all get the same clear message for a bad value.
  */
+import { setTimeout as wait } from "node:timers/promises";
+import { DIALECTS, type DialectName } from "./dialect";
 
 /** Token-bucket settings: sustained rate and the number of requests allowed at once. */
 export interface RateLimitSettings {
@@ -28,6 +30,17 @@ export interface EmulatorOptions {
   readonly tokenTtlSeconds?: number;
   /** How long one event delivery may take before it is reported as failed. @default 5000 */
   readonly deliveryTimeoutMs?: number;
+  /**
+   * `spec` answers exactly as the spec; `vendor-docs` as the vendor's public documentation shows
+   * (enumeration names, arrays, no envelope, per-account visibility, delivery retries, the
+   * simulate-event endpoint): see docs/emulator.md. @default "spec"
+   */
+  readonly dialect?: DialectName;
+  /**
+   * How delivery retries wait between attempts (`vendor-docs`); tests inject one that records
+   * the backoff instead of waiting. @default a real timer
+   */
+  readonly deliverySleep?: (ms: number) => Promise<void>;
 }
 
 /** Options with every default applied and every value checked. */
@@ -40,6 +53,8 @@ export interface ResolvedOptions {
   readonly rateLimit: Required<RateLimitSettings> | null;
   readonly tokenTtlSeconds: number;
   readonly deliveryTimeoutMs: number;
+  readonly dialect: DialectName;
+  readonly deliverySleep: (ms: number) => Promise<void>;
 }
 
 /** A start option with a bad value; `option` names it so the CLI can point at its flag. */
@@ -109,6 +124,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     if (!resolved.ok) throw new EmulatorOptionError("rateLimit", options.rateLimit, `rateLimit.${resolved.error}`);
     rateLimit = resolved.value;
   }
+  const dialect = options.dialect ?? "spec";
+  if (!(DIALECTS as readonly string[]).includes(dialect)) throw invalid("dialect", dialect, DIALECTS.join(" or "));
   const statePath = options.statePath ?? null;
   if (statePath !== null && statePath.length === 0) {
     throw invalid("statePath", statePath, "a file path");
@@ -122,5 +139,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     rateLimit,
     tokenTtlSeconds: positive("tokenTtlSeconds", options.tokenTtlSeconds ?? 3600),
     deliveryTimeoutMs: positive("deliveryTimeoutMs", options.deliveryTimeoutMs ?? 5000),
+    dialect,
+    deliverySleep: options.deliverySleep ?? ((ms) => wait(ms)),
   };
 }

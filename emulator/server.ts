@@ -8,6 +8,7 @@ import { registerApiRoutes } from "./apiRoutes";
 import type { EmulatorContext } from "./context";
 import { errorOutcome, sendOutcome } from "./outcome";
 import { registerOAuthRoute } from "./oauthRoute";
+import { registerSimulateEventRoute } from "./simulateEvent";
 
 /** Request bodies above this size get 413; subscription bodies are a few hundred bytes. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -43,6 +44,7 @@ export function buildServer(context: EmulatorContext): FastifyInstance {
   });
 
   registerApiRoutes(app, context);
+  registerSimulateEventRoute(app, context);
   registerOAuthRoute(app, context);
   registerAdminRoutes(app, context);
   return app;

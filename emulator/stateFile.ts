@@ -22,11 +22,16 @@ export const StoredSubscription = WireSubscription.extend({
 }).strict();
 export type StoredSubscription = z.infer<typeof StoredSubscription>;
 
-/** Content of the state file, version 1. Work items are keyed by lower-case GUID. */
+/**
+ * Content of the state file, version 1. Work items are keyed by lower-case GUID. `owners` maps a
+ * subscription's GUID to the account that created it (the `vendor-docs` dialect's per-user
+ * visibility); optional, so files written before it existed still load.
+ */
 export const PersistedState = z.strictObject({
   version: z.literal(1),
   subscriptions: z.array(StoredSubscription),
   workItems: z.record(WireGuid, z.strictObject({ Closed: z.boolean() })),
+  owners: z.record(WireGuid, z.string()).optional(),
 });
 export type PersistedState = z.infer<typeof PersistedState>;
 

@@ -10,6 +10,8 @@ import { emptyState, loadState, StateWriter, type PersistedState, type StoredSub
 export class Store {
   private readonly subscriptions = new Map<string, StoredSubscription>();
   private readonly closedWorkItems = new Map<string, boolean>();
+  /** GUID → the account that created the subscription (absent for subscriptions from older state files). */
+  private readonly owners = new Map<string, string>();
   private readonly writer: StateWriter | null;
 
   private constructor(statePath: string | null) {
@@ -35,14 +37,29 @@ export class Store {
     return [...this.subscriptions.values()];
   }
 
-  /** Saves a new subscription or replaces one in place (keeping its position in the list). */
-  put(subscription: StoredSubscription): Promise<void> {
-    this.subscriptions.set(normalizeGuid(subscription.GUID), subscription);
+  /**
+   * Saves a new subscription or replaces one in place (keeping its position in the list).
+   * `owner` is the account that creates it; an update keeps the first owner.
+   */
+  put(subscription: StoredSubscription, owner?: string): Promise<void> {
+    const guid = normalizeGuid(subscription.GUID);
+    this.subscriptions.set(guid, subscription);
+    if (owner !== undefined && !this.owners.has(guid)) this.owners.set(guid, owner);
     return this.persist();
+  }
+
+  /**
+   * Whether `account` may see the subscription: its creator may, and so may everyone when its
+   * creator is unknown (created before owners were recorded).
+   */
+  isVisibleTo(guid: string, account: string): boolean {
+    const owner = this.owners.get(normalizeGuid(guid));
+    return owner === undefined || owner === account;
   }
 
   /** Deletes a subscription; false when there was none. */
   async remove(guid: string): Promise<boolean> {
+    this.owners.delete(normalizeGuid(guid));
     const removed = this.subscriptions.delete(normalizeGuid(guid));
     if (removed) await this.persist();
     return removed;
@@ -72,10 +89,12 @@ export class Store {
   private fill(state: PersistedState): void {
     this.subscriptions.clear();
     this.closedWorkItems.clear();
+    this.owners.clear();
     for (const subscription of state.subscriptions)
       this.subscriptions.set(normalizeGuid(subscription.GUID), subscription);
     for (const [guid, item] of Object.entries(state.workItems))
       this.closedWorkItems.set(normalizeGuid(guid), item.Closed);
+    for (const [guid, owner] of Object.entries(state.owners ?? {})) this.owners.set(normalizeGuid(guid), owner);
   }
 
   private toState(): PersistedState {
@@ -83,6 +102,7 @@ export class Store {
       version: 1,
       subscriptions: this.list(),
       workItems: Object.fromEntries([...this.closedWorkItems].map(([guid, closed]) => [guid, { Closed: closed }])),
+      ...(this.owners.size > 0 ? { owners: Object.fromEntries(this.owners) } : {}),
     };
   }
 

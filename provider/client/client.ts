@@ -11,25 +11,26 @@ import {
   LEGACY_PATH,
   WireGuid,
   WireSubscribeRequest,
-  WireSubscription,
-  WireSubscriptionEnvelope,
-  WireSubscriptionList,
-  WireUnsubscribeEnvelope,
+  WireSubscriptionResponse,
   WireUpdateRequest,
   decodeSubscription,
+  decodeSubscriptionList,
   encodeSubscribe,
   encodeUpdate,
+  isEnvelope,
   isLegacy,
   normalizeGuid,
-  unwrapSingle,
+  singleSubscriptionBody,
+  subscriptionListBody,
   type ApiVersion,
   type Operation,
   type Subscription,
+  type SubscriptionList,
   type SubscriptionSpec,
 } from "../wire";
 import { Connection } from "./connection";
 import { errorFromResponse, type ResponseErrorContext } from "./errorFromResponse";
-import { UnexpectedResponseError, UnreadableRequestError, UnsupportedOperationError } from "./errors";
+import { NotFoundError, UnexpectedResponseError, UnreadableRequestError, UnsupportedOperationError } from "./errors";
 import { parseJson } from "./json";
 import { RequestSender, type Reply } from "./sender";
 import { resolveApiVersion, resolveSettings, type ClientSettings, type ResolvedSettings } from "./settings";
@@ -48,6 +49,10 @@ const GUID_PARAMETER: Partial<Record<Operation, string>> = {
  * const sub = await client.subscribe({ webhook: Webhook.PacketCreated, filterObjectType: 2, filterObjectGuid, subscriberUrl });
  * await client.close();
  * ```
+ *
+ * Responses are read liberally (wire/responses.ts): enumeration names or integers, and one
+ * subscription as an envelope, a bare object or a one-element array, as the spec and the
+ * vendor's documentation show them. Requests are always sent exactly as the spec says.
  *
  * Every method rejects with a `WebhookApiError` subclass; see `errors.ts`. Subscribe and
  * Update are never repeated after a failure that may have taken effect: they reject with
@@ -98,19 +103,41 @@ export class WebhookSubscriptionClient {
     );
   }
 
-  /** Every subscription of the instance (not only this caller's). */
+  /**
+   * Every subscription the configured account can see: the spec says the whole instance, the
+   * vendor's documentation says subscriptions are per user. Entries that cannot be read are left
+   * out; `listWithProblems` reports them.
+   */
   async list(): Promise<Subscription[]> {
-    const context = this.context("GetAllWebhookSubscriptions");
-    const reply = await this.send(context, "GET");
-    return this.decode(context, reply, WireSubscriptionList, (wire) => wire.map(decodeSubscription));
+    return (await this.listWithProblems()).subscriptions;
   }
 
-  /** One subscription. Rejects with `NotFoundError` when no subscription has `guid`. */
+  /**
+   * Like `list`, and also the entries that could not be read (e.g. an enumeration name this
+   * package cannot map), each naming its GUID, field and value: one bad entry fails only itself.
+   */
+  async listWithProblems(): Promise<SubscriptionList> {
+    const context = this.context("GetAllWebhookSubscriptions");
+    const reply = await this.send(context, "GET");
+    const json = parseJson(reply.text);
+    const entries = subscriptionListBody(json);
+    if (entries === undefined)
+      throw this.unexpected(
+        context,
+        reply,
+        json === undefined ? "the response is not JSON" : "the response is not a list of subscriptions",
+      );
+    return decodeSubscriptionList(entries);
+  }
+
+  /**
+   * One subscription. Rejects with `NotFoundError` when no subscription has `guid` (a 404, or
+   * the empty array some instances answer). Some instances answer 400 instead: see `mayMeanGone`.
+   */
   async get(guid: string): Promise<Subscription> {
     const context = this.context("GetWebhookSubscription", guid);
     const reply = await this.send(context, "GET");
-    // Some instances answer with a one-element array; the codec decides what that means.
-    return this.decode(context, reply, WireSubscription, decodeSubscription, unwrapSingle);
+    return this.decodeSingle(context, reply);
   }
 
   /**
@@ -121,14 +148,14 @@ export class WebhookSubscriptionClient {
   async subscribe(spec: SubscriptionSpec): Promise<Subscription> {
     const context = this.context("SubscribeToWebhook", undefined, spec);
     const body = this.encode(context, WireSubscribeRequest, encodeSubscribe(spec));
-    return this.decodeSubscriptionEnvelope(context, await this.send(context, "POST", body));
+    return this.decodeSingle(context, await this.send(context, "POST", body));
   }
 
   /** Replaces the fields of subscription `guid`; its GUID and Signature stay. Not in legacy mode. */
   async update(guid: string, spec: SubscriptionSpec): Promise<Subscription> {
     const context = this.context("UpdateWebhookSubscription", guid, spec);
     const body = this.encode(context, WireUpdateRequest, encodeUpdate(context.guid ?? guid, spec));
-    return this.decodeSubscriptionEnvelope(context, await this.send(context, "POST", body));
+    return this.decodeSingle(context, await this.send(context, "POST", body));
   }
 
   /**
@@ -139,8 +166,10 @@ export class WebhookSubscriptionClient {
     const context = this.context("Unsubscribe", guid);
     const reply = await this.send(context, "POST");
     if (reply.alreadyDone) return;
-    const result = this.decode(context, reply, WireUnsubscribeEnvelope, (envelope) => envelope.Result);
-    if (result !== true) throw errorFromResponse(context, reply.status, reply.text);
+    // The documentation does not show this response, and instances answer 200 with an empty
+    // body: a success status means done unless the body is an envelope that says otherwise.
+    const json = parseJson(reply.text);
+    if (isEnvelope(json) && json.Result !== true) throw errorFromResponse(context, reply.status, reply.text);
   }
 
   /** Closes the transport shared with sibling clients (if the client created it). */
@@ -191,33 +220,48 @@ export class WebhookSubscriptionClient {
   }
 
   /**
-   * Parses and validates a successful response, then maps it. A body that is not JSON or does
-   * not match the schema is an `UnexpectedResponseError` carrying the zod issues.
+   * The one subscription of a successful Get, Subscribe or Update response, in any documented
+   * shape. A refusal envelope becomes its typed error; an empty array, `NotFoundError`;
+   * anything else that is not a readable subscription, `UnexpectedResponseError` with the zod
+   * issues (naming the field and the value).
    */
-  private decode<W, T>(
+  private decodeSingle(context: ResponseErrorContext, reply: Reply): Subscription {
+    const json = parseJson(reply.text);
+    const body = singleSubscriptionBody(json);
+    switch (body.kind) {
+      case "refused":
+        throw errorFromResponse(context, reply.status, reply.text);
+      case "none":
+        if (context.operation === "GetWebhookSubscription")
+          throw new NotFoundError({ ...context, status: reply.status, body: reply.text, attempts: reply.attempts });
+        throw this.unexpected(context, reply, "the response is an empty list instead of the subscription");
+      case "unrecognised":
+        throw this.unexpected(
+          context,
+          reply,
+          json === undefined ? "the response is not JSON" : "the response does not hold one subscription",
+        );
+      case "one": {
+        const parsed = WireSubscriptionResponse.safeParse(body.value);
+        if (parsed.success) return decodeSubscription(parsed.data);
+        throw this.unexpected(context, reply, "the response does not match the API contract", parsed.error.issues);
+      }
+    }
+  }
+
+  private unexpected(
     context: ResponseErrorContext,
     reply: Reply,
-    schema: z.ZodType<W>,
-    map: (wire: W) => T,
-    normalize: (json: unknown) => unknown = (json) => json,
-  ): T {
-    const json = parseJson(reply.text);
-    const parsed = json === undefined ? undefined : schema.safeParse(normalize(json));
-    if (parsed?.success) return map(parsed.data);
-    throw new UnexpectedResponseError({
+    detail: string,
+    issues?: readonly z.core.$ZodIssue[],
+  ): UnexpectedResponseError {
+    return new UnexpectedResponseError({
       ...context,
       status: reply.status,
       body: reply.text,
       attempts: reply.attempts,
-      issues: parsed?.error.issues,
-      detail: parsed ? "the response does not match the API contract" : "the response is not JSON",
+      issues,
+      detail,
     });
-  }
-
-  /** Subscribe and Update answer with an envelope; a null Result carries the reasons. */
-  private decodeSubscriptionEnvelope(context: ResponseErrorContext, reply: Reply): Subscription {
-    const result = this.decode(context, reply, WireSubscriptionEnvelope, (envelope) => envelope.Result);
-    if (result === null) throw errorFromResponse(context, reply.status, reply.text);
-    return decodeSubscription(result);
   }
 }

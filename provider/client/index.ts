@@ -3,6 +3,8 @@
  * its policy (retry, rate limit, redaction), re-exported for the package entry and tests.
  */
 export { WebhookSubscriptionClient } from "./client";
+export { mayMeanGone } from "./possiblyGone";
+export { VISIBILITY_NOTE } from "./visibility";
 export {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
@@ -37,4 +39,11 @@ export {
 } from "./auth";
 export { AGENT_OPTIONS } from "./connection";
 export { redact, REDACTED } from "./redact";
-export type { Subscription, SubscriptionSpec, ValidationMessage, ApiVersion } from "../wire";
+export type {
+  Subscription,
+  SubscriptionSpec,
+  SubscriptionList,
+  UnreadableSubscription,
+  ValidationMessage,
+  ApiVersion,
+} from "../wire";

@@ -8,3 +8,4 @@ export {
   SignatureOptionsErrorCode,
 } from "./errors";
 export type { HeadersLike, HeaderRecord, HeadersReader } from "./headers";
+export { RepeatFilter, RepeatFilterOptionsError, messageKey, type RepeatFilterOptions } from "./repeatFilter";

@@ -2,7 +2,7 @@
  * Creating a subscription without ever leaving a duplicate: adoption, reconciliation of
  * ambiguous Subscribe results, and confirmation of legacy creates.
  */
-import { AmbiguousResultError, NotFoundError, WebhookApiError } from "../client";
+import { AmbiguousResultError, mayMeanGone, NotFoundError, VISIBILITY_NOTE, WebhookApiError } from "../client";
 import { webhookName, type Subscription, type SubscriptionSpec } from "../wire";
 import { naturalKey, specKey } from "./naturalKey";
 import type { Instance, Session } from "./session";
@@ -29,7 +29,7 @@ export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise
             `adoptGuid: "${existing.guid}" on this resource; if another stack manages it, change this one (e.g. its subscriberUrl) or remove it.`,
         );
       warn(
-        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} on ${home.baseUrl} instead of creating a duplicate. ` +
+        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} on ${home.baseUrl} instead of creating a duplicate (${VISIBILITY_NOTE}). ` +
           `If another stack manages it, both now do, and destroying either unsubscribes it for both: ` +
           `set ${adoptSetting(s)} to false to refuse instead.`,
       );
@@ -69,9 +69,11 @@ export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): P
   try {
     live = await home.client.get(guid);
   } catch (err) {
-    if (err instanceof NotFoundError)
+    // A 400 on Get may mean the same (vendor documentation), e.g. a subscription of another account.
+    if (err instanceof NotFoundError || mayMeanGone(err))
       throw new Error(
-        `adoptGuid ${guid}: no subscription with that GUID exists on ${home.baseUrl}. ` +
+        `adoptGuid ${guid}: no subscription with that GUID exists on ${home.baseUrl} for the configured account ` +
+          "(subscriptions may be per user: another account's cannot be adopted). " +
           "Check the GUID (`npm run drift` lists the unmanaged subscriptions with their GUIDs), or remove adoptGuid to create a new subscription.",
         { cause: err },
       );

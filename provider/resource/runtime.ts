@@ -20,6 +20,7 @@ import { adopt, matches, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
 import { checkInputs, specOf, type SubscriptionInputs } from "./inputs";
 import { inputsOf, outputsOf, type SubscriptionOutputs } from "./outputs";
+import { readLive } from "./readLive";
 import { Session, type Instance } from "./session";
 import { apiVersionOf, readSettings, SettingsNotKnownYet, type ConfigSource, type ProviderSettings } from "./settings";
 import { warn } from "./warn";
@@ -108,17 +109,7 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
         );
         return { id, props };
       }
-      const live = await at.run(`refresh of ${id}`, async () => {
-        const found = (await at.snapshots.get()).get(id);
-        if (found) return found;
-        // Not in the list: confirm with Get before dropping it from state (the list may be stale or paged).
-        try {
-          return await at.client.get(id);
-        } catch (err) {
-          if (err instanceof NotFoundError) return undefined;
-          throw err;
-        }
-      });
+      const live = await at.run(`refresh of ${id}`, () => readLive(at, id));
       if (!live) {
         // `WebhookSubscription.get` reads with its arguments only (no outputs yet): say what is missing.
         if (props?.guid === undefined)
@@ -190,19 +181,10 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
   };
 }
 
-/** Whether `at` holds the subscription `guid` (from the shared list, confirmed with Get). */
+/** Whether `at` holds the subscription `guid` (read as refresh reads it). */
 async function holds(at: Instance, guid: string): Promise<boolean> {
   if (at.legacy) return false;
-  return at.run(`diff of ${guid}`, async () => {
-    if ((await at.snapshots.get()).has(guid)) return true;
-    try {
-      await at.client.get(guid);
-      return true;
-    } catch (err) {
-      if (err instanceof NotFoundError) return false;
-      throw err;
-    }
-  });
+  return at.run(`diff of ${guid}`, async () => (await readLive(at, guid)) !== undefined);
 }
 
 const provider = createProvider();

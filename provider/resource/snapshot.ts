@@ -3,10 +3,16 @@
  * per subscription, reads that arrive together share one GetAll, so refreshing 200
  * subscriptions costs a handful of calls rather than 200.
  */
-import type { Subscription } from "../wire";
+import type { Subscription, SubscriptionList, UnreadableSubscription } from "../wire";
 
 export interface ListSource {
-  list(): Promise<Subscription[]>;
+  listWithProblems(): Promise<SubscriptionList>;
+}
+
+/** One GetAll: the subscriptions read, and the entries that could not be read, by GUID. */
+interface Snapshot {
+  readonly live: Map<string, Subscription>;
+  readonly problems: Map<string, UnreadableSubscription>;
 }
 
 /**
@@ -18,7 +24,7 @@ export interface ListSource {
  * as any refresh would.
  */
 export class ListSnapshots {
-  private current?: { promise: Promise<Map<string, Subscription>>; settledAt?: number };
+  private current?: { promise: Promise<Snapshot>; settledAt?: number };
 
   constructor(
     private readonly source: ListSource,
@@ -27,15 +33,27 @@ export class ListSnapshots {
   ) {}
 
   /** The live subscriptions by GUID, from a shared snapshot. */
-  get(): Promise<Map<string, Subscription>> {
+  async get(): Promise<Map<string, Subscription>> {
+    return (await this.snapshot()).live;
+  }
+
+  /** Why the list entry of `guid` could not be read, if it could not (from the same shared snapshot). */
+  async problem(guid: string): Promise<UnreadableSubscription | undefined> {
+    return (await this.snapshot()).problems.get(guid);
+  }
+
+  private snapshot(): Promise<Snapshot> {
     const current = this.current;
     if (current && (current.settledAt === undefined || this.now() - current.settledAt <= this.reuseMs))
       return current.promise;
-    const entry: { promise: Promise<Map<string, Subscription>>; settledAt?: number } = {
-      promise: this.source.list().then(
-        (all) => {
+    const entry: { promise: Promise<Snapshot>; settledAt?: number } = {
+      promise: this.source.listWithProblems().then(
+        ({ subscriptions, problems }) => {
           entry.settledAt = this.now();
-          return new Map(all.map((s) => [s.guid, s]));
+          return {
+            live: new Map(subscriptions.map((s) => [s.guid, s])),
+            problems: new Map(problems.flatMap((p) => (p.guid === null ? [] : [[p.guid, p] as const]))),
+          };
         },
         (err: unknown) => {
           // A failed list is not shared: the next read tries again.
@@ -51,7 +69,10 @@ export class ListSnapshots {
   /** Keeps the snapshot in step with a subscription this process created or updated. */
   record(subscription: Subscription): void {
     void this.current?.promise.then(
-      (all) => all.set(subscription.guid, subscription),
+      ({ live, problems }) => {
+        live.set(subscription.guid, subscription);
+        problems.delete(subscription.guid);
+      },
       () => undefined,
     );
   }
@@ -59,7 +80,10 @@ export class ListSnapshots {
   /** Keeps the snapshot in step with a subscription this process deleted. */
   forget(guid: string): void {
     void this.current?.promise.then(
-      (all) => all.delete(guid),
+      ({ live, problems }) => {
+        live.delete(guid);
+        problems.delete(guid);
+      },
       () => undefined,
     );
   }

@@ -77,14 +77,6 @@ export function decodeSubscription(wire: z.infer<typeof WireSubscription>): Subs
   };
 }
 
-/**
- * Some instances answer Get with a one-element array instead of the object; accept both.
- * Returns the value to validate as one subscription.
- */
-export function unwrapSingle(body: unknown): unknown {
-  return Array.isArray(body) && body.length === 1 ? body[0] : body;
-}
-
 /** The custom header name as the service saves it: spaces become hyphens. */
 export function normalizeHeaderName(name: string): string {
   return name.replace(/ /g, "-");

@@ -4,3 +4,5 @@ export * from "./apiVersion";
 export * from "./messages";
 export * from "./schemas";
 export * from "./codec";
+export * from "./enumNames";
+export * from "./responses";

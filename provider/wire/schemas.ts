@@ -51,9 +51,6 @@ export const WireSubscription = z.object({
 });
 export type WireSubscription = z.infer<typeof WireSubscription>;
 
-/** The body of GetAllWebhookSubscriptions: every subscription of the instance. */
-export const WireSubscriptionList = z.array(WireSubscription);
-
 /** One validation message of a failed POST. RelatedObjectType is outside the version freeze: any integer. */
 export const WireValidationMessage = z.object({
   IsError: z.boolean(),
@@ -65,14 +62,11 @@ export const WireValidationMessage = z.object({
 });
 export type WireValidationMessage = z.infer<typeof WireValidationMessage>;
 
-/** The envelope of the POST operations: Result is the subscription, `true`, or null on failure. */
-export function wireEnvelope<T extends z.ZodType>(result: T) {
-  return z.object({ Result: result.nullable(), Messages: z.array(WireValidationMessage) });
-}
+/**
+ * The envelope of the POST operations (spec): Result is the subscription, `true`, or null on
+ * failure. Responses are read through `responses.ts`, which also accepts the shapes without it.
+ */
 export type WireEnvelope<T> = { Result: T | null; Messages: WireValidationMessage[] };
-
-export const WireSubscriptionEnvelope = wireEnvelope(WireSubscription);
-export const WireUnsubscribeEnvelope = wireEnvelope(z.literal(true));
 /** A 400 whose body is an envelope with messages: the request was read but broke a rule. */
 export const WireValidationFailure = z.object({
   Result: z.null(),

@@ -101,6 +101,18 @@ describe("formatMarkdown", () => {
     expect(failed).not.toContain("| Status |");
   });
 
+  it("says what it could not see: the account's visibility and unreadable entries, before the footer", () => {
+    const notes = ["only what this account sees", 'subscription x cannot be read: Webhook "Nope" | bad'];
+    const text = formatMarkdown(driftReport(context, [inSync(1)], [], notes));
+    const lines = text.trimEnd().split("\n");
+    expect(lines.slice(-4, -1)).toEqual([
+      "> **Note:** Only what this account sees",
+      '> **Note:** Subscription x cannot be read: Webhook "Nope" \\| bad',
+      "",
+    ]);
+    expect(JSON.parse(formatReport(driftReport(context, [inSync(1)], [], notes), "json")).notes).toEqual(notes);
+  });
+
   it("fits a report of thousands of subscriptions into one comment, drift first", () => {
     const many = Array.from({ length: 3000 }, (_, i) => inSync(i));
     const text = formatMarkdown(driftReport(context, [...many, changed], unmanaged));

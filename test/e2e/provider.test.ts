@@ -1,6 +1,10 @@
 /**
  * WebhookSubscription on the real engine against the emulator: the whole lifecycle, drift
- * through refresh, adoption, legacy mode, and what the state at rest may hold.
+ * through refresh, adoption, legacy mode, and what the state at rest may hold. The lifecycle and
+ * adoption run under both emulator dialects: the spec's, and the shapes the vendor's
+ * documentation shows (`vendor-docs`: enumeration names, arrays, no envelope, empty Unsubscribe
+ * body, 400 for a Get of a deleted subscription), so nothing documented can break up, refresh
+ * or destroy.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +13,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook, WebhookSubscription, type WebhookSubscriptionArgs } from "pulumi-webhook-subscriptions";
 import { openStack } from "../../engine/automation";
+import type { DialectName } from "../../emulator";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 
@@ -17,6 +22,8 @@ const HEADER_SECRET = "hv-7d1f0c9e2b";
 /** A token the emulator accepts only because we register it nowhere else: dev-builder is the Builder token. */
 const TOKEN = "dev-builder";
 
+/** One emulator per dialect; `emulator` is the one the running describe block uses. */
+const emulators: Partial<Record<DialectName, EmulatorHarness>> = {};
 let emulator: EmulatorHarness;
 let dir: string;
 let desired: Record<string, WebhookSubscriptionArgs>;
@@ -72,14 +79,28 @@ function stateAtRest(stackName: string): string {
 }
 
 beforeAll(async () => {
-  emulator = await EmulatorHarness.start();
+  const [spec, vendor] = await Promise.all([
+    EmulatorHarness.start(),
+    EmulatorHarness.start({ dialect: "vendor-docs" }),
+  ]);
+  emulators.spec = spec;
+  emulators["vendor-docs"] = vendor;
+  emulator = spec;
   dir = workDir("provider");
 });
 afterAll(async () => {
-  await emulator?.close();
+  await Promise.all(Object.values(emulators).map((e) => e.close()));
 });
 
-describe("WebhookSubscription lifecycle", () => {
+/** Runs the describe block against the emulator of `dialect`. */
+function useDialect(dialect: DialectName): void {
+  beforeAll(() => {
+    emulator = emulators[dialect]!;
+  });
+}
+
+describe.each(["spec", "vendor-docs"] as const)("WebhookSubscription lifecycle (%s dialect)", (dialect) => {
+  useDialect(dialect);
   let stack: Stack;
   let first: { guid: string; signature: string };
 
@@ -93,13 +114,14 @@ describe("WebhookSubscription lifecycle", () => {
         customHeader: "X Api Key",
         customHeaderValue: pulumi.secret(HEADER_SECRET),
       },
+      // Under vendor-docs this one is answered as "BusinessObjectUpdated" and "None" (documented names).
       catalogue: {
-        webhook: "BusinessObjectCreated",
-        filterObjectType: 7,
+        webhook: "BusinessObjectTypeUpdated",
+        filterObjectType: 0,
         subscriberUrl: "https://hooks.example.com/catalogue",
       },
     };
-    stack = await stackFor("lifecycle");
+    stack = await stackFor(`lifecycle-${dialect}`);
     const up = await stack.up();
     expect(up.summary.resourceChanges).toEqual({ create: 3 });
     first = outputsOf(up, "orders");
@@ -114,7 +136,7 @@ describe("WebhookSubscription lifecycle", () => {
   });
 
   it("keeps the state small and free of plaintext secrets", async () => {
-    const raw = stateAtRest("lifecycle");
+    const raw = stateAtRest(`lifecycle-${dialect}`);
     expect(raw).not.toContain(HEADER_SECRET);
     expect(raw).not.toContain(first.signature);
     expect(raw).not.toContain(TOKEN);
@@ -214,7 +236,8 @@ describe("WebhookSubscription lifecycle", () => {
   });
 });
 
-describe("adoption and legacy mode", () => {
+describe.each(["spec", "vendor-docs"] as const)("adoption (%s dialect)", (dialect) => {
+  useDialect(dialect);
   it("adopts an existing subscription instead of creating one", async () => {
     const existing = await emulator.subscribe({
       Webhook: 3,
@@ -229,7 +252,7 @@ describe("adoption and legacy mode", () => {
         adoptGuid: existing.GUID,
       },
     };
-    const stack = await stackFor("adopt");
+    const stack = await stackFor(`adopt-${dialect}`);
     const up = await stack.up();
     expect(outputsOf(up, "adopted")).toMatchObject({ guid: existing.GUID, signature: existing.Signature });
     expect(await emulator.all()).toHaveLength(1);
@@ -237,7 +260,10 @@ describe("adoption and legacy mode", () => {
     await stack.destroy();
     expect(await emulator.all()).toEqual([]);
   });
+});
 
+describe("legacy mode", () => {
+  useDialect("spec");
   it("replaces on any change in legacy mode", async () => {
     desired = {
       legacy: {

@@ -48,7 +48,13 @@ async function post(url: string, headers: Record<string, string>): Promise<{ sta
 }
 
 async function fireEvent(emulator: RunningEmulator): Promise<{
-  deliveries: { SubscriptionGUID: string; SubscriberURL: string; status: number | null; error: string | null }[];
+  deliveries: {
+    SubscriptionGUID: string;
+    SubscriberURL: string;
+    status: number | null;
+    error: string | null;
+    attempts: number;
+  }[];
 }> {
   const response = await fetch(`${emulator.url}/_emulator/events`, {
     method: "POST",
@@ -128,7 +134,9 @@ describe("examples/receiver", () => {
 
     // Genuine: the emulator delivers with the signature and the custom header.
     const event = await fireEvent(emulator);
-    expect(event.deliveries).toEqual([{ SubscriptionGUID: guid, SubscriberURL: hookUrl, status: 204, error: null }]);
+    expect(event.deliveries).toEqual([
+      { SubscriptionGUID: guid, SubscriberURL: hookUrl, status: 204, error: null, attempts: 1 },
+    ]);
     expect(receiver.received).toHaveLength(1);
     const [message] = receiver.received;
     expect(message?.path).toBe("/hooks");

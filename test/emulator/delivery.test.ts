@@ -2,53 +2,20 @@
  * Event delivery (spec, Events; product.md, admin events): which subscriptions an event reaches,
  * the signature and custom headers, the body, and the loopback-only safety rule.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EmulatorHarness, objectScopedBody, typeScopedBody, useEmulator } from "../support/emulatorHarness";
+import { useRecordingReceiver } from "../support/recordingReceiver";
 
 const OBJECT_A = "aaaaaaaa-0000-4000-8000-00000000000a";
 const OBJECT_B = "bbbbbbbb-0000-4000-8000-00000000000b";
 
-interface Received {
-  path: string;
-  method: string;
-  headers: IncomingHttpHeaders;
-  body: Record<string, unknown>;
-}
-
 /** A subscriber on loopback that records every message; `/fail` answers 500, `/hang` never answers. */
-let receiver: Server;
-let receiverUrl: string;
-let received: Received[] = [];
+const receiver = useRecordingReceiver((path) => (path === "/hang" ? null : path === "/fail" ? 500 : 204));
+const received = receiver.received;
 
 const emulator = useEmulator({ deliveryTimeoutMs: 300 });
-beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    let text = "";
-    request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-    request.on("end", () => {
-      received.push({
-        path: request.url ?? "",
-        method: request.method ?? "",
-        headers: request.headers,
-        body: JSON.parse(text),
-      });
-      if (request.url === "/hang") return;
-      response.statusCode = request.url === "/fail" ? 500 : 204;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
-});
-beforeEach(() => {
-  received = [];
-});
 
 async function fire(event: unknown) {
   return emulator.admin("POST", "/events", event);
@@ -58,17 +25,19 @@ describe("matching", () => {
   it("object-scoped events reach the subscriptions of that Webhook filtered on that object, case-insensitively", async () => {
     const a = await emulator.subscribe(
       objectScopedBody(0, OBJECT_A, {
-        SubscriberURL: `${receiverUrl}/a`,
+        SubscriberURL: `${receiver.url}/a`,
         CustomHeader: "X Api Key",
         CustomHeaderValue: "k1",
       }),
     );
-    await emulator.subscribe(objectScopedBody(0, OBJECT_B, { SubscriberURL: `${receiverUrl}/b` }));
-    await emulator.subscribe(objectScopedBody(1, OBJECT_A, { SubscriberURL: `${receiverUrl}/other-event` }));
+    await emulator.subscribe(objectScopedBody(0, OBJECT_B, { SubscriberURL: `${receiver.url}/b` }));
+    await emulator.subscribe(objectScopedBody(1, OBJECT_A, { SubscriberURL: `${receiver.url}/other-event` }));
     const result = await fire({ Webhook: 0, ObjectGUID: OBJECT_A.toUpperCase() });
     expect(result.status).toBe(200);
     expect(result.json).toEqual({
-      deliveries: [{ SubscriptionGUID: a.GUID, SubscriberURL: `${receiverUrl}/a`, status: 204, error: null }],
+      deliveries: [
+        { SubscriptionGUID: a.GUID, SubscriberURL: `${receiver.url}/a`, status: 204, error: null, attempts: 1 },
+      ],
     });
     expect(received).toHaveLength(1);
     const [message] = received;
@@ -88,11 +57,11 @@ describe("matching", () => {
   });
 
   it("type-scoped events reach every subscription of that Webhook, with one EventGUID", async () => {
-    const first = await emulator.subscribe(typeScopedBody({ SubscriberURL: `${receiverUrl}/one` }));
+    const first = await emulator.subscribe(typeScopedBody({ SubscriberURL: `${receiver.url}/one` }));
     const second = await emulator.subscribe(
-      typeScopedBody({ SubscriberURL: `http://localhost:${new URL(receiverUrl).port}/two` }),
+      typeScopedBody({ SubscriberURL: `http://localhost:${new URL(receiver.url).port}/two` }),
     );
-    await emulator.subscribe(typeScopedBody({ Webhook: 5, SubscriberURL: `${receiverUrl}/five` }));
+    await emulator.subscribe(typeScopedBody({ Webhook: 5, SubscriberURL: `${receiver.url}/five` }));
     const result = await fire({ Webhook: 3 });
     expect(
       result.json.deliveries.map((d: { SubscriptionGUID: string; status: number }) => [d.SubscriptionGUID, d.status]),
@@ -110,7 +79,7 @@ describe("matching", () => {
   });
 
   it("answers an empty list when nothing matches", async () => {
-    await emulator.subscribe(objectScopedBody(2, OBJECT_A, { SubscriberURL: `${receiverUrl}/a` }));
+    await emulator.subscribe(objectScopedBody(2, OBJECT_A, { SubscriberURL: `${receiver.url}/a` }));
     expect((await fire({ Webhook: 2, ObjectGUID: OBJECT_B })).json).toEqual({ deliveries: [] });
     expect(received).toEqual([]);
   });
@@ -118,8 +87,8 @@ describe("matching", () => {
 
 describe("results", () => {
   it("reports the subscriber's status, a timeout, and a refused connection", async () => {
-    await emulator.subscribe(typeScopedBody({ SubscriberURL: `${receiverUrl}/fail` }));
-    await emulator.subscribe(typeScopedBody({ SubscriberURL: `${receiverUrl}/hang` }));
+    await emulator.subscribe(typeScopedBody({ SubscriberURL: `${receiver.url}/fail` }));
+    await emulator.subscribe(typeScopedBody({ SubscriberURL: `${receiver.url}/hang` }));
     // A port from the ephemeral range that nothing listens on: briefly bind it, then free it.
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
@@ -143,12 +112,14 @@ describe("results", () => {
         SubscriberURL: "https://hooks.example.com/x",
         status: null,
         error: "not delivered: the emulator only delivers to loopback addresses",
+        attempts: 1,
       },
       {
         SubscriptionGUID: mapped.GUID,
         SubscriberURL: "http://[::ffff:7f00:1]:9/x",
         status: null,
         error: "not delivered: the emulator only delivers to loopback addresses",
+        attempts: 1,
       },
     ]);
   });
@@ -173,7 +144,7 @@ describe("product name", () => {
   it("uses x-<product>-signature", async () => {
     const acme = await EmulatorHarness.start({ product: "acme" });
     try {
-      const saved = await acme.subscribe(typeScopedBody({ SubscriberURL: `${receiverUrl}/acme` }));
+      const saved = await acme.subscribe(typeScopedBody({ SubscriberURL: `${receiver.url}/acme` }));
       await acme.admin("POST", "/events", { Webhook: 3 });
       expect(received).toHaveLength(1);
       expect(received[0]?.headers["x-acme-signature"]).toBe(saved.Signature);

@@ -97,6 +97,8 @@ describe("create", () => {
     expect(id).toBe(orphan.GUID.toLowerCase());
     expect(outs!.customHeaderValue).toBe("k1");
     expect(warn.mock.calls.join(" ")).toMatch(/adopted the existing identical subscription/);
+    // Per-user visibility (vendor documentation): the warning says what it could not check.
+    expect(warn.mock.calls.join(" ")).toContain("only the subscriptions visible to the configured account were seen");
     warn.mockRestore();
     expect(await emulator.all()).toHaveLength(1);
   });
@@ -125,6 +127,25 @@ describe("create", () => {
       /adoptGuid 00000000-1111-4222-8333-444444444444: no subscription with that GUID exists.*npm run drift/,
     );
     expect(await emulator.all()).toHaveLength(0);
+  });
+
+  it("under vendor-docs, another account's subscription cannot be adopted, and the message says why", async () => {
+    const vendor = await EmulatorHarness.start({ dialect: "vendor-docs" });
+    try {
+      const theirs = await vendor.config("SubscribeToWebhook", {
+        body: typeScopedBody(),
+        auth: "Bearer dev-builder-2",
+      });
+      configure(vendor.url);
+      await expect(
+        runtime.create(inputs({ webhook: 3, filterObjectGuid: undefined, adoptGuid: theirs.json[0].GUID })),
+      ).rejects.toThrow(
+        /no subscription with that GUID exists .* for the configured account \(subscriptions may be per user/,
+      );
+      expect(await vendor.all()).toHaveLength(0);
+    } finally {
+      await vendor.close();
+    }
   });
 
   it("legacy mode confirms the create through the configuration API", async () => {

@@ -22,10 +22,10 @@ function source(results: Array<Subscription[] | Error>) {
     get calls() {
       return calls;
     },
-    async list() {
+    async listWithProblems() {
       const next = results[Math.min(calls++, results.length - 1)]!;
       if (next instanceof Error) throw next;
-      return next;
+      return { subscriptions: next, problems: [] };
     },
   };
 }
@@ -61,5 +61,19 @@ describe("ListSnapshots", () => {
     snapshots.forget("a");
     const all = await snapshots.get();
     expect([...all.keys()]).toEqual(["b"]);
+  });
+});
+
+describe("ListSnapshots problems", () => {
+  it("keeps the unreadable entries of the same GetAll by GUID, and forgets them on own writes", async () => {
+    const problem = { index: 0, guid: "bad", field: "Webhook", value: "X", message: "m" };
+    const snapshots = new ListSnapshots({
+      listWithProblems: async () => ({ subscriptions: [sub("a")], problems: [problem, { ...problem, guid: null }] }),
+    });
+    expect(await snapshots.problem("bad")).toBe(problem);
+    expect(await snapshots.problem("a")).toBeUndefined();
+    snapshots.record(sub("bad"));
+    expect(await snapshots.problem("bad")).toBeUndefined();
+    expect((await snapshots.get()).has("bad")).toBe(true);
   });
 });

@@ -112,7 +112,8 @@ export class EmulatorHarness {
   ): Promise<Record<string, unknown> & { GUID: string; Signature: string }> {
     const result = await this.config("SubscribeToWebhook", { body });
     if (result.status !== 200) throw new Error(`subscribe failed: ${result.status} ${result.text}`);
-    return result.json.Result;
+    // The spec's envelope, or the vendor-docs dialect's one-element array.
+    return Array.isArray(result.json) ? result.json[0] : result.json.Result;
   }
 
   /** Every subscription, via GetAll. */
