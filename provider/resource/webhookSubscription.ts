@@ -3,21 +3,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { WebhookId, WebhookName } from "../wire";
+import { SUBSCRIPTION_FIELDS } from "./diff";
 import { PROVIDER_MODULE } from "./providerModule";
 
 /** Type token in state: a dynamic resource of module `webhooks`. */
 export const WEBHOOK_SUBSCRIPTION_TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 
-/** Every output a `get` reads (the arguments echoed, plus what the service allocated). */
-const OUTPUT_NAMES = [
-  "webhook",
-  "filterObjectType",
-  "filterObjectGuid",
-  "subscriberUrl",
-  "customHeader",
-  "customHeaderValue",
-  "adoptGuid",
-] as const;
+/** Every output a `get` reads besides those declared below: the stored fields and adoptGuid. */
+const OUTPUT_NAMES = [...SUBSCRIPTION_FIELDS, "adoptGuid"];
 
 /** Outputs kept secret in state and in every display, whatever the program passed. */
 const SECRET_OUTPUTS = ["signature", "customHeaderValue"];
