@@ -39,8 +39,16 @@ function program(kind: Kind, n: number) {
 
 let stackCounter = 0;
 
-/** A fresh stack for `kind`, so every measured `up` creates all N resources (`n` overrides ctx.n). */
-export async function freshStack(ctx: BenchContext, kind: Kind, n = ctx.n): Promise<Stack> {
+/**
+ * A fresh stack for `kind`, so every measured `up` creates all N resources (`n` overrides ctx.n;
+ * `env` adds to the engine's environment, e.g. PULUMI_SKIP_CHECKPOINTS).
+ */
+export async function freshStack(
+  ctx: BenchContext,
+  kind: Kind,
+  n = ctx.n,
+  env: Record<string, string> = {},
+): Promise<Stack> {
   return openStack({
     engine: ctx.engine,
     backendDir: join(ctx.dir, "state"),
@@ -48,7 +56,7 @@ export async function freshStack(ctx: BenchContext, kind: Kind, n = ctx.n): Prom
     workDir: ctx.dir,
     projectName: "bench",
     program: program(kind, n),
-    env: { WEBHOOKS_BASE_URL: ctx.emulatorUrl, WEBHOOKS_TOKEN: "dev-builder" },
+    env: { WEBHOOKS_BASE_URL: ctx.emulatorUrl, WEBHOOKS_TOKEN: "dev-builder", ...env },
   });
 }
 
@@ -65,6 +73,22 @@ export async function upAll(stack: Stack, n: number): Promise<void> {
   const created = result.summary.resourceChanges?.create ?? 0;
   if (result.summary.result !== "succeeded" || created !== n + 1)
     throw new Error(`up ${result.summary.result} with ${created} of ${n + 1} resources created`);
+}
+
+/** Runs `destroy` and fails loudly unless every resource was deleted. */
+export async function destroyAll(stack: Stack, n: number): Promise<void> {
+  const result = await stack.destroy();
+  const deleted = result.summary.resourceChanges?.delete ?? 0;
+  if (result.summary.result !== "succeeded" || deleted !== n + 1)
+    throw new Error(`destroy ${result.summary.result} with ${deleted} of ${n + 1} resources deleted`);
+}
+
+/** Runs `preview` and fails loudly unless the stack is unchanged. */
+export async function previewUnchanged(stack: Stack, n: number): Promise<void> {
+  const result = await stack.preview();
+  const same = result.changeSummary.same ?? 0;
+  if (same !== n + 1 || Object.keys(result.changeSummary).length !== 1)
+    throw new Error(`preview of an unchanged stack planned ${JSON.stringify(result.changeSummary)}`);
 }
 
 /** Bytes of the state at rest: the `__provider` of one resource and the whole checkpoint per resource. */

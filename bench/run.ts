@@ -3,7 +3,11 @@
  * side by side in one run (these machines are noisy; a time from another run means nothing).
  * Compared runs are interleaved (A B A B …) and medians reported. Writes bench/results.json.
  *
- * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (5); about 6 minutes on 2 cores.
+ * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (5). The cost curve (bench/scale.ts):
+ * BENCH_SCALE_N (100,500,2000), BENCH_SCALE_MODES (default,skip-checkpoints), and its rounds:
+ * BENCH_SCALE_ROUNDS (3, skip-checkpoints mode), BENCH_SCALE_DEFAULT_ROUNDS (2, default mode below N = 1000),
+ * BENCH_SCALE_SLOW_ROUNDS (1, default mode at N >= 1000, where one up takes minutes).
+ * About 31 minutes on 2 quiet cores; see docs/benchmarks.md.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
@@ -15,6 +19,8 @@ import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";
 import { freshStack, stateBytes, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
 import { median } from "./median";
+import { measureScale, MODES, type Mode, type ScaleEntry } from "./scale";
+import { writeScaleChart } from "./scaleChart";
 
 interface Entry {
   value: number;
@@ -30,6 +36,14 @@ const N = Number(process.env.BENCH_N ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REFRESHES_PER_ROUND = 3;
+const SCALE_N = (process.env.BENCH_SCALE_N ?? "100,500,2000").split(",").map(Number);
+const SCALE_MODES = (process.env.BENCH_SCALE_MODES ?? MODES.join(",")).split(",") as Mode[];
+const SCALE_ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
+const SCALE_DEFAULT_ROUNDS = Number(process.env.BENCH_SCALE_DEFAULT_ROUNDS ?? 2);
+const SCALE_SLOW_ROUNDS = Number(process.env.BENCH_SCALE_SLOW_ROUNDS ?? 1);
+/** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
+const scaleRounds = (n: number, mode: Mode) =>
+  mode === "skip-checkpoints" ? SCALE_ROUNDS : n >= 1000 ? SCALE_SLOW_ROUNDS : SCALE_DEFAULT_ROUNDS;
 
 function log(line: string): void {
   console.error(`[bench] ${line}`);
@@ -65,6 +79,7 @@ async function main(): Promise<void> {
   const apiWindows: number[] = [];
   const engineFixed: number[] = [];
   let state = { provider: 0, perResource: 0 };
+  let scale: ScaleEntry[];
 
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -112,6 +127,11 @@ async function main(): Promise<void> {
       await stack.destroy();
       await stack.workspace.removeStack(stack.name);
     }
+
+    scale = await measureScale(
+      { ctx, apiCalls: async () => totalRequests(await admin(emulator.url, "GET", "/stats")), log },
+      { sizes: SCALE_N, modes: SCALE_MODES, rounds: scaleRounds },
+    );
   } finally {
     await emulator.close();
   }
@@ -162,6 +182,14 @@ async function main(): Promise<void> {
       n: N,
       goal: "diagnostic: first to last API call",
     },
+    rate_limited_net_vs_floor: {
+      value: median(rateLimited) - median(engineFixed),
+      unit: "s",
+      baseline: N / RATE,
+      ratio: (median(rateLimited) - median(engineFixed)) / (N / RATE),
+      n: N,
+      goal: "ratio <= 1.05, 0 failed operations (the rate-limited up minus engine_fixed_up)",
+    },
     engine_fixed_up: { value: median(engineFixed), unit: "s", n: 1, goal: "diagnostic: up of one no-op resource" },
     provider_state_bytes_per_resource: {
       value: state.provider,
@@ -193,11 +221,12 @@ async function main(): Promise<void> {
     node: process.version,
     rounds: ROUNDS,
   };
-  writeFileSync(join(__dirname, "results.json"), `${JSON.stringify({ ...results, machine }, null, 2)}\n`);
-  printTable(results, machine);
+  writeFileSync(join(__dirname, "results.json"), `${JSON.stringify({ ...results, scale, machine }, null, 2)}\n`);
+  await writeScaleChart(scale, join(__dirname, "scale.svg"));
+  printTable(results, scale, machine);
 }
 
-function printTable(results: Record<string, Entry>, machine: Record<string, unknown>): void {
+function printTable(results: Record<string, Entry>, scale: ScaleEntry[], machine: Record<string, unknown>): void {
   const fmt = (x: number | undefined) =>
     x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(x < 10 ? 3 : 1);
   console.log("| metric | value | baseline | ratio | n | goal |");
@@ -205,6 +234,17 @@ function printTable(results: Record<string, Entry>, machine: Record<string, unkn
   for (const [name, e] of Object.entries(results))
     console.log(
       `| ${name} | ${fmt(e.value)} ${e.unit} | ${fmt(e.baseline)} | ${fmt(e.ratio)} | ${e.n} | ${e.goal ?? ""} |`,
+    );
+  console.log(
+    "\n| N | mode | rounds | up s (floor) | ratio | preview s (floor) | refresh s (floor) | ratio | destroy s (floor) | ratio | preview calls | refresh calls | provider peak RSS MB (floor) |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const e of scale)
+    console.log(
+      `| ${e.n} | ${e.mode} | ${e.rounds} | ${fmt(e.up.value)} (${fmt(e.up.baseline)}) | ${fmt(e.up.ratio)} | ` +
+        `${fmt(e.preview.value)} (${fmt(e.preview.baseline)}) | ${fmt(e.refresh.value)} (${fmt(e.refresh.baseline)}) | ${fmt(e.refresh.ratio)} | ` +
+        `${fmt(e.destroy.value)} (${fmt(e.destroy.baseline)}) | ${fmt(e.destroy.ratio)} | ${e.preview_api_calls} | ${e.refresh_api_calls} | ` +
+        `${e.provider_peak_rss_mb.toFixed(0)} (${e.floor_provider_peak_rss_mb.toFixed(0)}) |`,
     );
   console.log(
     `\nmachine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}, ${machine.rounds} rounds`,

@@ -4,7 +4,6 @@
  * the same order: route and version, rate limit, auth, faults, then the operation itself
  * (body and rules). Each step can end the request; the order is documented in docs/emulator.md.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   CONFIGURATION_API_VERSIONS,
@@ -117,7 +116,7 @@ async function handle(
     return answer(context, reply, forcedOutcome(fault.status, fault.body));
   if (fault?.kind === "delay" && fault.delayMs !== undefined) {
     try {
-      await sleep(fault.delayMs, undefined, { signal: context.delaySignal });
+      await context.delay(fault.delayMs);
     } catch {
       // Reset or shutting down: drop the delayed request rather than let it commit afterwards
       // (or hold up close()).

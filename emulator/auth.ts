@@ -3,6 +3,7 @@
  * the OAuth2 endpoint issues more, each expiring after the configured lifetime.
  */
 import { randomBytes } from "node:crypto";
+import type { Clock } from "../provider/wire";
 
 /** Fixed token holding the Builder role. */
 export const BUILDER_TOKEN = "dev-builder";
@@ -28,11 +29,14 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /** Tokens issued by the OAuth2 endpoint, and tokens declared expired through the admin API. */
 export class TokenRegistry {
-  /** Issued token → expiry time (ms since epoch). Kept across `reset`: the identity provider is not the service. */
+  /** Issued token → expiry time (on the clock). Kept across `reset`: the identity provider is not the service. */
   private readonly issued = new Map<string, number>();
   private readonly expired = new Set<string>();
 
-  constructor(private readonly ttlSeconds: number) {}
+  constructor(
+    private readonly ttlSeconds: number,
+    private readonly clock: Pick<Clock, "now">,
+  ) {}
 
   /** Who presents this Authorization header right now. */
   identify(authorization: string | undefined): Caller {
@@ -41,7 +45,7 @@ export class TokenRegistry {
     if (token === BUILDER_TOKEN || token === SECOND_BUILDER_TOKEN) return "builder";
     if (token === READER_TOKEN) return "reader";
     const expiresAt = this.issued.get(token);
-    return expiresAt !== undefined && Date.now() < expiresAt ? "builder" : "anonymous";
+    return expiresAt !== undefined && this.clock.now() < expiresAt ? "builder" : "anonymous";
   }
 
   /**
@@ -55,7 +59,7 @@ export class TokenRegistry {
 
   /** Issues a random Builder token; returns it with its lifetime in seconds. */
   issue(): { token: string; expiresIn: number } {
-    const now = Date.now();
+    const now = this.clock.now();
     // Drop lapsed tokens so a long-running emulator does not grow without bound.
     for (const [token, expiresAt] of this.issued) if (expiresAt <= now) this.issued.delete(token);
     const token = randomBytes(24).toString("base64url");

@@ -35,8 +35,8 @@ export class EmulatorContext {
     readonly options: ResolvedOptions,
     readonly store: Store,
   ) {
-    this.limiter = new RateLimiter(options.rateLimit);
-    this.tokens = new TokenRegistry(options.tokenTtlSeconds);
+    this.limiter = new RateLimiter(options.rateLimit, options.clock);
+    this.tokens = new TokenRegistry(options.tokenTtlSeconds, options.clock);
     this.dialect = dialectNamed(options.dialect);
   }
 
@@ -45,9 +45,18 @@ export class EmulatorContext {
     return new EmulatorContext(options, await Store.open(options.statePath));
   }
 
-  /** The signal that ends injected delays early. */
-  get delaySignal(): AbortSignal {
-    return this.delays.signal;
+  /** Waits `ms` on the emulator's clock; rejects when a reset or shutdown cuts the delay short. */
+  delay(ms: number): Promise<void> {
+    const signal = this.delays.signal;
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const cut = () => reject(signal.reason);
+      signal.addEventListener("abort", cut, { once: true });
+      this.options.clock.setTimeout(() => {
+        signal.removeEventListener("abort", cut);
+        resolve();
+      }, ms);
+    });
   }
 
   /** Ends every injected delay for good (the server is stopping). */

@@ -4,6 +4,18 @@
  */
 import { setTimeout as wait } from "node:timers/promises";
 import { DIALECTS, type DialectName } from "./dialect";
+import { PRODUCT_PATTERN, systemClock, type Clock } from "../provider/wire";
+
+/**
+ * The system clock, except that its timers are unref'd: a delay fault cut short by a reset or
+ * shutdown must not keep the process alive until it would have ended.
+ */
+const EMULATOR_CLOCK: Clock = {
+  now: systemClock.now,
+  setTimeout: (callback, ms) => {
+    setTimeout(callback, ms).unref();
+  },
+};
 
 /** Token-bucket settings: sustained rate and the number of requests allowed at once. */
 export interface RateLimitSettings {
@@ -31,6 +43,11 @@ export interface EmulatorOptions {
   /** How long one event delivery may take before it is reported as failed. @default 5000 */
   readonly deliveryTimeoutMs?: number;
   /**
+   * Time for token expiry, the rate limit and delay faults; tests inject a fake one (not a CLI flag).
+   * @default the system clock, whose timers never keep the process alive
+   */
+  readonly clock?: Clock;
+  /**
    * `spec` answers exactly as the spec; `vendor-docs` as the vendor's public documentation shows
    * (enumeration names, arrays, no envelope, per-account visibility, delivery retries, the
    * simulate-event endpoint): see docs/emulator.md. @default "spec"
@@ -53,6 +70,7 @@ export interface ResolvedOptions {
   readonly rateLimit: Required<RateLimitSettings> | null;
   readonly tokenTtlSeconds: number;
   readonly deliveryTimeoutMs: number;
+  readonly clock: Clock;
   readonly dialect: DialectName;
   readonly deliverySleep: (ms: number) => Promise<void>;
 }
@@ -78,9 +96,6 @@ function show(value: unknown): string {
 function invalid(option: keyof EmulatorOptions, value: unknown, expectation: string): EmulatorOptionError {
   return new EmulatorOptionError(option, value, `${option} must be ${expectation}, got ${show(value)}`);
 }
-
-/** Letters, digits and hyphens: the product word becomes part of an HTTP header name. */
-const PRODUCT_PATTERN = /^[A-Za-z0-9-]+$/;
 
 /**
  * Checks a rate-limit setting and fills in the burst. Shared by the start options and the
@@ -139,6 +154,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     rateLimit,
     tokenTtlSeconds: positive("tokenTtlSeconds", options.tokenTtlSeconds ?? 3600),
     deliveryTimeoutMs: positive("deliveryTimeoutMs", options.deliveryTimeoutMs ?? 5000),
+    clock: options.clock ?? EMULATOR_CLOCK,
     dialect,
     deliverySleep: options.deliverySleep ?? ((ms) => wait(ms)),
   };

@@ -2,12 +2,8 @@
  * The service's rate limit, emulated as one token bucket shared by every caller of the
  * configuration and legacy APIs (the spec shows no per-client limits).
  */
+import type { Clock } from "../provider/wire";
 import type { RateLimitSettings } from "./options";
-
-/** Milliseconds from a monotonic clock: wall-clock jumps must not refill or drain the bucket. */
-function nowMs(): number {
-  return performance.now();
-}
 
 /** A token bucket: `burst` requests at once, refilled at `requestsPerSecond`. Null settings = no limit. */
 export class RateLimiter {
@@ -15,7 +11,11 @@ export class RateLimiter {
   private tokens = 0;
   private refilledAt = 0;
 
-  constructor(settings: Required<RateLimitSettings> | null) {
+  /** @param clock monotonic: wall-clock jumps must not refill or drain the bucket. */
+  constructor(
+    settings: Required<RateLimitSettings> | null,
+    private readonly clock: Pick<Clock, "now">,
+  ) {
     this.configure(settings);
   }
 
@@ -23,7 +23,7 @@ export class RateLimiter {
   configure(settings: Required<RateLimitSettings> | null): void {
     this.settings = settings;
     this.tokens = settings?.burst ?? 0;
-    this.refilledAt = nowMs();
+    this.refilledAt = this.clock.now();
   }
 
   /** The current settings, null when off. */
@@ -35,7 +35,7 @@ export class RateLimiter {
   tryTake(): boolean {
     const settings = this.settings;
     if (settings === null) return true;
-    const now = nowMs();
+    const now = this.clock.now();
     this.tokens = Math.min(settings.burst, this.tokens + ((now - this.refilledAt) / 1000) * settings.requestsPerSecond);
     this.refilledAt = now;
     if (this.tokens < 1) return false;

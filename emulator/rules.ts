@@ -6,11 +6,14 @@
 import {
   EMPTY_GUID,
   formatMessage,
+  headerValueProblem,
   isHeaderName,
   isObjectScoped,
   MessageId,
   normalizeGuid,
   normalizeHeaderName,
+  reservedHeaderReason,
+  subscriberUrlProblem,
   WEBHOOK_SUBSCRIPTION_OBJECT_TYPE,
   webhookName,
   type MessageIdValue,
@@ -32,30 +35,30 @@ function filterGuid(request: WireSubscribeRequest): string | null {
   return guid === null || guid === EMPTY_GUID ? null : normalizeGuid(guid);
 }
 
-/** An absolute URL whose scheme is http or https, spelled with `//` (so `http:host` is refused). */
-export function isAbsoluteHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false;
-  try {
-    return new URL(value).hostname.length > 0;
-  } catch {
-    return false;
-  }
-}
-
 function subscriberUrlViolation(url: string | null | undefined): Violation | null {
-  if (url == null || url === "") {
-    return {
-      id: MessageId.SubscriberUrlInvalid,
-      template: "SubscriberURL is required: give an absolute http or https URL.",
-      parameters: [],
-    };
+  const id = MessageId.SubscriberUrlInvalid;
+  if (url == null || url === "")
+    return { id, template: "SubscriberURL is required: give an absolute http or https URL.", parameters: [] };
+  switch (subscriberUrlProblem(url)?.kind) {
+    case undefined:
+      return null;
+    case "whitespace":
+      return {
+        id,
+        template: 'SubscriberURL "{0}" contains whitespace or control characters: percent-encode them.',
+        parameters: [url],
+      };
+    case "credentials":
+      // The URL is not echoed: it holds a password.
+      return {
+        id,
+        template:
+          "SubscriberURL must not embed credentials (user:password@): send a secret in CustomHeader and CustomHeaderValue.",
+        parameters: [],
+      };
+    default:
+      return { id, template: 'SubscriberURL "{0}" is not an absolute http or https URL.', parameters: [url] };
   }
-  if (isAbsoluteHttpUrl(url)) return null;
-  return {
-    id: MessageId.SubscriberUrlInvalid,
-    template: 'SubscriberURL "{0}" is not an absolute http or https URL.',
-    parameters: [url],
-  };
 }
 
 function filterViolation(request: WireSubscribeRequest): Violation | null {
@@ -90,11 +93,29 @@ function customHeaderViolations(request: WireSubscribeRequest): Violation[] {
       parameters: [],
     });
   }
-  if (header !== "" && !isHeaderName(normalizeHeaderName(header))) {
+  const saved = normalizeHeaderName(header);
+  if (header !== "" && !isHeaderName(saved)) {
     violations.push({
       id: MessageId.CustomHeaderInvalid,
       template: 'CustomHeader "{0}" (saved as "{1}") is not a valid HTTP header name.',
-      parameters: [header, normalizeHeaderName(header)],
+      parameters: [header, saved],
+    });
+  }
+  const reserved = header === "" ? undefined : reservedHeaderReason(saved);
+  if (reserved !== undefined) {
+    violations.push({
+      id: MessageId.CustomHeaderReserved,
+      template: 'CustomHeader "{0}" cannot be set by a subscription: {1}. Choose another name, e.g. "X-Api-Key".',
+      parameters: [saved, reserved],
+    });
+  }
+  const valueProblem = request.CustomHeaderValue == null ? undefined : headerValueProblem(request.CustomHeaderValue);
+  if (valueProblem !== undefined) {
+    // The value is a secret: name the problem, never the value.
+    violations.push({
+      id: MessageId.CustomHeaderValueInvalid,
+      template: "CustomHeaderValue contains {0}, which an HTTP header value cannot carry.",
+      parameters: [valueProblem],
     });
   }
   return violations;

@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from "undici";
 import { z } from "zod";
+import { systemClock, type Clock } from "../wire";
 import type { AuthKind, ErrorContext } from "./errors";
 import { TransportError, UnauthorizedError, UnexpectedResponseError } from "./errors";
 import { errorFromResponse } from "./errorFromResponse";
@@ -85,7 +86,8 @@ interface CachedToken {
 export interface OAuthTransport {
   readonly dispatcher: Dispatcher;
   readonly timeoutMs: number;
-  readonly now?: () => number;
+  /** When tokens are due for renewal. @default systemClock */
+  readonly clock?: Pick<Clock, "now">;
 }
 
 /**
@@ -99,19 +101,19 @@ export class OAuthClientCredentials implements Credentials {
   private readonly issued: string[] = [];
   /** Client secret and the tokens issued, rebuilt only when a token is issued. */
   private secretValues: readonly string[];
-  private readonly now: () => number;
+  private readonly clock: Pick<Clock, "now">;
 
   constructor(
     private readonly settings: OAuthSettings,
     private readonly transport: OAuthTransport,
   ) {
-    this.now = transport.now ?? Date.now;
+    this.clock = transport.clock ?? systemClock;
     this.secretValues = [settings.clientSecret];
   }
 
   authorization(context: ErrorContext): string | Promise<string> {
     const cached = this.cached;
-    if (cached && this.now() < cached.renewAt) return cached.header;
+    if (cached && this.clock.now() < cached.renewAt) return cached.header;
     this.pending ??= this.fetchToken(context).finally(() => {
       this.pending = undefined;
     });
@@ -184,7 +186,7 @@ export class OAuthClientCredentials implements Credentials {
     this.secretValues = [this.settings.clientSecret, ...this.issued];
     const lifetimeMs = lifetimeSeconds * 1000;
     const header = `Bearer ${token}`;
-    this.cached = { header, renewAt: this.now() + lifetimeMs - Math.min(MAX_RENEW_MARGIN_MS, lifetimeMs / 10) };
+    this.cached = { header, renewAt: this.clock.now() + lifetimeMs - Math.min(MAX_RENEW_MARGIN_MS, lifetimeMs / 10) };
     return header;
   }
 }

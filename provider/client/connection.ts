@@ -31,7 +31,11 @@ export class Connection {
     this.ownsDispatcher = settings.dispatcher === undefined;
     this.dispatcher = settings.dispatcher ?? new Agent(AGENT_OPTIONS);
     this.credentials = settings.oauth
-      ? new OAuthClientCredentials(settings.oauth, { dispatcher: this.dispatcher, timeoutMs: settings.timeoutMs })
+      ? new OAuthClientCredentials(settings.oauth, {
+          dispatcher: this.dispatcher,
+          timeoutMs: settings.timeoutMs,
+          clock: settings.clock,
+        })
       : settings.token !== undefined
         ? staticToken(settings.token)
         : noCredentials;

@@ -12,6 +12,10 @@
  * injectable clock; `InstanceLimiters` hands every client of one base URL the same limiter, so all
  * resources of a Pulumi run share one view of each instance's limit.
  */
+import { systemClock, type Clock } from "../wire";
+
+/** The clock lives in the wire layer (the emulator uses it too); re-exported for the client's users. */
+export { systemClock, type Clock };
 
 /** Tuning of the adaptive rate. */
 export interface AimdOptions {
@@ -127,20 +131,6 @@ export class AimdRate {
     this.lastDecreaseAt = now;
   }
 }
-
-/** Time and timers, injectable so the scheduler runs on a fake clock in tests. */
-export interface Clock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): void;
-}
-
-/** The real clock: monotonic, immune to wall-clock jumps. */
-export const systemClock: Clock = {
-  now: () => performance.now(),
-  setTimeout: (callback, ms) => {
-    setTimeout(callback, ms);
-  },
-};
 
 /**
  * Queues requests so they leave no faster than `AimdRate` allows. While unpaced, `acquire`

@@ -4,7 +4,16 @@
  * for secrets, whose value is never shown.
  */
 import type { Dispatcher } from "undici";
-import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion, type ApiVersion, type Operation } from "../wire";
+import {
+  API_VERSIONS,
+  DEFAULT_API_VERSION,
+  isApiVersion,
+  isHttpUrl,
+  PRODUCT_PATTERN,
+  type ApiVersion,
+  type Clock,
+  type Operation,
+} from "../wire";
 import type { OAuthSettings } from "./auth";
 import type { RequestLimiter } from "./limiter";
 import { ConfigurationError } from "./errors";
@@ -72,6 +81,8 @@ export interface ClientSettings {
   readonly timeoutMs?: number;
   /** Called after every attempt, e.g. to show progress. Errors it throws are ignored. */
   readonly onRequest?: (event: RequestEvent) => void;
+  /** When OAuth tokens are due for renewal; inject a fake one in tests. @default systemClock */
+  readonly clock?: Pick<Clock, "now">;
 }
 
 /** Settings with every default applied and every value checked. */
@@ -91,6 +102,7 @@ export interface ResolvedSettings {
   readonly retry: Required<RetrySettings>;
   readonly timeoutMs: number;
   readonly onRequest?: (event: RequestEvent) => void;
+  readonly clock: Pick<Clock, "now"> | undefined;
 }
 
 /** Retry tuning when the settings leave it out. */
@@ -105,25 +117,14 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** The product word of the signature header when the settings leave it out (product.md). */
 export const DEFAULT_PRODUCT_NAME = "service";
 
-/** Letters, digits and hyphens: the product word becomes part of an HTTP header name. */
-const PRODUCT_PATTERN = /^[A-Za-z0-9-]+$/;
-
 function show(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
 function httpUrl(field: string, value: unknown): URL {
   const requirement = 'must be an absolute http(s) URL such as "https://instance.example.com"';
-  if (typeof value !== "string") throw new ConfigurationError(field, requirement, show(value));
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigurationError(field, requirement, show(value));
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new ConfigurationError(field, requirement, show(value));
-  return url;
+  if (typeof value !== "string" || !isHttpUrl(value)) throw new ConfigurationError(field, requirement, show(value));
+  return new URL(value);
 }
 
 function positiveNumber(field: string, value: unknown, fallback: number): number {
@@ -233,5 +234,6 @@ export function resolveSettings(settings: ClientSettings): ResolvedSettings {
     retry: resolveRetry(settings.retry),
     timeoutMs: positiveNumber("timeoutMs", settings.timeoutMs, DEFAULT_TIMEOUT_MS),
     onRequest: settings.onRequest,
+    clock: settings.clock,
   };
 }

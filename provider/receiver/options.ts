@@ -3,7 +3,7 @@
  * Checked once per call, here, so that a configuration mistake fails loudly with a
  * `SignatureOptionsError` instead of rejecting every genuine message.
  */
-import { isHeaderName, normalizeHeaderName } from "../wire/codec";
+import { PRODUCT_PATTERN, isHeaderName, normalizeHeaderName } from "../wire/predicates";
 import { SignatureOptionsError, SignatureOptionsErrorCode } from "./errors";
 
 /**
@@ -46,8 +46,6 @@ export interface ResolvedOptions {
  */
 const DEFAULT_PRODUCT = "service";
 
-/** The product word becomes part of a header name. */
-const PRODUCT_PATTERN = /^[A-Za-z0-9-]+$/;
 /** The signature header for a product word, e.g. `signatureHeaderName("acme")` → `"x-acme-signature"`. */
 export function signatureHeaderName(product: string = DEFAULT_PRODUCT): string {
   if (typeof product !== "string" || !PRODUCT_PATTERN.test(product)) {

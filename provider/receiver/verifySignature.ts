@@ -8,6 +8,7 @@
  * `SignatureVerificationError` that says what to check. Both throw `SignatureOptionsError`
  * when the receiver itself is misconfigured.
  */
+import { SIGNATURE_HEADER_PATTERN } from "../wire/predicates";
 import { matchesAny } from "./constantTime";
 import { SignatureErrorCode, SignatureVerificationError } from "./errors";
 import { headerNames, headerValues, type HeadersLike } from "./headers";
@@ -20,9 +21,6 @@ interface Failure {
   /** Built lazily: `verifySignature` only needs to know that there is a failure. */
   readonly message: () => string;
 }
-
-/** A header that looks like a signature header of some product. */
-const SIGNATURE_HEADER_PATTERN = /^x-.+-signature$/;
 
 const quoted = (names: readonly string[]) => names.map((name) => JSON.stringify(name)).join(", ");
 

@@ -3,10 +3,11 @@
  * ambiguous Subscribe results, and confirmation of legacy creates.
  */
 import { AmbiguousResultError, mayMeanGone, NotFoundError, VISIBILITY_NOTE, WebhookApiError } from "../client";
-import { webhookName, type Subscription, type SubscriptionSpec } from "../wire";
-import { naturalKey, specKey } from "./naturalKey";
+import type { Subscription } from "../wire";
+import type { DesiredSubscription } from "./inputs";
+import { naturalKey } from "./naturalKey";
 import type { Instance, Session } from "./session";
-import { warn } from "./warn";
+import { describeSubscription, warn } from "./warn";
 
 /** How many times an ambiguous Subscribe or Update is reconciled and tried again before giving up. */
 const MAX_ATTEMPTS = 5;
@@ -16,20 +17,24 @@ const MAX_ATTEMPTS = 5;
  * interrupted run, or the result of a Subscribe whose response was lost). Two subscriptions with
  * the same event, scope, URL and header name would deliver every message twice, so an identical
  * one is adopted rather than duplicated.
+ *
+ * @param rotating a rotation asks for a new subscription beside the identical old one (the one
+ *   being replaced): nothing that existed before is adopted, or taken for this create's result.
  */
-export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise<Subscription> {
+export async function subscribeOnce(s: Session, spec: DesiredSubscription, rotating = false): Promise<Subscription> {
   const home = s.home;
-  if (!home.legacy) {
+  const before = rotating && !home.legacy ? new Set((await home.snapshots.get()).keys()) : new Set<string>();
+  if (!home.legacy && !rotating) {
     const existing = unclaimedMatch(s, spec, await home.snapshots.get());
     if (existing) {
       if (!s.settings.adoptIdentical)
         throw new Error(
-          `${describe(spec)}: an identical subscription ${existing.guid} already exists on ${home.baseUrl}, and ` +
+          `${describeSubscription(spec)}: an identical subscription ${existing.guid} already exists on ${home.baseUrl}, and ` +
             `${adoptSetting(s)} is false, so it is not taken over. If this stack should manage it, set ` +
             `adoptGuid: "${existing.guid}" on this resource; if another stack manages it, change this one (e.g. its subscriberUrl) or remove it.`,
         );
       warn(
-        `${describe(spec)}: adopted the existing identical subscription ${existing.guid} on ${home.baseUrl} instead of creating a duplicate (${VISIBILITY_NOTE}). ` +
+        `${describeSubscription(spec)}: adopted the existing identical subscription ${existing.guid} on ${home.baseUrl} instead of creating a duplicate (${VISIBILITY_NOTE}). ` +
           `If another stack manages it, both now do, and destroying either unsubscribes it for both: ` +
           `set ${adoptSetting(s)} to false to refuse instead.`,
       );
@@ -44,7 +49,8 @@ export async function subscribeOnce(s: Session, spec: SubscriptionSpec): Promise
     } catch (err) {
       if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || home.legacy) throw err;
       // The request may have been committed: look before trying again.
-      const found = unclaimedMatch(s, spec, new Map((await home.client.list()).map((x) => [x.guid, x])));
+      const live = (await home.client.list()).filter((x) => !before.has(x.guid));
+      const found = unclaimedMatch(s, spec, new Map(live.map((x) => [x.guid, x])));
       if (found) return bringTo(s, home, found, spec);
     }
   }
@@ -58,7 +64,7 @@ function adoptSetting(s: Session): string {
 }
 
 /** Adopts the subscription `guid` and brings it to the desired state. */
-export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): Promise<Subscription> {
+export async function adopt(s: Session, guid: string, spec: DesiredSubscription): Promise<Subscription> {
   const home = s.home;
   if (home.legacy)
     throw new Error(
@@ -83,7 +89,7 @@ export async function adopt(s: Session, guid: string, spec: SubscriptionSpec): P
 }
 
 /** Updates `live` to `spec` when any stored field differs; keeps GUID and Signature. */
-async function bringTo(s: Session, at: Instance, live: Subscription, spec: SubscriptionSpec): Promise<Subscription> {
+async function bringTo(s: Session, at: Instance, live: Subscription, spec: DesiredSubscription): Promise<Subscription> {
   s.claimed.add(live.guid);
   if (matches(live, spec)) return live;
   return updateChecked(at, live, spec);
@@ -93,7 +99,7 @@ async function bringTo(s: Session, at: Instance, live: Subscription, spec: Subsc
 export async function updateChecked(
   s: Instance,
   before: Pick<Subscription, "guid" | "signature">,
-  spec: SubscriptionSpec,
+  spec: DesiredSubscription,
 ): Promise<Subscription> {
   let after: Subscription | undefined;
   // Each ambiguous attempt is checked with Get before the next: a second reset must not fail the
@@ -116,20 +122,34 @@ export async function updateChecked(
 }
 
 /** Whether the live subscription already has every desired field. */
-export function matches(live: Subscription, spec: SubscriptionSpec): boolean {
-  return naturalKey(live) === specKey(spec) && live.customHeaderValue === (spec.customHeaderValue ?? null);
+export function matches(live: Subscription, spec: DesiredSubscription): boolean {
+  return naturalKey(live) === naturalKey(spec) && live.customHeaderValue === spec.customHeaderValue;
 }
 
-/** Names a subscription in a warning: the provider host does not tell us the resource's name. */
-function describe(s: { webhook: number; subscriberUrl: string; filterObjectGuid?: string | null }): string {
-  return `${webhookName(s.webhook) ?? `webhook ${s.webhook}`}${s.filterObjectGuid ? ` on ${s.filterObjectGuid}` : ""} → ${s.subscriberUrl}`;
-}
+/**
+ * Each list's subscriptions by natural key, built on first use: every create of a fleet looks in
+ * the same snapshot, and scanning it each time made an `up` of N creates cost N² key computations.
+ */
+const byNaturalKey = new WeakMap<Map<string, Subscription>, Map<string, Subscription[]>>();
 
-function unclaimedMatch(s: Session, spec: SubscriptionSpec, live: Map<string, Subscription>): Subscription | undefined {
-  const key = specKey(spec);
-  for (const candidate of live.values())
-    if (!s.claimed.has(candidate.guid) && naturalKey(candidate) === key) return candidate;
-  return undefined;
+function unclaimedMatch(
+  s: Session,
+  spec: DesiredSubscription,
+  live: Map<string, Subscription>,
+): Subscription | undefined {
+  let index = byNaturalKey.get(live);
+  if (!index) {
+    index = new Map();
+    for (const candidate of live.values()) {
+      const key = naturalKey(candidate);
+      const same = index.get(key);
+      if (same) same.push(candidate);
+      else index.set(key, [candidate]);
+    }
+    byNaturalKey.set(live, index);
+  }
+  // Still in the list as indexed (not deleted or changed since by this process), and not taken.
+  return index.get(naturalKey(spec))?.find((c) => live.get(c.guid) === c && !s.claimed.has(c.guid));
 }
 
 /**
@@ -143,7 +163,7 @@ async function confirmLegacyCreate(s: Instance, created: Subscription): Promise<
   } catch (err) {
     if (err instanceof WebhookApiError && (err.code === "NOT_FOUND" || err.code === "LEGACY_UNSUPPORTED")) {
       warn(
-        `${describe(created)}: the legacy Subscribe returned ${created.guid}, but this instance has no configuration API to confirm it exists; ` +
+        `${describeSubscription(created)}: the legacy Subscribe returned ${created.guid}, but this instance has no configuration API to confirm it exists; ` +
           "the legacy API can answer 200 without creating anything (e.g. PacketUpdated on a Closed work item)",
       );
       return created;

@@ -2,8 +2,8 @@
  * The `diff` step: local, no API calls. Compares normalised desired inputs with the outputs in
  * state and says what changes and what forces a replacement.
  */
-import type deepEqualFn from "deep-equal";
-import { UNKNOWN, type SubscriptionInputs } from "./inputs";
+import { isDeepStrictEqual } from "node:util";
+import { UNKNOWN, desiredOf, type SubscriptionInputs } from "./inputs";
 import type { SubscriptionOutputs } from "./outputs";
 
 /** Fields the service stores, in the order people read them. */
@@ -23,23 +23,14 @@ export type SubscriptionField = (typeof SUBSCRIPTION_FIELDS)[number];
  */
 export const IDENTITY_FIELDS: ReadonlySet<string> = new Set(["webhook", "filterObjectType", "filterObjectGuid"]);
 
+/** Arguments only this resource knows; changing them replaces the subscription. */
+const REPLACE_ONLY: ReadonlySet<string> = new Set(["adoptGuid", "rotation"]);
+
 export interface SubscriptionDiff {
   changes: boolean;
   /** Every changed property, for people and for drift review. */
   changed: string[];
   replaces: string[];
-}
-
-/** Desired value of each stored field, with the service's representation of "none". */
-export function desiredFields(inputs: Partial<SubscriptionInputs>): Record<SubscriptionField, unknown> {
-  return {
-    webhook: inputs.webhook,
-    filterObjectType: inputs.filterObjectType,
-    filterObjectGuid: inputs.filterObjectGuid ?? null,
-    subscriberUrl: inputs.subscriberUrl,
-    customHeader: inputs.customHeader ?? "",
-    customHeaderValue: inputs.customHeaderValue ?? null,
-  };
 }
 
 /**
@@ -50,20 +41,19 @@ export function diffSubscription(
   news: Partial<SubscriptionInputs>,
   legacy: boolean,
 ): SubscriptionDiff {
-  // Loaded here, not at the top: creates and refreshes never diff, and every provider process
-  // pays for what the runtime loads up front.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose
-  const deepEqual = require("deep-equal") as typeof deepEqualFn;
-  const desired = desiredFields(news);
+  const desired = desiredOf(news as SubscriptionInputs);
   const changed: string[] = [];
   for (const field of SUBSCRIPTION_FIELDS) {
     const want = desired[field];
-    if (want === UNKNOWN || !deepEqual(want, olds[field] ?? null, { strict: true })) changed.push(field);
+    if (want === UNKNOWN || !isDeepStrictEqual(want, olds[field] ?? null)) changed.push(field);
   }
   // adoptGuid only matters at create: adopting another subscription replaces, dropping the argument does not.
   const adopt = news.adoptGuid;
   if (adopt !== undefined && adopt !== (olds.adoptGuid ?? null) && adopt !== olds.guid) changed.push("adoptGuid");
 
-  const replaces = legacy ? [...changed] : changed.filter((f) => IDENTITY_FIELDS.has(f) || f === "adoptGuid");
+  // A new rotation label asks for a new subscription, and so a new Signature.
+  if ((news.rotation ?? null) !== (olds.rotation ?? null)) changed.push("rotation");
+
+  const replaces = legacy ? [...changed] : changed.filter((f) => IDENTITY_FIELDS.has(f) || REPLACE_ONLY.has(f));
   return { changes: changed.length > 0, changed, replaces };
 }

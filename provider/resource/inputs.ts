@@ -1,244 +1,268 @@
 /**
- * Validation and normalisation of WebhookSubscription inputs: the `check` step.
- * Pure functions, no API calls. Every failure names the field, shows the bad value and says
- * what to do; normalised inputs equal what the service returns, so diffs stay quiet.
+ * The WebhookSubscription input model: one camelCase zod schema, the `check` step built on it,
+ * and the one place that says how "none" is written. Pure, no API calls. The field rules are the
+ * wire layer's predicates, so `check`, the client and the emulator agree; every failure names
+ * the field, shows the bad value (never a secret's) and says what to do.
  */
+import { z } from "zod";
 import {
+  EMPTY_GUID,
   Webhook,
   WEBHOOK_NAMES,
-  isObjectScoped,
+  WireGuid,
+  WireObjectType,
+  headerValueProblem,
+  isGuid,
   isHeaderName,
+  isObjectScoped,
   isWebhookId,
   normalizeGuid,
   normalizeHeaderName,
+  reservedHeaderReason,
+  subscriberUrlProblem,
   webhookName,
-  type SubscriptionSpec,
+  type Subscription,
   type WebhookId,
 } from "../wire";
 
 /** Placeholder the engine sends for values not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** Inputs as stored in state after check: normalised, enums as integers, absent fields left out. */
-export interface SubscriptionInputs {
-  webhook: WebhookId;
-  filterObjectType: number;
-  filterObjectGuid?: string;
-  subscriberUrl: string;
-  customHeader?: string;
-  customHeaderValue?: string;
-  adoptGuid?: string;
+/** JSON rendering of a bad value for messages; secrets are never passed here. */
+function show(value: unknown): string {
+  return value === undefined ? "nothing" : JSON.stringify(value);
 }
+
+/** People write "not set" as absent, null or "". */
+const isUnset = (value: unknown): boolean => value === null || value === "";
+
+/** A field that must be set: null and "" count as missing. */
+function required<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (isUnset(value) ? undefined : value), schema);
+}
+
+/** A field that may be left unset (absent, null or ""): it is then left out. */
+function optional<T extends z.ZodType>(schema: T, isNone = isUnset) {
+  return z.preprocess((value) => (isNone(value) ? undefined : value), schema.optional());
+}
+
+/** A header name is checked as the service saves it (spaces become hyphens); the message shows what was written. */
+const customHeader = z
+  .string()
+  .superRefine((name, ctx) => {
+    const saved = normalizeHeaderName(name);
+    if (!isHeaderName(saved))
+      ctx.addIssue({
+        code: "custom",
+        message: `customHeader must be a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~-; spaces become hyphens), got: ${show(name)}.`,
+      });
+    else {
+      const reserved = reservedHeaderReason(saved);
+      if (reserved !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          message: `customHeader must not replace a header the service sets itself (${reserved}), got: ${show(name)}. Choose another name, e.g. "X-Api-Key".`,
+        });
+    }
+  })
+  .transform(normalizeHeaderName);
+
+/** The value is a secret: a failure describes it, never shows it. */
+const customHeaderValue = z.string().superRefine((value, ctx) => {
+  const problem = headerValueProblem(value);
+  if (problem !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      message: `customHeaderValue must not contain line breaks, NUL or other control characters, or characters beyond Latin-1 (it is sent as an HTTP header value); it contains ${problem}.`,
+    });
+});
+
+const subscriberUrl = z.string().superRefine((url, ctx) => {
+  const problem = subscriberUrlProblem(url);
+  if (problem === undefined) return;
+  const message = {
+    whitespace: `subscriberUrl must not contain spaces or line breaks, got: ${show(url)}. Percent-encode them.`,
+    credentials:
+      "subscriberUrl must not embed credentials (user:password@); send a secret with customHeader and customHeaderValue instead.",
+    scheme: `subscriberUrl must be an absolute http(s) URL, got: ${show(url)} (scheme ${problem.kind === "scheme" ? problem.scheme : ""}).`,
+    "not-absolute": `subscriberUrl must be an absolute http(s) URL, got: ${show(url)}. Include the scheme and host, e.g. "https://hooks.example.com/orders".`,
+  }[problem.kind];
+  ctx.addIssue({ code: "custom", message });
+});
+
+/** The fields, as they are once known. */
+const FIELDS = {
+  webhook: z.preprocess(
+    (value) =>
+      typeof value === "string" && Object.hasOwn(Webhook, value) ? Webhook[value as keyof typeof Webhook] : value,
+    z.custom<WebhookId>(isWebhookId),
+  ),
+  filterObjectType: WireObjectType,
+  // The all-zero GUID is how some instances write "no filter"; the service reads it so too.
+  filterObjectGuid: optional(WireGuid.transform(normalizeGuid), (value) => isUnset(value) || value === EMPTY_GUID),
+  subscriberUrl: required(subscriberUrl),
+  customHeader: optional(customHeader),
+  // "" is a value (an empty header); only null means none.
+  customHeaderValue: optional(customHeaderValue, (value) => value === null),
+  adoptGuid: optional(WireGuid.transform(normalizeGuid)),
+  rotation: optional(z.string()),
+};
+type Field = keyof typeof FIELDS;
+
+/** Inputs as stored in state after check: normalised, enums as integers, absent fields left out. */
+export type SubscriptionInputs = z.output<z.ZodObject<typeof FIELDS>>;
+
+const WEBHOOK_CHOICES = `one of ${WEBHOOK_NAMES.map((n) => `"${n}"`).join(", ")} or its integer 0..5 (use the Webhook object)`;
+
+/** The message for a value that fails a field's type or format, by field (refinements carry their own). */
+const FIELD_MESSAGES: Record<Field, (input: unknown) => string> = {
+  webhook(input) {
+    if (input === undefined || input === null) return `webhook is required: ${WEBHOOK_CHOICES}.`;
+    const match =
+      typeof input === "string" ? WEBHOOK_NAMES.find((n) => n.toLowerCase() === input.toLowerCase()) : undefined;
+    return `webhook ${show(input)} is not a known event${match ? ` (did you mean "${match}"?)` : ""}; use ${WEBHOOK_CHOICES}.`;
+  },
+  filterObjectType: (input) =>
+    input === undefined || input === null
+      ? "filterObjectType is required: the service object type integer of the object the subscription filters by (e.g. 2)."
+      : `filterObjectType must be a non-negative integer (a service object type), got: ${show(input)}.`,
+  filterObjectGuid: (input) =>
+    `filterObjectGuid must be a GUID like "6f1c2a3b-0000-4000-8000-000000000001", got: ${show(input)}.`,
+  subscriberUrl: (input) =>
+    input === undefined || isUnset(input)
+      ? 'subscriberUrl is required: the absolute http(s) URL that receives the messages, e.g. "https://hooks.example.com/orders".'
+      : `subscriberUrl must be a string, got: ${show(input)}.`,
+  customHeader: (input) => `customHeader must be a string (an HTTP header name), got: ${show(input)}.`,
+  customHeaderValue: (input) => `customHeaderValue must be a string, got a ${typeof input}.`,
+  adoptGuid: (input) =>
+    `adoptGuid must be the GUID of an existing subscription (see \`npm run drift\` for unmanaged ones), got: ${show(input)}.`,
+  rotation: (input) =>
+    `rotation must be a string (any label; changing it replaces the subscription, which rotates its Signature), got: ${show(input)}.`,
+};
+
+/** During preview a value may be unknown: it passes through and is checked once known. */
+function orUnknown<T extends z.ZodType>(schema: T) {
+  return z.union([z.literal(UNKNOWN), schema]);
+}
+
+/** Rules between fields. Runs even when a field failed, so every bad field is reported at once. */
+function crossFieldRules(data: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const { webhook, filterObjectGuid: filter, customHeader: header, customHeaderValue: value } = data;
+  if (isWebhookId(webhook)) {
+    const name = webhookName(webhook);
+    if (isObjectScoped(webhook) && filter === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["filterObjectGuid"],
+        message: `filterObjectGuid is required for ${name}: it scopes the subscription to one object. Set it to that object's GUID.`,
+      });
+    if (!isObjectScoped(webhook) && isGuid(filter) && filter !== UNKNOWN)
+      ctx.addIssue({
+        code: "custom",
+        path: ["filterObjectGuid"],
+        message: `filterObjectGuid is not used for ${name}, which is type-scoped (it fires for every object of the type), got: ${show(filter)}. Remove it.`,
+      });
+  }
+  if (typeof value === "string" && value !== UNKNOWN && header === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["customHeaderValue"],
+      message:
+        "customHeaderValue is set but customHeader is not: set customHeader to the header name the value goes in, or remove customHeaderValue.",
+    });
+}
+
+/** The one input schema: every field may be unknown at preview, unknown arguments are refused. */
+export const SubscriptionInputSchema = z
+  .strictObject(
+    Object.fromEntries(Object.entries(FIELDS).map(([key, schema]) => [key, orUnknown(schema)])) as Record<
+      string,
+      z.core.$ZodType
+    >,
+  )
+  .superRefine(crossFieldRules, { when: () => true });
 
 export interface CheckFailure {
   property: string;
   reason: string;
 }
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Headers the service sets itself or that HTTP reserves; a custom header must not clash with them. */
-const RESERVED_HEADERS = new Set(["content-type", "content-length", "host", "transfer-encoding", "connection"]);
-
-/** JSON rendering of a bad value for messages; secrets are never passed here. */
-function show(value: unknown): string {
-  return value === undefined ? "nothing" : JSON.stringify(value);
+/**
+ * Our message for a zod issue on a field. A refinement's own message (every one starts with the
+ * field's name) wins, also from inside the union that admits UNKNOWN; any other issue — wrong
+ * type, format or range — gets the field's message, which shows the value.
+ */
+function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
+  const field = issue.path?.[0];
+  if (typeof field !== "string" || !(field in FIELD_MESSAGES)) return undefined;
+  const nested = issue.code === "invalid_union" ? (issue.errors as z.core.$ZodIssue[][]).flat() : [];
+  const own = nested.find((inner) => inner.message.startsWith(`${field} `));
+  return own?.message ?? FIELD_MESSAGES[field as Field](issue.input);
 }
 
-function isUnknown(value: unknown): boolean {
-  return value === UNKNOWN;
-}
+const KNOWN_ARGUMENTS = Object.keys(FIELDS).join(", ");
 
 /**
- * Validates and normalises raw inputs. Unknown values (preview) pass through untouched and
- * the rules that depend on them are skipped; they are checked again once known.
+ * Validates and normalises raw inputs: parse with the schema, then one failure per bad field.
+ * Unknown values (preview) pass through untouched and the rules that depend on them are skipped.
  */
 export function checkInputs(raw: Record<string, unknown>): {
   inputs: Record<string, unknown>;
   failures: CheckFailure[];
 } {
-  const failures: CheckFailure[] = [];
-  const fail = (property: string, reason: string) => failures.push({ property, reason });
-  const inputs: Record<string, unknown> = {};
-
-  const webhook = normalizeWebhook(raw.webhook, fail);
-  if (webhook !== undefined) inputs.webhook = webhook;
-
-  const objectType = raw.filterObjectType;
-  if (isUnknown(objectType)) inputs.filterObjectType = objectType;
-  else if (typeof objectType === "number" && Number.isInteger(objectType) && objectType >= 0)
-    inputs.filterObjectType = objectType;
-  else if (objectType === undefined || objectType === null)
-    fail(
-      "filterObjectType",
-      "filterObjectType is required: the service object type integer of the object the subscription filters by (e.g. 2).",
-    );
-  else
-    fail(
-      "filterObjectType",
-      `filterObjectType must be a non-negative integer (a service object type), got: ${show(objectType)}.`,
-    );
-
-  const filter = raw.filterObjectGuid;
-  if (isUnknown(filter)) inputs.filterObjectGuid = filter;
-  else if (filter !== undefined && filter !== null && filter !== "") {
-    if (typeof filter === "string" && GUID.test(filter)) inputs.filterObjectGuid = normalizeGuid(filter);
-    else
-      fail(
-        "filterObjectGuid",
-        `filterObjectGuid must be a GUID like "6f1c2a3b-0000-4000-8000-000000000001", got: ${show(filter)}.`,
-      );
-  }
-  if (typeof webhook === "number") {
-    const name = webhookName(webhook);
-    if (
-      isObjectScoped(webhook) &&
-      inputs.filterObjectGuid === undefined &&
-      !failures.some((f) => f.property === "filterObjectGuid")
-    )
-      fail(
-        "filterObjectGuid",
-        `filterObjectGuid is required for ${name}: it scopes the subscription to one object. Set it to that object's GUID.`,
-      );
-    if (!isObjectScoped(webhook) && inputs.filterObjectGuid !== undefined && !isUnknown(inputs.filterObjectGuid))
-      fail(
-        "filterObjectGuid",
-        `filterObjectGuid is not used for ${name}, which is type-scoped (it fires for every object of the type), got: ${show(filter)}. Remove it.`,
-      );
-  }
-
-  const url = raw.subscriberUrl;
-  if (isUnknown(url)) inputs.subscriberUrl = url;
-  else {
-    const problem = subscriberUrlProblem(url);
-    if (problem) fail("subscriberUrl", problem);
-    else inputs.subscriberUrl = url;
-  }
-
-  const header = raw.customHeader;
-  if (isUnknown(header)) inputs.customHeader = header;
-  else if (header !== undefined && header !== null && header !== "") {
-    if (typeof header !== "string")
-      fail("customHeader", `customHeader must be a string (an HTTP header name), got: ${show(header)}.`);
+  // The engine's own property: it carries the provider module, not an argument.
+  const { __provider: _provider, ...args } = raw;
+  const parsed = SubscriptionInputSchema.safeParse(args, { error: messageFor });
+  if (parsed.success)
+    return {
+      // Never `undefined` in state (the engine rejects it): an absent field is left out.
+      inputs: Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined)),
+      failures: [],
+    };
+  const failures = new Map<string, string>();
+  for (const issue of parsed.error.issues) {
+    if (issue.code === "unrecognized_keys")
+      for (const key of issue.keys)
+        failures.set(key, `${key} is not a WebhookSubscription argument. Known arguments: ${KNOWN_ARGUMENTS}.`);
     else {
-      const saved = normalizeHeaderName(header);
-      if (!isHeaderName(saved))
-        fail(
-          "customHeader",
-          `customHeader must be a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~-; spaces become hyphens), got: ${show(header)}.`,
-        );
-      else if (RESERVED_HEADERS.has(saved.toLowerCase()) || /^x-[^-]+-signature$/i.test(saved))
-        fail(
-          "customHeader",
-          `customHeader must not replace a header the service sets itself, got: ${show(header)}. Choose another name, e.g. "X-Api-Key".`,
-        );
-      else inputs.customHeader = saved;
+      const field = String(issue.path[0]);
+      if (!failures.has(field)) failures.set(field, issue.message);
     }
   }
-
-  const value = raw.customHeaderValue;
-  if (isUnknown(value)) inputs.customHeaderValue = value;
-  else if (value !== undefined && value !== null) {
-    // The value is a secret: describe it, never show it.
-    if (typeof value !== "string")
-      fail("customHeaderValue", `customHeaderValue must be a string, got a ${typeof value}.`);
-    else if (
-      inputs.customHeader === undefined &&
-      !isUnknown(header) &&
-      !failures.some((f) => f.property === "customHeader")
-    )
-      fail(
-        "customHeaderValue",
-        "customHeaderValue is set but customHeader is not: set customHeader to the header name the value goes in, or remove customHeaderValue.",
-      );
-    else if (/[\r\n\0]/.test(value))
-      fail(
-        "customHeaderValue",
-        "customHeaderValue must not contain line breaks or NUL characters (it is sent as an HTTP header value).",
-      );
-    else inputs.customHeaderValue = value;
-  }
-
-  const adopt = raw.adoptGuid;
-  if (isUnknown(adopt)) inputs.adoptGuid = adopt;
-  else if (adopt !== undefined && adopt !== null && adopt !== "") {
-    if (typeof adopt === "string" && GUID.test(adopt)) inputs.adoptGuid = normalizeGuid(adopt);
-    else
-      fail(
-        "adoptGuid",
-        `adoptGuid must be the GUID of an existing subscription (see \`npm run drift\` for unmanaged ones), got: ${show(adopt)}.`,
-      );
-  }
-
-  const known = new Set([
-    "webhook",
-    "filterObjectType",
-    "filterObjectGuid",
-    "subscriberUrl",
-    "customHeader",
-    "customHeaderValue",
-    "adoptGuid",
-    "__provider",
-  ]);
-  for (const key of Object.keys(raw)) {
-    if (!known.has(key))
-      fail(
-        key,
-        `${key} is not a WebhookSubscription argument. Known arguments: ${[...known].filter((k) => k !== "__provider").join(", ")}.`,
-      );
-  }
-  return { inputs, failures };
+  return { inputs: {}, failures: [...failures].map(([property, reason]) => ({ property, reason })) };
 }
 
-function normalizeWebhook(value: unknown, fail: (property: string, reason: string) => void): unknown {
-  if (isUnknown(value)) return value;
-  const choices = `one of ${WEBHOOK_NAMES.map((n) => `"${n}"`).join(", ")} or its integer 0..5 (use the Webhook object)`;
-  if (value === undefined || value === null) {
-    fail("webhook", `webhook is required: ${choices}.`);
-    return undefined;
-  }
-  if (typeof value === "string") {
-    if (value in Webhook) return Webhook[value as keyof typeof Webhook];
-    const match = WEBHOOK_NAMES.find((n) => n.toLowerCase() === value.toLowerCase());
-    fail(
-      "webhook",
-      `webhook ${show(value)} is not a known event${match ? ` (did you mean "${match}"?)` : ""}; use ${choices}.`,
-    );
-    return undefined;
-  }
-  if (isWebhookId(value)) return value;
-  fail("webhook", `webhook ${show(value)} is not a known event; use ${choices}.`);
-  return undefined;
-}
+/**
+ * How the service says "none" for each optional stored field; state, diffs and the API use
+ * these, inputs leave the field out.
+ */
+const NONE = { filterObjectGuid: null, customHeader: "", customHeaderValue: null } as const;
 
-/** Why a subscriber URL is unusable, or undefined when it is an absolute http(s) URL. */
-export function subscriberUrlProblem(url: unknown): string | undefined {
-  if (url === undefined || url === null || url === "")
-    return 'subscriberUrl is required: the absolute http(s) URL that receives the messages, e.g. "https://hooks.example.com/orders".';
-  if (typeof url !== "string") return `subscriberUrl must be a string, got: ${show(url)}.`;
-  if (/\s/.test(url))
-    return `subscriberUrl must not contain spaces or line breaks, got: ${show(url)}. Percent-encode them.`;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `subscriberUrl must be an absolute http(s) URL, got: ${show(url)}. Include the scheme and host, e.g. "https://hooks.example.com/orders".`;
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    return `subscriberUrl must be an absolute http(s) URL, got: ${show(url)} (scheme ${parsed.protocol.replace(":", "")}).`;
-  if (!parsed.hostname) return `subscriberUrl must name a host, got: ${show(url)}.`;
-  if (parsed.username || parsed.password)
-    return "subscriberUrl must not embed credentials (user:password@); send a secret with customHeader and customHeaderValue instead.";
-  return undefined;
-}
+/** A subscription as the service will hold it: every stored field, "none" as the service writes it. */
+export type DesiredSubscription = ReturnType<typeof desiredOf>;
 
-/** The API request spec from checked inputs. */
-export function specOf(inputs: SubscriptionInputs): SubscriptionSpec {
+/** The desired subscription (also the API request spec) from checked inputs. */
+export function desiredOf(
+  inputs: Pick<SubscriptionInputs, keyof typeof NONE | "webhook" | "filterObjectType" | "subscriberUrl">,
+) {
   return {
     webhook: inputs.webhook,
     filterObjectType: inputs.filterObjectType,
-    filterObjectGuid: inputs.filterObjectGuid ?? null,
+    filterObjectGuid: inputs.filterObjectGuid ?? NONE.filterObjectGuid,
     subscriberUrl: inputs.subscriberUrl,
-    customHeader: inputs.customHeader ?? null,
-    customHeaderValue: inputs.customHeaderValue ?? null,
+    customHeader: inputs.customHeader ?? NONE.customHeader,
+    customHeaderValue: inputs.customHeaderValue ?? NONE.customHeaderValue,
   };
+}
+
+/**
+ * Inputs that describe a live subscription (for refresh): fields the service holds as "none"
+ * are left out, as a program would write them.
+ */
+export function inputsOf(live: Subscription, extra: { adoptGuid: string | null }): Record<string, unknown> {
+  const { guid: _guid, signature: _signature, ...fields } = live;
+  const all: Record<string, unknown> = { ...fields, ...extra };
+  const isNone = (key: string, value: unknown) =>
+    value === null || (key in NONE && value === NONE[key as keyof typeof NONE]);
+  return Object.fromEntries(Object.entries(all).filter(([key, value]) => !isNone(key, value)));
 }

@@ -18,12 +18,12 @@ import { InstanceLimiters, NotFoundError } from "../client";
 import { isLegacy } from "../wire";
 import { adopt, matches, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
-import { checkInputs, specOf, type SubscriptionInputs } from "./inputs";
-import { inputsOf, outputsOf, type SubscriptionOutputs } from "./outputs";
+import { checkInputs, desiredOf, inputsOf, type SubscriptionInputs } from "./inputs";
+import { outputsOf, type ResourceOnly, type SubscriptionOutputs } from "./outputs";
 import { readLive } from "./readLive";
 import { Session, type Instance } from "./session";
 import { apiVersionOf, readSettings, SettingsNotKnownYet, type ConfigSource, type ProviderSettings } from "./settings";
-import { warn } from "./warn";
+import { warn, warnReplacement } from "./warn";
 
 type Outputs = Partial<SubscriptionOutputs> & { __provider?: string };
 
@@ -87,17 +87,19 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
         changes = true;
         if (!(await holds(session().home, id))) replaces.push("baseUrl");
       }
+      // Said at preview (and again at up): a replacement is the moment receivers must be ready.
+      if (replaces.length > 0) warnReplacement(news, replaces);
       return { changes, replaces, deleteBeforeReplace: false };
     },
 
     async create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {
       const s = session();
-      const spec = specOf(inputs);
+      const spec = desiredOf(inputs);
       const live = await s.home.run("create", () =>
-        inputs.adoptGuid ? adopt(s, inputs.adoptGuid, spec) : subscribeOnce(s, spec),
+        inputs.adoptGuid ? adopt(s, inputs.adoptGuid, spec) : subscribeOnce(s, spec, inputs.rotation !== undefined),
       );
       s.home.snapshots.record(live);
-      return { id: live.guid, outs: outputsOf(live, inputs.adoptGuid ?? null, s.home.baseUrl) };
+      return { id: live.guid, outs: outputsOf(live, ownOf(inputs), s.home.baseUrl) };
     },
 
     async read(id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
@@ -118,8 +120,8 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
           );
         return {};
       }
-      const adoptGuid = props?.adoptGuid ?? null;
-      return { id: live.guid, props: outputsOf(live, adoptGuid, at.baseUrl), inputs: inputsOf(live, adoptGuid) };
+      const own = ownOf(props);
+      return { id: live.guid, props: outputsOf(live, own, at.baseUrl), inputs: inputsOf(live, own) };
     },
 
     async update(
@@ -133,7 +135,7 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
         throw new Error(
           `UpdateWebhookSubscription of ${id}: the legacy 2024.1 API has no Update; changes replace the subscription instead. This is a bug in diff: please report it.`,
         );
-      const spec = specOf(news);
+      const spec = desiredOf(news);
       try {
         const live = await home.run(`update of ${id}`, async () => {
           // Only the record of the instance moves (diff saw the GUID there): nothing to send when nothing else changed.
@@ -144,7 +146,9 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
           return updateChecked(home, { guid: id, signature: olds.signature ?? "" }, spec);
         });
         home.snapshots.record(live);
-        return { outs: outputsOf(live, news.adoptGuid ?? olds.adoptGuid ?? null, home.baseUrl) };
+        return {
+          outs: outputsOf(live, { ...ownOf(news), adoptGuid: news.adoptGuid ?? olds.adoptGuid ?? null }, home.baseUrl),
+        };
       } catch (err) {
         if (err instanceof NotFoundError)
           throw new Error(
@@ -179,6 +183,11 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
       at.snapshots.forget(id);
     },
   };
+}
+
+/** What this resource keeps of its own arguments (the service does not store them), from inputs or state. */
+function ownOf(source: { adoptGuid?: string | null; rotation?: string | null } | undefined): ResourceOnly {
+  return { adoptGuid: source?.adoptGuid ?? null, rotation: source?.rotation ?? null };
 }
 
 /** Whether `at` holds the subscription `guid` (read as refresh reads it). */

@@ -53,6 +53,15 @@ export interface WebhookSubscriptionArgs {
    * @default undefined (create a new subscription)
    */
   readonly adoptGuid?: pulumi.Input<string>;
+  /**
+   * Any label, e.g. a date or a stack-config value. Changing it replaces the subscription: a new
+   * one (with a new Signature) is created first, then the old one deleted. Rotate a leaked
+   * Signature by changing it; receivers must accept both signatures during the overlap.
+   * While it is set, create never adopts an identical existing subscription (that is the one being
+   * rotated away); after an interrupted run, `npm run drift` shows any orphan left behind.
+   * @default undefined (no rotation label)
+   */
+  readonly rotation?: pulumi.Input<string>;
 }
 
 /**
@@ -79,6 +88,8 @@ export class WebhookSubscription extends pulumi.CustomResource {
   /** Secret; null when none. */
   declare public readonly customHeaderValue: pulumi.Output<string | null>;
   declare public readonly adoptGuid: pulumi.Output<string | null>;
+  /** The rotation label the subscription was created under, or null. */
+  declare public readonly rotation: pulumi.Output<string | null>;
   /**
    * The instance the subscription lives on (its normalised base URL). When the settings or the
    * `provider` point elsewhere, the next `up` moves it there (docs/multi-instance.md).

@@ -77,19 +77,6 @@ export function decodeSubscription(wire: z.infer<typeof WireSubscription>): Subs
   };
 }
 
-/** The custom header name as the service saves it: spaces become hyphens. */
-export function normalizeHeaderName(name: string): string {
-  return name.replace(/ /g, "-");
-}
-
-/** RFC 9110 token characters: what an HTTP header name may hold. */
-const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/** Whether `name` is a valid HTTP header name (check it after `normalizeHeaderName`). */
-export function isHeaderName(name: string): boolean {
-  return HEADER_TOKEN.test(name);
-}
-
 /** One reason a POST was rejected, camelCase. `relatedObjectType` may be a value this package does not know. */
 export interface ValidationMessage {
   messageId: number;

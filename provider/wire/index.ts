@@ -1,8 +1,10 @@
-/** The wire layer: schemas and the one codec. Imports nothing else of ours. */
+/** The wire layer: schemas, the one codec and the shared predicates. Imports nothing else of ours. */
 export * from "./webhook";
 export * from "./apiVersion";
 export * from "./messages";
 export * from "./schemas";
 export * from "./codec";
+export * from "./predicates";
+export * from "./clock";
 export * from "./enumNames";
 export * from "./responses";

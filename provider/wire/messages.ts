@@ -4,7 +4,7 @@
  * them to say which rule failed, and treats unknown IDs as informational text.
  */
 export const MessageId = {
-  /** SubscriberURL is missing or not an absolute http/https URL. */
+  /** SubscriberURL is missing, not an absolute http/https URL, holds whitespace or embeds credentials. */
   SubscriberUrlInvalid: 1001,
   /** FilterObjectGUID is missing for an object-scoped event. */
   FilterObjectGuidRequired: 1002,
@@ -14,6 +14,10 @@ export const MessageId = {
   CustomHeaderValueWithoutName: 1004,
   /** CustomHeader is not a valid HTTP header name (after spaces become hyphens). */
   CustomHeaderInvalid: 1005,
+  /** CustomHeader names a header the service or HTTP sets itself (Host, Content-Type, the signature header, …). */
+  CustomHeaderReserved: 1006,
+  /** CustomHeaderValue holds a line break, NUL, another control character or a character beyond Latin-1. */
+  CustomHeaderValueInvalid: 1007,
 } as const;
 export type MessageIdValue = (typeof MessageId)[keyof typeof MessageId];
 

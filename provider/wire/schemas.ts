@@ -8,6 +8,11 @@ import { z } from "zod";
 /** A GUID in its canonical 8-4-4-4-12 hexadecimal form (any version; .NET GUIDs are not all RFC 4122). */
 export const WireGuid = z.guid();
 
+/** Whether `value` is a GUID by the wire's rule (`WireGuid`). */
+export function isGuid(value: unknown): value is string {
+  return WireGuid.safeParse(value).success;
+}
+
 /** The all-zero GUID some instances send instead of null for "no filter". */
 export const EMPTY_GUID = "00000000-0000-0000-0000-000000000000";
 

@@ -50,7 +50,11 @@ describe("OAuthClientCredentials", () => {
   it("renews shortly before expiry", async () => {
     const { agent, forms } = tokenEndpoint(100);
     let now = 0;
-    const credentials = new OAuthClientCredentials(oauth, { dispatcher: agent, timeoutMs: 1000, now: () => now });
+    const credentials = new OAuthClientCredentials(oauth, {
+      dispatcher: agent,
+      timeoutMs: 1000,
+      clock: { now: () => now },
+    });
     expect(await credentials.authorization(context)).toBe("Bearer token-1");
     now = 89_000; // renewal margin is a tenth of the lifetime: renew from 90 s
     expect(await credentials.authorization(context)).toBe("Bearer token-1");

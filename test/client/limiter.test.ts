@@ -1,37 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AimdRate, InstanceLimiters, RequestLimiter, backoffMs, type Clock } from "../../provider/client";
-
-/** A clock whose time moves only when `run` fires the next timer; promise callbacks settle in between. */
-class FakeClock implements Clock {
-  time = 0;
-  private timers: Array<{ at: number; seq: number; callback: () => void }> = [];
-  private seq = 0;
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimeout(callback: () => void, ms: number): void {
-    this.timers.push({ at: this.time + ms, seq: this.seq++, callback });
-  }
-
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.setTimeout(resolve, ms));
-  }
-
-  /** Fires timers in order until none are left (bounded, so a bug cannot hang the suite). */
-  async run(maxSteps = 200_000): Promise<void> {
-    for (let step = 0; step < maxSteps; step++) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (this.timers.length === 0) return;
-      this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
-      const next = this.timers.shift()!;
-      this.time = Math.max(this.time, next.at);
-      next.callback();
-    }
-    throw new Error("fake clock did not settle");
-  }
-}
+import { AimdRate, InstanceLimiters, RequestLimiter, backoffMs } from "../../provider/client";
+import { FakeClock } from "../support/fakeClock";
 
 /** A seeded PRNG so the jitter in the simulation is repeatable. */
 function seeded(seed: number): () => number {

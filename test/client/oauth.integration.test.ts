@@ -6,6 +6,7 @@ import { afterEach, expect, it } from "vitest";
 import { Agent, type Dispatcher } from "undici";
 import { WebhookSubscriptionClient } from "../../provider/client";
 import { EmulatorHarness } from "../support/emulatorHarness";
+import { FakeClock } from "../support/fakeClock";
 
 let emulator: EmulatorHarness | undefined;
 const closables: Array<{ close(): Promise<void> }> = [];
@@ -29,11 +30,12 @@ function recordingDispatcher() {
   return { dispatcher, authorizations, tokenRequests: () => tokenRequests };
 }
 
-function oauthClient(url: string, dispatcher: Dispatcher): WebhookSubscriptionClient {
+function oauthClient(url: string, dispatcher: Dispatcher, clock?: FakeClock): WebhookSubscriptionClient {
   const client = new WebhookSubscriptionClient({
     baseUrl: url,
     oauth: { clientId: "dev-client", clientSecret: "dev-secret", tokenUrl: `${url}/oauth/token` },
     dispatcher,
+    clock,
   });
   closables.push(client);
   return client;
@@ -57,18 +59,19 @@ it("a token expiring mid-run is renewed once, and every call succeeds", async ()
 });
 
 it("renews ahead of expiry, so a short-lived token never draws a 401", async () => {
-  emulator = await EmulatorHarness.start({ tokenTtlSeconds: 1 });
+  // One clock for the identity provider and the client: 2.5 s of calls every 50 ms, without waiting.
+  const clock = new FakeClock();
+  emulator = await EmulatorHarness.start({ tokenTtlSeconds: 1, clock });
   const recorder = recordingDispatcher();
-  const client = oauthClient(emulator.url, recorder.dispatcher);
-  const deadline = performance.now() + 2500;
-  let calls = 0;
-  while (performance.now() < deadline) {
+  const client = oauthClient(emulator.url, recorder.dispatcher, clock);
+  const calls = 50;
+  for (let call = 0; call < calls; call++) {
     await client.list();
-    calls += 1;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    clock.advance(50);
   }
   const stats = (await emulator.admin("GET", "/stats")).json;
   expect(stats.status["401"]).toBeUndefined();
   expect(stats.status["200"]).toBe(calls);
-  expect(recorder.tokenRequests()).toBeGreaterThanOrEqual(3);
+  // A 1 s token renewed 100 ms ahead: one token per 900 ms of the 2.5 s.
+  expect(recorder.tokenRequests()).toBe(3);
 });

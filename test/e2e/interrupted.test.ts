@@ -4,16 +4,14 @@
  * and the recovery steps of docs/recovery.md bring the stack to exactly the desired state with
  * no duplicate and no orphan.
  */
-import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
-import { REPO_ROOT, requireEngine, workDir } from "../support/engine";
-import { compareFleet, describeComparison, fleet, fleetProgram } from "../support/fleet";
-import type { InterruptedUpParameters } from "./fixtures/interrupted-up";
+import { requireEngine, workDir } from "../support/engine";
+import { adoptions, compareFleet, describeComparison, exactly, fleet, fleetProgram } from "../support/fleet";
+import { checkpoint as checkpointAt, killMidRun, locks as locksAt } from "../support/interruption";
 
 const COUNT = 30;
 const PROJECT = "interrupted";
@@ -24,67 +22,8 @@ const KILL_AFTER_SUBSCRIBES = 16;
 let emulator: EmulatorHarness;
 let dir: string;
 
-/** The checkpoint at rest: its resources and the operations the killed engine left pending. */
-function checkpoint(): { resources: string[]; pending: Array<{ type: string; name: string }> } {
-  const file = join(dir, "state", ".pulumi", "stacks", PROJECT, `${STACK}.json`);
-  const latest = (
-    JSON.parse(readFileSync(file, "utf8")) as {
-      checkpoint: {
-        latest?: {
-          resources?: Array<{ urn: string }>;
-          pending_operations?: Array<{ type: string; resource: { urn: string } }>;
-        };
-      };
-    }
-  ).checkpoint.latest;
-  return {
-    resources: (latest?.resources ?? []).map((r) => r.urn.split("::").pop()!),
-    pending: (latest?.pending_operations ?? []).map((p) => ({ type: p.type, name: p.resource.urn.split("::").pop()! })),
-  };
-}
-
-/** Lock files of the file backend (one per running, or killed, update). */
-function locks(): string[] {
-  const root = join(dir, "state", ".pulumi", "locks");
-  return existsSync(root)
-    ? readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))
-    : [];
-}
-
-/** Processes of a process group that still run (zombies are dead; in a container nobody may reap them). */
-function liveMembers(pgid: number): string[] {
-  const members: string[] = [];
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // Fields after the command name (which may hold spaces): state ppid pgrp …
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(pgrp) === pgid && state !== "Z") members.push(`${pid} ${stat.slice(0, stat.lastIndexOf(")") + 1)}`);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return members;
-}
-
-/**
- * Kills what the dead engine left running in `cwd`: Pulumi starts each plugin (here the
- * dynamic-provider host) in a process group of its own, so killing the engine's group orphans it,
- * as it would on a real runner. Returns the PIDs it found.
- */
-function killStrays(cwd: string): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`) !== cwd) continue;
-      process.kill(Number(pid), "SIGKILL");
-      found.push(Number(pid));
-    } catch {
-      // Not ours to read, or it ended while we looked.
-    }
-  }
-  return found;
-}
+const checkpoint = () => checkpointAt(join(dir, "state"), PROJECT, STACK);
+const locks = () => locksAt(join(dir, "state"));
 
 beforeAll(async () => {
   emulator = await EmulatorHarness.start();
@@ -104,47 +43,21 @@ describe("an up killed with SIGKILL", () => {
       seed: 8,
       rules: [{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 3000, probability: 0.5 }],
     });
-    const parameters: InterruptedUpParameters = {
-      engine: requireEngine(),
-      backendDir: join(dir, "state"),
-      workDir: dir,
-      stackName: STACK,
-      projectName: PROJECT,
-      emulatorUrl: emulator.url,
-      count: COUNT,
-    };
-    const child = spawn(
-      join(REPO_ROOT, "node_modules", ".bin", "tsx"),
-      [join(__dirname, "fixtures", "interrupted-up.ts")],
+    const subscribes = await killMidRun(
+      emulator,
       {
-        cwd: REPO_ROOT,
-        // Its own process group: one signal reaches the script, the pulumi CLI and the provider plugin.
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, INTERRUPTED_UP: JSON.stringify(parameters) },
+        engine: requireEngine(),
+        backendDir: join(dir, "state"),
+        workDir: dir,
+        stackName: STACK,
+        projectName: PROJECT,
+        emulatorUrl: emulator.url,
+        count: COUNT,
+        operation: "up",
       },
+      // Let the quick creates be recorded while the slow ones are still in flight.
+      { operation: "SubscribeToWebhook", after: KILL_AFTER_SUBSCRIBES, graceMs: 500 },
     );
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-
-    let subscribes = 0;
-    for (let i = 0; i < 1200 && subscribes < KILL_AFTER_SUBSCRIBES && child.exitCode === null; i++) {
-      subscribes = (await emulator.admin("GET", "/stats")).json.requests.SubscribeToWebhook ?? 0;
-      await sleep(50);
-    }
-    expect(child.exitCode, `the up ended before the kill:\n${output}`).toBeNull();
-    // Let the quick creates be recorded while the slow ones are still in flight.
-    await sleep(500);
-    process.kill(-child.pid!, "SIGKILL");
-    await exited;
-    await sleep(200);
-    expect(liveMembers(child.pid!)).toEqual([]);
-    const strays = killStrays(dir);
-    await sleep(200);
-    expect(killStrays(dir), `plugins orphaned by the kill (${strays.join(", ")}) still run`).toEqual([]);
-    expect(output).not.toContain("up finished");
 
     // The delayed Subscribes complete on the service after the kill.
     await emulator.admin("DELETE", "/faults");
@@ -189,21 +102,14 @@ describe("an up killed with SIGKILL", () => {
     let output = "";
     const up = await stack.up({ onOutput: (line) => (output += line) });
     expect(up.summary.resourceChanges).toEqual({ same: recordedAtKill + 1, create: COUNT - recordedAtKill });
-    const adopted = new Set(output.match(/adopted the existing identical subscription [0-9a-f-]{36}/g) ?? []).size;
+    const adopted = adoptions(output);
 
     const comparison = await compareFleet(stack, await emulator.all(), desired);
     console.log(
       `[interrupted] recovered: ${adopted} adopted of ${orphansBefore} unrecorded; ${describeComparison(comparison)}`,
     );
     expect(adopted).toBe(orphansBefore);
-    expect(comparison).toMatchObject({
-      live: COUNT,
-      managed: COUNT,
-      duplicates: [],
-      orphans: [],
-      missing: [],
-      mismatches: [],
-    });
+    expect(comparison).toEqual(exactly(COUNT));
 
     // 4. And the stack is settled.
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: COUNT + 1 });

@@ -3,16 +3,17 @@
  * without the Builder role, on every operation of both APIs; the OAuth2 token endpoint and
  * token expiry.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { OPERATIONS, type Operation } from "../../provider/wire";
+import { FakeClock } from "../support/fakeClock";
 import { useEmulator, http, READER, typeScopedBody, type HttpResult } from "../support/emulatorHarness";
 
 const OBJECT = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
 const QUERY = { webhookSubscriptionGUID: OBJECT, webHookSubscriptionGUID: OBJECT };
 const LEGACY: readonly Operation[] = ["SubscribeToWebhook", "Unsubscribe"];
 
-const emulator = useEmulator({ tokenTtlSeconds: 1 });
+const clock = new FakeClock();
+const emulator = useEmulator({ tokenTtlSeconds: 1, clock });
 
 /** Calls `operation` on both APIs where it exists, with the given Authorization header. */
 async function everyOperation(auth: string | null): Promise<Array<[string, HttpResult]>> {
@@ -123,7 +124,9 @@ describe("POST /oauth/token", () => {
     expect(
       (await emulator.config("SubscribeToWebhook", { auth: `Bearer ${token}`, body: typeScopedBody() })).status,
     ).toBe(200);
-    await sleep(1100);
+    clock.advance(999);
+    expect((await emulator.config("GetAllWebhookSubscriptions", { auth: `Bearer ${token}` })).status).toBe(200);
+    clock.advance(1);
     const expired = await emulator.config("GetAllWebhookSubscriptions", { auth: `Bearer ${token}` });
     expect(expired.status).toBe(401);
   });

@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { EmulatorHarness, useEmulator, typeScopedBody } from "../support/emulatorHarness";
+import { FakeClock } from "../support/fakeClock";
 
-const emulator = useEmulator();
+const clock = new FakeClock();
+const emulator = useEmulator({ clock });
 
 async function setFaults(body: unknown): Promise<void> {
   const result = await emulator.admin("PUT", "/faults", body);
@@ -70,10 +72,14 @@ describe("kinds", () => {
 
   it("delay waits, then does the operation", async () => {
     await setFaults([{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 300 }]);
-    const started = performance.now();
-    const result = await emulator.config("SubscribeToWebhook", { body: typeScopedBody() });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    expect(result.status).toBe(200);
+    let answered = false;
+    const result = emulator.config("SubscribeToWebhook", { body: typeScopedBody() }).finally(() => (answered = true));
+    await emulator.faultApplied("delay");
+    clock.advance(299);
+    expect(await emulator.all()).toHaveLength(0);
+    expect(answered).toBe(false);
+    clock.advance(1);
+    expect((await result).status).toBe(200);
     expect(await emulator.all()).toHaveLength(1);
   });
 
@@ -81,7 +87,7 @@ describe("kinds", () => {
     const delayed = await EmulatorHarness.start();
     await delayed.admin("PUT", "/faults", [{ operation: "*", kind: "delay", delayMs: 60_000 }]);
     const pending = delayed.config("GetAllWebhookSubscriptions");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await delayed.faultApplied("delay");
     const started = performance.now();
     await delayed.close();
     expect(performance.now() - started).toBeLessThan(2000);

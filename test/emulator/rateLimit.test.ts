@@ -2,12 +2,13 @@
  * Rate limiting (spec, Limits): a token bucket over both APIs; 429 with no Retry-After header;
  * configurable at start and through the admin API.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { EmulatorHarness, useEmulator, http, typeScopedBody } from "../support/emulatorHarness";
+import { FakeClock } from "../support/fakeClock";
 
-// A slow refill, so the bucket stays empty for the length of a test.
-const emulator = useEmulator({ rateLimit: { requestsPerSecond: 0.1, burst: 3 } });
+// A slow refill, and time that moves only when a test moves it.
+const clock = new FakeClock();
+const emulator = useEmulator({ rateLimit: { requestsPerSecond: 0.1, burst: 3 }, clock });
 
 describe("token bucket from the start options", () => {
   it("lets `burst` requests through, then answers 429 without Retry-After", async () => {
@@ -61,7 +62,9 @@ describe("PUT /_emulator/rate-limit", () => {
     await emulator.admin("PUT", "/rate-limit", { requestsPerSecond: 10, burst: 1 });
     expect((await emulator.config("GetAllWebhookSubscriptions")).status).toBe(200);
     expect((await emulator.config("GetAllWebhookSubscriptions")).status).toBe(429);
-    await sleep(150);
+    clock.advance(50);
+    expect((await emulator.config("GetAllWebhookSubscriptions")).status).toBe(429);
+    clock.advance(50);
     expect((await emulator.config("GetAllWebhookSubscriptions")).status).toBe(200);
   });
 

@@ -4,10 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { useEmulator, objectScopedBody, typeScopedBody } from "../support/emulatorHarness";
+import { FakeClock } from "../support/fakeClock";
 
 const CLOSED = "c105ed00-0000-4000-8000-0000000000aa";
 
-const emulator = useEmulator({ rateLimit: { requestsPerSecond: 1000, burst: 1000 } });
+const clock = new FakeClock();
+const emulator = useEmulator({ rateLimit: { requestsPerSecond: 1000, burst: 1000 }, clock });
 
 describe("stats", () => {
   it("counts API requests per operation (both APIs) and per status; admin calls are not counted", async () => {
@@ -64,10 +66,10 @@ describe("reset", () => {
       (result) => result.status,
       () => "connection dropped",
     );
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the request is now waiting in the delay
+    await emulator.faultApplied("delay"); // the request is now waiting in the delay
     await emulator.admin("POST", "/reset");
     expect(await delayed).toBe("connection dropped");
-    await new Promise((resolve) => setTimeout(resolve, 500)); // past the delay: nothing commits late
+    clock.advance(500); // past the delay: nothing commits late
     expect(await emulator.all()).toEqual([]);
   });
 });

@@ -161,6 +161,11 @@ describe("400 with a validation envelope: the request breaks a rule", () => {
     return result.json.Messages;
   }
 
+  /** The messages of a Subscribe of a type-scoped body with `fields` overridden. */
+  async function subscribeMessages(fields: Record<string, unknown>) {
+    return messagesOf(await emulator.config("SubscribeToWebhook", { body: typeScopedBody(fields) }));
+  }
+
   it("1001: a SubscriberURL that is not an absolute http(s) URL, with every message field filled", async () => {
     const result = await emulator.config("SubscribeToWebhook", {
       body: typeScopedBody({ SubscriberURL: "hooks.example.com/x" }),
@@ -267,6 +272,41 @@ describe("400 with a validation envelope: the request breaks a rule", () => {
       Parameters: ["X Key: 1", "X-Key:-1"],
       MessageDescription: 'CustomHeader "X Key: 1" (saved as "X-Key:-1") is not a valid HTTP header name.',
     });
+  });
+
+  it.each([
+    ["Host", "the HTTP client sets Host from the subscriber URL"],
+    ["content length", "the HTTP client frames the message body itself"],
+    ["Transfer-Encoding", "the HTTP client frames the message body itself"],
+    ["Connection", "it controls the connection, not the message"],
+    ["Content-Type", "the service sends every message as application/json"],
+    ["X-Acme-Corp-Signature", "it carries the Signature, which a custom header must not forge"],
+  ])("1006: CustomHeader %s is reserved, and the message says why", async (header, reason) => {
+    const [message] = await subscribeMessages({ CustomHeader: header });
+    expect(message).toMatchObject({ MessageID: 1006, Parameters: [header.replace(/ /g, "-"), reason] });
+    expect(message?.MessageDescription).toContain(reason);
+  });
+
+  it.each([
+    ["a line break", "v\r\nX-Evil: 1"],
+    ["a NUL character", "v\0"],
+    ["a control character", "v\x07"],
+    ["a character outside Latin-1", "v€"],
+  ])("1007: CustomHeaderValue with %s, never echoing the value", async (problem, value) => {
+    const [message] = await subscribeMessages({ CustomHeader: "X-Key", CustomHeaderValue: value });
+    expect(message).toMatchObject({ MessageID: 1007, Parameters: [problem] });
+    expect(JSON.stringify(message)).not.toContain(JSON.stringify(value).slice(1, -1));
+  });
+
+  it.each([
+    ["https://hooks.example.com/a b", "contains whitespace"],
+    ["https://user:pw@hooks.example.com/a", "must not embed credentials"],
+    ["https:/hooks.example.com", "is not an absolute"],
+  ])("1001 for SubscriberURL %s", async (url, says) => {
+    const [message] = await subscribeMessages({ SubscriberURL: url });
+    expect(message?.MessageID).toBe(1001);
+    expect(message?.MessageDescription).toContain(says);
+    expect(message?.MessageDescription).not.toContain("pw@");
   });
 
   it("reports every broken rule, all about the same allocated GUID", async () => {

@@ -1,4 +1,4 @@
-/** diff: local, deep-equal of normalised desired inputs against state; identity changes replace. */
+/** diff: local, deep equality of normalised desired inputs against state; identity changes replace. */
 import { describe, expect, it } from "vitest";
 import { diffSubscription } from "../../provider/resource/diff";
 import { UNKNOWN } from "../../provider/resource/inputs";
@@ -16,6 +16,7 @@ const state: SubscriptionOutputs = {
   customHeader: "",
   customHeaderValue: null,
   adoptGuid: null,
+  rotation: null,
   baseUrl: "https://instance.example.com",
 };
 const desired = {
@@ -65,5 +66,15 @@ describe("diffSubscription", () => {
     ).toEqual(["adoptGuid"]);
     expect(diffSubscription(state, { ...desired, adoptGuid: state.guid }, false).changes).toBe(false);
     expect(diffSubscription({ ...state, adoptGuid: state.guid }, desired, false).changes).toBe(false);
+  });
+
+  it("replaces when the rotation label is set, changed or removed; a state from before rotation existed is quiet", () => {
+    expect(diffSubscription(state, { ...desired, rotation: "2026-q4" }, false).replaces).toEqual(["rotation"]);
+    const rotated = { ...state, rotation: "2026-q4" };
+    expect(diffSubscription(rotated, { ...desired, rotation: "2027-q1" }, false).replaces).toEqual(["rotation"]);
+    expect(diffSubscription(rotated, desired, false).replaces).toEqual(["rotation"]);
+    expect(diffSubscription(rotated, { ...desired, rotation: "2026-q4" }, false).changes).toBe(false);
+    const { rotation: _, ...older } = state;
+    expect(diffSubscription(older, desired, false).changes).toBe(false);
   });
 });

@@ -2,8 +2,9 @@
  * check: every bad input gets one clear failure on the right field, showing the bad value
  * (never a secret's) and what to do; good inputs are normalised to what the service returns.
  */
-import { describe, expect, it } from "vitest";
-import { UNKNOWN, checkInputs } from "../../provider/resource/inputs";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { UNKNOWN, checkInputs, type SubscriptionInputs } from "../../provider/resource/inputs";
+import type { WebhookId } from "../../provider/wire";
 import { BAD_INPUTS, GUID, SECRET, typeScoped, valid } from "../support/badInputs";
 
 describe("check rejects bad input per field", () => {
@@ -80,5 +81,20 @@ describe("check normalises good input", () => {
   it("reports every bad field at once", () => {
     const { failures } = checkInputs({ webhook: "Nope", filterObjectType: "x", subscriberUrl: "x" });
     expect(failures.map((f) => f.property).sort()).toEqual(["filterObjectType", "subscriberUrl", "webhook"]);
+  });
+});
+
+describe("the input type derived from the schema", () => {
+  it("has required and optional fields as the resource declares them, enums as integers", () => {
+    expectTypeOf<SubscriptionInputs>().toEqualTypeOf<{
+      webhook: WebhookId;
+      filterObjectType: number;
+      filterObjectGuid?: string | undefined;
+      subscriberUrl: string;
+      customHeader?: string | undefined;
+      customHeaderValue?: string | undefined;
+      adoptGuid?: string | undefined;
+      rotation?: string | undefined;
+    }>();
   });
 });

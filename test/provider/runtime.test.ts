@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as runtime from "../../provider/resource/runtime";
-import type { SubscriptionInputs } from "../../provider/resource/inputs";
+import { checkInputs, type SubscriptionInputs } from "../../provider/resource/inputs";
 import { EmulatorHarness, objectScopedBody, typeScopedBody } from "../support/emulatorHarness";
 
 const PACKET = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
@@ -44,6 +44,18 @@ function inputs(overrides: Partial<SubscriptionInputs> = {}): SubscriptionInputs
   };
 }
 
+/** Subscribes directly on the service to what `inputs()` describes (same natural key), with `headerValue`. */
+function subscribeIdentical(headerValue: string) {
+  return emulator.subscribe(
+    objectScopedBody(0, PACKET, {
+      FilterObjectType: 2,
+      SubscriberURL: "https://hooks.example.com/orders",
+      CustomHeader: "X-Api-Key",
+      CustomHeaderValue: headerValue,
+    }),
+  );
+}
+
 async function stats(on = emulator): Promise<{ requests: Record<string, number> }> {
   return (await on.admin("GET", "/stats")).json;
 }
@@ -62,6 +74,7 @@ describe("create", () => {
       customHeader: "X-Api-Key",
       customHeaderValue: "k1",
       adoptGuid: null,
+      rotation: null,
       baseUrl: emulator.url.replace(/\/$/, ""),
     });
     expect(Object.values(outs!).every((v) => v !== undefined)).toBe(true);
@@ -83,15 +96,17 @@ describe("create", () => {
     expect((await emulator.all()).map((s) => s.GUID)).toEqual([id]);
   });
 
+  it("with a rotation label, creates a new subscription beside the identical one being rotated away", async () => {
+    const old = await subscribeIdentical("k1");
+    const { id, outs } = await runtime.create(inputs({ rotation: "2027-01" }));
+    expect(id).not.toBe(old.GUID.toLowerCase());
+    expect(outs!.signature).not.toBe(old.Signature);
+    expect(outs!.rotation).toBe("2027-01");
+    expect(await emulator.all()).toHaveLength(2);
+  });
+
   it("adopts an identical orphan instead of creating a duplicate", async () => {
-    const orphan = await emulator.subscribe(
-      objectScopedBody(0, PACKET, {
-        FilterObjectType: 2,
-        SubscriberURL: "https://hooks.example.com/orders",
-        CustomHeader: "X-Api-Key",
-        CustomHeaderValue: "old",
-      }),
-    );
+    const orphan = await subscribeIdentical("old");
     const warn = vi.spyOn(console, "error").mockImplementation(() => {});
     const { id, outs } = await runtime.create(inputs());
     expect(id).toBe(orphan.GUID.toLowerCase());
@@ -101,6 +116,26 @@ describe("create", () => {
     expect(warn.mock.calls.join(" ")).toContain("only the subscriptions visible to the configured account were seen");
     warn.mockRestore();
     expect(await emulator.all()).toHaveLength(1);
+  });
+
+  it("adopts each identical orphan at most once, and never one deleted since the list was read", async () => {
+    const body = objectScopedBody(0, PACKET, {
+      FilterObjectType: 2,
+      SubscriberURL: "https://hooks.example.com/orders",
+      CustomHeader: "X-Api-Key",
+    });
+    const orphans = [await emulator.subscribe(body), await emulator.subscribe(body)].map((o) => o.GUID.toLowerCase());
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    const first = await runtime.create(inputs());
+    expect(orphans).toContain(first.id);
+    const other = orphans.find((guid) => guid !== first.id)!;
+    await runtime.delete(other);
+    const second = await runtime.create(inputs());
+    warn.mockRestore();
+    expect([first.id, other]).not.toContain(second.id);
+    // Both creates looked in the same list.
+    expect((await stats()).requests.GetAllWebhookSubscriptions).toBe(1);
+    expect((await emulator.all()).map((s) => s.GUID.toLowerCase()).sort()).toEqual([first.id, second.id].sort());
   });
 
   it("names the closed work item when PacketUpdated is refused", async () => {
@@ -332,26 +367,31 @@ describe("diff and check through the runtime", () => {
     expect((await stats()).requests).toEqual(before);
   });
 
-  it("check normalises names, header spaces and GUID case", async () => {
-    const { inputs: checked, failures } = await runtime.check(
-      {},
-      {
-        webhook: "PacketCreated",
-        filterObjectType: 2,
-        filterObjectGuid: PACKET.toUpperCase(),
-        subscriberUrl: "https://h.example.com/x",
-        customHeader: "X Api Key",
-        customHeaderValue: "v",
-      },
-    );
-    expect(failures).toEqual([]);
-    expect(checked).toEqual({
-      webhook: 0,
-      filterObjectType: 2,
-      filterObjectGuid: PACKET,
-      subscriberUrl: "https://h.example.com/x",
-      customHeader: "X-Api-Key",
-      customHeaderValue: "v",
-    });
+  it("warns on every replacement, naming the subscription and the Signature overlap; never on an update", async () => {
+    const { id, outs } = await runtime.create(inputs({ rotation: "r1" }));
+    expect(outs?.rotation).toBe("r1");
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await runtime.diff(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2", rotation: "r1" }));
+      expect(warn).not.toHaveBeenCalled();
+      expect((await runtime.diff(id, outs!, inputs({ rotation: "r2" }))).replaces).toEqual(["rotation"]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toBe(
+        `warning: PacketCreated on ${PACKET} → https://hooks.example.com/orders: replaced (rotation changed), so its Signature will change. ` +
+          "The new subscription is created before the old one is deleted and both deliver meanwhile: " +
+          "receivers must accept both the old and the new Signature during the overlap (verifySignature with an array).",
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("check returns check's normalised inputs, ignores __provider, and sends failures without a property", async () => {
+    const raw = { webhook: "PacketCreated", filterObjectType: 2, filterObjectGuid: PACKET.toUpperCase() };
+    const good = { ...raw, subscriberUrl: "https://h.example.com/x", __provider: "serialized module" };
+    expect(await runtime.check({}, good)).toEqual({ inputs: checkInputs(good).inputs, failures: [] });
+    // Without `property`, the engine cannot print the raw value (which may be a secret) beside the reason.
+    const bad = await runtime.check({}, { ...raw, subscriberUrl: "https://u:pw@h.example.com/x" });
+    expect(bad.failures).toEqual([{ property: "", reason: expect.stringMatching(/^subscriberUrl must not embed/) }]);
   });
 });

@@ -76,6 +76,12 @@ export const BAD_INPUTS: ReadonlyArray<readonly [string, Record<string, unknown>
     /required for SpecificBusinessObjectUpdated/,
   ],
   [
+    "filterObjectGuid all-zero (no filter) for PacketCreated",
+    valid({ filterObjectGuid: "00000000-0000-0000-0000-000000000000" }),
+    "filterObjectGuid",
+    /required for PacketCreated/,
+  ],
+  [
     "filterObjectGuid for BusinessObjectCreated",
     typeScoped({ filterObjectGuid: GUID }),
     "filterObjectGuid",
@@ -149,6 +155,25 @@ export const BAD_INPUTS: ReadonlyArray<readonly [string, Record<string, unknown>
   ["subscriberUrl number", valid({ subscriberUrl: 8080 }), "subscriberUrl", /must be a string, got: 8080/],
   ["subscriberUrl http without host", valid({ subscriberUrl: "http://" }), "subscriberUrl", /absolute http\(s\) URL/],
   [
+    "subscriberUrl scheme without slashes",
+    valid({ subscriberUrl: "http:hooks.example.com/x" }),
+    "subscriberUrl",
+    /absolute http\(s\) URL, got: "http:hooks.example.com\/x"/,
+  ],
+  [
+    "subscriberUrl scheme with one slash",
+    valid({ subscriberUrl: "https:/hooks.example.com" }),
+    "subscriberUrl",
+    /absolute http\(s\) URL/,
+  ],
+  ["customHeader Host", valid({ customHeader: "Host" }), "customHeader", /sets Host from the subscriber URL/],
+  [
+    "customHeader Transfer-Encoding",
+    valid({ customHeader: "transfer encoding" }),
+    "customHeader",
+    /must not replace a header the service sets itself \(the HTTP client frames the message body itself\)/,
+  ],
+  [
     "customHeader with colon",
     valid({ customHeader: "X-Key:" }),
     "customHeader",
@@ -180,6 +205,12 @@ export const BAD_INPUTS: ReadonlyArray<readonly [string, Record<string, unknown>
     valid({ customHeader: "X-Key", customHeaderValue: `${SECRET}\r\nX-Evil: 1` }),
     "customHeaderValue",
     /must not contain line breaks/,
+  ],
+  [
+    "customHeaderValue with a control character",
+    valid({ customHeader: "X-Key", customHeaderValue: `${SECRET}\u0007` }),
+    "customHeaderValue",
+    /contains a control character/,
   ],
   [
     "customHeaderValue number",

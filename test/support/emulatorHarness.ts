@@ -129,6 +129,14 @@ export class EmulatorHarness {
     });
   }
 
+  /**
+   * Resolves once a `kind` fault has been applied `count` times (e.g. a request is now held by a
+   * delay): waits for the event, not for time to pass.
+   */
+  async faultApplied(kind: string, count = 1): Promise<void> {
+    while (((await this.admin("GET", "/stats")).json.faults[kind] ?? 0) < count);
+  }
+
   /** `POST /_emulator/reset`, asserting it worked. */
   async reset(): Promise<void> {
     const result = await this.admin("POST", "/reset");

@@ -16,6 +16,8 @@ export interface FleetVariant {
   readonly urlSuffix?: string;
   /** Which subscriptions get the suffix. @default every one */
   readonly changed?: (index: number) => boolean;
+  /** Added to every filterObjectType: an identity field, so every subscription is replaced. */
+  readonly filterObjectTypeOffset?: number;
 }
 
 /** A deterministic GUID for subscription `index` of the fleet. */
@@ -39,7 +41,7 @@ export function fleet(count: number, variant: FleetVariant = {}): Record<string,
     const suffix = variant.urlSuffix && (variant.changed?.(i) ?? true) ? `/${variant.urlSuffix}` : "";
     out[`sub-${String(i).padStart(3, "0")}`] = {
       webhook,
-      filterObjectType: 2 + (i % 7),
+      filterObjectType: 2 + (i % 7) + (variant.filterObjectTypeOffset ?? 0),
       ...(OBJECT_SCOPED.has(webhook) ? { filterObjectGuid: objectGuid(i) } : {}),
       subscriberUrl: `https://hooks.example.com/fleet/${i}${suffix}`,
       ...(i % 3 === 0 ? { customHeader: "X Api Key", customHeaderValue: pulumi.secret(headerValue(i)) } : {}),
@@ -154,10 +156,22 @@ export async function compareFleet(
     if (desired && !wanted) result.mismatches.push(`${name}: in state but not in the program`);
     if (wanted && wanted.subscriberUrl !== plain(outputs.subscriberUrl))
       result.mismatches.push(`${name}: subscriberUrl is not the desired ${String(wanted.subscriberUrl)}`);
+    if (wanted && wanted.filterObjectType !== plain(outputs.filterObjectType))
+      result.mismatches.push(`${name}: filterObjectType is not the desired ${String(wanted.filterObjectType)}`);
   }
   if (desired && managed.length !== Object.keys(desired).length)
     result.mismatches.push(`${managed.length} in state, ${Object.keys(desired).length} in the program`);
   return result;
+}
+
+/** The comparison when the service holds exactly the `count` subscriptions the state records, as declared. */
+export function exactly(count: number): FleetComparison {
+  return { live: count, managed: count, duplicates: [], orphans: [], missing: [], mismatches: [] };
+}
+
+/** How many distinct subscriptions an engine run's output says the provider adopted. */
+export function adoptions(output: string): number {
+  return new Set(output.match(/adopted the existing identical subscription [0-9a-f-]{36}/g) ?? []).size;
 }
 
 /** The comparison as one line for the log. */

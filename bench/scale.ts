@@ -1,0 +1,156 @@
+/**
+ * The cost curve: `up` (create), `preview` of the unchanged stack, `refresh` and `destroy` of N
+ * WebhookSubscriptions against the no-op engine floor at the same N and mode, in both modes
+ * (default, and skip-checkpoints = PULUMI_SKIP_CHECKPOINTS=true). Floor and ours alternate (the
+ * one that goes first alternates by round); API calls are counted at the emulator, and the peak
+ * RSS of each dynamic-provider process is recorded by bench/rssProbe.cjs.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { destroyAll, freshStack, previewUnchanged, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
+import { median } from "./median";
+
+export type Mode = "default" | "skip-checkpoints";
+export const MODES: readonly Mode[] = ["default", "skip-checkpoints"];
+export const OPERATIONS = ["up", "preview", "refresh", "destroy"] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** Seconds of ours against the floor's, medians over the rounds. */
+export interface Timing {
+  value: number;
+  baseline: number;
+  ratio: number;
+}
+
+/** One point of the curve (bench/results.json `scale`). */
+export interface ScaleEntry extends Record<Operation, Timing> {
+  n: number;
+  mode: Mode;
+  rounds: number;
+  /** The most API calls any preview of the unchanged stack made. */
+  preview_api_calls: number;
+  /** The most API calls any refresh made. */
+  refresh_api_calls: number;
+  /** The highest peak RSS of our dynamic-provider process over all operations and rounds. */
+  provider_peak_rss_mb: number;
+  /** The same for the floor's (no-op) provider process: what the host itself holds. */
+  floor_provider_peak_rss_mb: number;
+}
+
+export interface ScalePlan {
+  sizes: number[];
+  modes: readonly Mode[];
+  /** Rounds of one (N, mode). */
+  rounds(n: number, mode: Mode): number;
+}
+
+/** Refreshes per cycle: a refresh is short, so one sample is at the mercy of the machine. */
+const REFRESHES = 3;
+const PROBE = join(__dirname, "rssProbe.cjs");
+
+/** What one cycle (up, preview, refreshes, destroy of a fresh stack) measured. */
+interface Cycle {
+  seconds: Record<Operation, number>;
+  previewCalls: number;
+  refreshCalls: number;
+  peakRssMb: number;
+}
+
+export interface ScaleDeps {
+  ctx: BenchContext;
+  /** Requests the service has answered so far. */
+  apiCalls(): Promise<number>;
+  log(line: string): void;
+}
+
+async function cycle(deps: ScaleDeps, kind: Kind, n: number, mode: Mode, rssDir: string): Promise<Cycle> {
+  rmSync(rssDir, { recursive: true, force: true });
+  mkdirSync(rssDir, { recursive: true });
+  const env: Record<string, string> = {
+    BENCH_RSS_DIR: rssDir,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(PROBE)}`.trim(),
+    ...(mode === "skip-checkpoints" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
+  };
+  const stack = await freshStack(deps.ctx, kind, n, env);
+  const up = await timed(() => upAll(stack, n));
+
+  let calls = await deps.apiCalls();
+  const preview = await timed(() => previewUnchanged(stack, n));
+  const previewCalls = (await deps.apiCalls()) - calls;
+
+  const refreshes: number[] = [];
+  let refreshCalls = 0;
+  for (let i = 0; i < REFRESHES; i++) {
+    calls = await deps.apiCalls();
+    refreshes.push(
+      await timed(async () => {
+        const result = await stack.refresh();
+        if (result.summary.result !== "succeeded") throw new Error(`refresh ${result.summary.result}`);
+      }),
+    );
+    refreshCalls = Math.max(refreshCalls, (await deps.apiCalls()) - calls);
+  }
+
+  const destroy = await timed(() => destroyAll(stack, n));
+  await stack.workspace.removeStack(stack.name);
+  return {
+    seconds: { up, preview, refresh: median(refreshes), destroy },
+    previewCalls,
+    refreshCalls,
+    peakRssMb: peakRssMb(rssDir),
+  };
+}
+
+/** The highest maxRSS the probe recorded in `dir`, in MiB (0 when no provider process ran). */
+function peakRssMb(dir: string): number {
+  let peakKb = 0;
+  for (const file of readdirSync(dir))
+    peakKb = Math.max(peakKb, (JSON.parse(readFileSync(join(dir, file), "utf8")) as { maxRssKb: number }).maxRssKb);
+  return peakKb / 1024;
+}
+
+function timing(ours: number[], floor: number[]): Timing {
+  return { value: median(ours), baseline: median(floor), ratio: median(ours) / median(floor) };
+}
+
+/** Measures every (N, mode) of the plan, rounds outermost so that each point's rounds spread over the run. */
+export async function measureScale(deps: ScaleDeps, plan: ScalePlan): Promise<ScaleEntry[]> {
+  const points = plan.sizes.flatMap((n) => plan.modes.map((mode) => ({ n, mode, rounds: plan.rounds(n, mode) })));
+  const cycles = new Map(points.map((p) => [p, { subscriptions: [] as Cycle[], noop: [] as Cycle[] }]));
+  const maxRounds = Math.max(...points.map((p) => p.rounds));
+  for (let round = 1; round <= maxRounds; round++)
+    for (const point of points) {
+      if (round > point.rounds) continue;
+      const order: Kind[] = round % 2 === 1 ? ["noop", "subscriptions"] : ["subscriptions", "noop"];
+      for (const kind of order) {
+        const c = await cycle(deps, kind, point.n, point.mode, join(deps.ctx.dir, "rss"));
+        cycles.get(point)![kind].push(c);
+        const s = c.seconds;
+        deps.log(
+          `scale N=${point.n} ${point.mode} round ${round}/${point.rounds} ${kind}: up ${s.up.toFixed(2)}s, preview ${s.preview.toFixed(2)}s, ` +
+            `refresh ${s.refresh.toFixed(2)}s, destroy ${s.destroy.toFixed(2)}s, provider peak RSS ${c.peakRssMb.toFixed(0)} MB`,
+        );
+      }
+    }
+  return points.map((point) => {
+    const { subscriptions: ours, noop: floor } = cycles.get(point)!;
+    const per = (op: Operation) =>
+      timing(
+        ours.map((c) => c.seconds[op]),
+        floor.map((c) => c.seconds[op]),
+      );
+    return {
+      n: point.n,
+      mode: point.mode,
+      rounds: point.rounds,
+      up: per("up"),
+      preview: per("preview"),
+      refresh: per("refresh"),
+      destroy: per("destroy"),
+      preview_api_calls: Math.max(...ours.map((c) => c.previewCalls)),
+      refresh_api_calls: Math.max(...ours.map((c) => c.refreshCalls)),
+      provider_peak_rss_mb: Math.max(...ours.map((c) => c.peakRssMb)),
+      floor_provider_peak_rss_mb: Math.max(...floor.map((c) => c.peakRssMb)),
+    };
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * Killing an engine operation the way a crashed CI runner would — SIGKILL of the whole process
+ * group in the middle of the run — and looking at what it left: the checkpoint at rest, the
+ * backend's lock files, and any plugin the dead engine orphaned. Shared by the interrupted-run
+ * tests (default and skip-checkpoints mode).
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { expect } from "vitest";
+import type { Operation } from "../../provider/wire";
+import type { InterruptedRunParameters } from "../e2e/fixtures/interrupted-run";
+import type { EmulatorHarness } from "./emulatorHarness";
+import { REPO_ROOT } from "./engine";
+
+/** The checkpoint at rest: its resources (by name) and the operations the killed engine left pending. */
+export function checkpoint(
+  backendDir: string,
+  project: string,
+  stack: string,
+): { resources: string[]; pending: Array<{ type: string; name: string }> } {
+  const file = join(backendDir, ".pulumi", "stacks", project, `${stack}.json`);
+  const latest = (
+    JSON.parse(readFileSync(file, "utf8")) as {
+      checkpoint: {
+        latest?: {
+          resources?: Array<{ urn: string }>;
+          pending_operations?: Array<{ type: string; resource: { urn: string } }>;
+        };
+      };
+    }
+  ).checkpoint.latest;
+  return {
+    resources: (latest?.resources ?? []).map((r) => r.urn.split("::").pop()!),
+    pending: (latest?.pending_operations ?? []).map((p) => ({ type: p.type, name: p.resource.urn.split("::").pop()! })),
+  };
+}
+
+/** Lock files of the file backend (one per running, or killed, update). */
+export function locks(backendDir: string): string[] {
+  const root = join(backendDir, ".pulumi", "locks");
+  return existsSync(root)
+    ? readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))
+    : [];
+}
+
+/** Processes of a process group that still run (zombies are dead; in a container nobody may reap them). */
+function liveMembers(pgid: number): string[] {
+  const members: string[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // Fields after the command name (which may hold spaces): state ppid pgrp …
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) === pgid && state !== "Z") members.push(`${pid} ${stat.slice(0, stat.lastIndexOf(")") + 1)}`);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return members;
+}
+
+/**
+ * Kills what the dead engine left running in `cwd`: Pulumi starts each plugin (here the
+ * dynamic-provider host) in a process group of its own, so killing the engine's group orphans it,
+ * as it would on a real runner. Returns the PIDs it found.
+ */
+function killStrays(cwd: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`) !== cwd) continue;
+      process.kill(Number(pid), "SIGKILL");
+      found.push(Number(pid));
+    } catch {
+      // Not ours to read, or it ended while we looked.
+    }
+  }
+  return found;
+}
+
+/**
+ * Runs the fixture's engine operation in a process group of its own and SIGKILLs the group once
+ * `kill.after` more requests of `kill.operation` have reached the service (plus `graceMs`, so that quick
+ * requests are answered while slow ones are still in flight). Then kills the plugins it
+ * orphaned and checks that nothing of the run is left. Returns the requests seen at the kill.
+ */
+export async function killMidRun(
+  emulator: EmulatorHarness,
+  parameters: InterruptedRunParameters,
+  kill: { operation: Operation; after: number; graceMs?: number },
+): Promise<number> {
+  const requests = async (): Promise<number> =>
+    (await emulator.admin("GET", "/stats")).json.requests[kill.operation] ?? 0;
+  const before = await requests();
+  const child = spawn(
+    join(REPO_ROOT, "node_modules", ".bin", "tsx"),
+    [join(REPO_ROOT, "test", "e2e", "fixtures", "interrupted-run.ts")],
+    {
+      cwd: REPO_ROOT,
+      // Its own process group: one signal reaches the script, the pulumi CLI and the provider plugin.
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, INTERRUPTED_RUN: JSON.stringify(parameters) },
+    },
+  );
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+  let seen = 0;
+  for (let i = 0; i < 2400 && seen < kill.after && child.exitCode === null; i++) {
+    seen = (await requests()) - before;
+    await sleep(25);
+  }
+  expect(child.exitCode, `the ${parameters.operation} ended before the kill:\n${output}`).toBeNull();
+  await sleep(kill.graceMs ?? 500);
+  process.kill(-child.pid!, "SIGKILL");
+  await exited;
+  await sleep(200);
+  expect(liveMembers(child.pid!)).toEqual([]);
+  const strays = killStrays(parameters.workDir);
+  await sleep(200);
+  expect(killStrays(parameters.workDir), `plugins orphaned by the kill (${strays.join(", ")}) still run`).toEqual([]);
+  expect(output).not.toContain(`${parameters.operation} finished`);
+  return seen;
+}
