@@ -1,11 +1,13 @@
 /**
  * The admin API under `/_emulator`: emulator-only controls that tests, benchmarks and users
- * drive (product.md). No auth, no rate limit, not counted in the stats: it is not part of the
- * emulated service.
+ * drive (product.md). No rate limit, not counted in the stats: it is not part of the emulated
+ * service. Open on a loopback-only emulator; when an admin token is configured (required off
+ * loopback) every admin request must carry `Authorization: Bearer <admin token>`.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { WireGuid } from "../provider/wire";
+import { bearerToken, sameSecret } from "./auth";
 import type { EmulatorContext } from "./context";
 import { deliverEvent, EventRequest } from "./events";
 import { FaultConfiguration } from "./faults";
@@ -20,6 +22,20 @@ const RateLimitBody = z.strictObject({ requestsPerSecond: z.number(), burst: z.n
 export const ADMIN_PATH = "/_emulator";
 
 const OK: Outcome = { status: 200, json: { ok: true } };
+
+/** 401 for an admin request without the admin token; it never says what was presented. */
+const ADMIN_UNAUTHORIZED = errorOutcome(
+  401,
+  "The admin API needs Authorization: Bearer <admin token>, the token the emulator was started with (--admin-token).",
+);
+
+/** Whether an admin request may proceed: always without an admin token, else only with it. */
+function adminAllowed(context: EmulatorContext, request: FastifyRequest): boolean {
+  const expected = context.options.adminToken;
+  if (expected === null) return true;
+  const presented = bearerToken(request.headers.authorization);
+  return presented !== undefined && sameSecret(presented, expected);
+}
 
 /** Reads a JSON body with `schema` and passes it on, or answers 400 saying what is wrong. */
 function withBody<T>(
@@ -41,7 +57,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: EmulatorConte
     app.route({
       method,
       url: `${ADMIN_PATH}${path}`,
-      handler: async (request, reply) => sendOutcome(reply, await handle(request)),
+      handler: async (request, reply) =>
+        sendOutcome(reply, adminAllowed(context, request) ? await handle(request) : ADMIN_UNAUTHORIZED),
     });
 
   route("POST", "/reset", async () => {

@@ -2,7 +2,7 @@
  * Bearer tokens and the roles they carry. Two fixed development tokens exist (product.md);
  * the OAuth2 endpoint issues more, each expiring after the configured lifetime.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Clock } from "../provider/wire";
 
 /** Fixed token holding the Builder role. */
@@ -20,6 +20,27 @@ export const READER_TOKEN = "dev-reader";
 /** Who a request is: Builder may call every operation, Reader none; anonymous gets 401. */
 export type Caller = "builder" | "reader" | "anonymous";
 
+/**
+ * The fixed tokens an emulator accepts: the dev tokens when they are enabled (on loopback, or
+ * with `allowDevTokens`), and the admin token, which is a Builder token too.
+ */
+export function fixedTokens(options: { devTokens: boolean; adminToken: string | null }): ReadonlyMap<string, Caller> {
+  const tokens = new Map<string, Caller>();
+  if (options.devTokens) {
+    tokens.set(BUILDER_TOKEN, "builder");
+    tokens.set(SECOND_BUILDER_TOKEN, "builder");
+    tokens.set(READER_TOKEN, "reader");
+  }
+  if (options.adminToken !== null) tokens.set(options.adminToken, "builder");
+  return tokens;
+}
+
+/** Compares a presented secret with the expected one in constant time (digests, so length does not show). */
+export function sameSecret(presented: string, expected: string): boolean {
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
 /** Reads the token out of an `Authorization: Bearer <token>` header; the scheme is case-insensitive. */
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
@@ -36,14 +57,15 @@ export class TokenRegistry {
   constructor(
     private readonly ttlSeconds: number,
     private readonly clock: Pick<Clock, "now">,
+    private readonly fixed: ReadonlyMap<string, Caller> = fixedTokens({ devTokens: true, adminToken: null }),
   ) {}
 
   /** Who presents this Authorization header right now. */
   identify(authorization: string | undefined): Caller {
     const token = bearerToken(authorization);
     if (token === undefined || this.expired.has(token)) return "anonymous";
-    if (token === BUILDER_TOKEN || token === SECOND_BUILDER_TOKEN) return "builder";
-    if (token === READER_TOKEN) return "reader";
+    const fixed = this.fixed.get(token);
+    if (fixed !== undefined) return fixed;
     const expiresAt = this.issued.get(token);
     return expiresAt !== undefined && this.clock.now() < expiresAt ? "builder" : "anonymous";
   }

@@ -13,7 +13,7 @@ export class CliUsageError extends Error {
 }
 
 export const USAGE =
-  "usage: npm run emulator -- [--port 8080] [--host 127.0.0.1] [--state .emulator/state.json] [--legacy-only] [--product service] [--rate-limit 20[:burst]] [--dialect spec|vendor-docs]";
+  "usage: npm run emulator -- [--port 8080] [--host 127.0.0.1] [--state .emulator/state.json] [--legacy-only] [--product service] [--rate-limit 20[:burst]] [--dialect spec|vendor-docs] [--admin-token <token>] [--allow-dev-tokens] [--max-subscriptions 10000]";
 
 /** The flag that sets each option, for error messages about option values. */
 export const FLAG_OF_OPTION: Readonly<Partial<Record<keyof EmulatorOptions, string>>> = {
@@ -23,6 +23,8 @@ export const FLAG_OF_OPTION: Readonly<Partial<Record<keyof EmulatorOptions, stri
   product: "--product",
   rateLimit: "--rate-limit",
   dialect: "--dialect",
+  adminToken: "--admin-token",
+  maxSubscriptions: "--max-subscriptions",
 };
 
 type MutableOptions = { -readonly [K in keyof EmulatorOptions]: EmulatorOptions[K] };
@@ -35,6 +37,8 @@ const VALUE_FLAGS: Readonly<Record<string, (value: string, options: MutableOptio
   "--product": (value, options) => (options.product = value),
   // Checked by resolveOptions, which names the allowed values.
   "--dialect": (value, options) => (options.dialect = value as EmulatorOptions["dialect"]),
+  "--admin-token": (value, options) => (options.adminToken = value),
+  "--max-subscriptions": (value, options) => (options.maxSubscriptions = number("--max-subscriptions", value)),
   "--rate-limit": (value, options) => {
     const [rate, burst, extra] = value.split(":");
     if (extra !== undefined || rate === undefined)
@@ -60,6 +64,10 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions | "help" 
     if (argument === "--help" || argument === "-h") return "help";
     if (argument === "--legacy-only") {
       options.legacyOnly = true;
+      continue;
+    }
+    if (argument === "--allow-dev-tokens") {
+      options.allowDevTokens = true;
       continue;
     }
     const equals = argument.indexOf("=");

@@ -3,7 +3,7 @@
  * counters and the delivery transport. `reset` is the admin API's "forget everything".
  */
 import { Agent } from "undici";
-import { TokenRegistry } from "./auth";
+import { fixedTokens, TokenRegistry } from "./auth";
 import { loopbackOnlyLookup } from "./delivery";
 import { dialectNamed, type Dialect } from "./dialect";
 import type { DeliverySettings } from "./events";
@@ -30,19 +30,21 @@ export class EmulatorContext {
    * lookup refuses any address that is not loopback.
    */
   readonly deliveryAgent = new Agent({ connect: { lookup: loopbackOnlyLookup } });
+  /** The port the server listens on, once it does: deliveries never target it. */
+  listenPort: number | null = null;
 
   private constructor(
     readonly options: ResolvedOptions,
     readonly store: Store,
   ) {
     this.limiter = new RateLimiter(options.rateLimit, options.clock);
-    this.tokens = new TokenRegistry(options.tokenTtlSeconds, options.clock);
+    this.tokens = new TokenRegistry(options.tokenTtlSeconds, options.clock, fixedTokens(options));
     this.dialect = dialectNamed(options.dialect);
   }
 
   /** Builds the context, loading the state file if one is configured. */
   static async create(options: ResolvedOptions): Promise<EmulatorContext> {
-    return new EmulatorContext(options, await Store.open(options.statePath));
+    return new EmulatorContext(options, await Store.open(options.statePath, options.maxSubscriptions));
   }
 
   /** Waits `ms` on the emulator's clock; rejects when a reset or shutdown cuts the delay short. */
@@ -86,6 +88,7 @@ export class EmulatorContext {
       timeoutMs: this.options.deliveryTimeoutMs,
       retries: this.dialect.deliveryRetries,
       sleep: this.options.deliverySleep,
+      ownPort: this.listenPort,
     };
   }
 

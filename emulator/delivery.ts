@@ -3,7 +3,8 @@
  * so it only ever sends to loopback addresses: a SubscriberURL elsewhere is reported as not
  * delivered. The check is made twice: on the URL's host, and again on every address a host
  * name resolves to (so `localhost` mapped elsewhere, or a redirect, cannot leak traffic —
- * redirects are not followed at all).
+ * redirects are not followed at all). Nor does it ever send to its own listener (any loopback
+ * address on its own port): a subscription aimed at `…/_emulator/reset` must not wipe it.
  */
 import { lookup } from "node:dns";
 import type { LookupFunction } from "node:net";
@@ -11,6 +12,9 @@ import { request, type Dispatcher } from "undici";
 
 /** The error reported for a SubscriberURL whose host is not loopback. */
 export const NOT_LOOPBACK_ERROR = "not delivered: the emulator only delivers to loopback addresses";
+
+/** The error reported for a SubscriberURL that points at the emulator itself. */
+export const OWN_LISTENER_ERROR = "not delivered: the SubscriberURL points at the emulator's own port";
 
 /** Result of one delivery: the subscriber's status, or why there is none. */
 export interface DeliveryResult {
@@ -50,13 +54,23 @@ export const loopbackOnlyLookup: LookupFunction = (hostname, options, callback) 
   });
 };
 
-/** POSTs `body` to `target` with `headers`; never throws, the outcome is in the result. */
+/** The TCP port a URL connects to, its scheme's default when it names none. */
+function portOf(url: URL): number {
+  return url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+}
+
+/**
+ * POSTs `body` to `target` with `headers`; never throws, the outcome is in the result.
+ *
+ * @param ownPort the emulator's own port, never a target (null before it listens).
+ */
 export async function deliver(
   target: string,
   headers: Record<string, string>,
   body: string,
   dispatcher: Dispatcher,
   timeoutMs: number,
+  ownPort: number | null = null,
 ): Promise<DeliveryResult> {
   let url: URL;
   try {
@@ -65,6 +79,7 @@ export async function deliver(
     return { status: null, error: `not delivered: ${JSON.stringify(target)} is not a URL` };
   }
   if (!isLoopbackHostname(url.hostname)) return { status: null, error: NOT_LOOPBACK_ERROR };
+  if (ownPort !== null && portOf(url) === ownPort) return { status: null, error: OWN_LISTENER_ERROR };
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const response = await request(url, { method: "POST", headers, body, dispatcher, signal });

@@ -4,7 +4,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { isObjectScoped, normalizeGuid, WireGuid, WireWebhookRequest, webhookName } from "../provider/wire";
+import {
+  isObjectScoped,
+  normalizeGuid,
+  reservedHeaderReason,
+  WireGuid,
+  WireWebhookRequest,
+  webhookName,
+} from "../provider/wire";
 import { deliver, type DeliveryResult } from "./delivery";
 import { withRetries } from "./deliveryRetry";
 import type { StoredSubscription } from "./stateFile";
@@ -47,6 +54,8 @@ export interface DeliverySettings {
   retries?: number;
   /** How to wait between attempts. */
   sleep?: (ms: number) => Promise<void>;
+  /** The emulator's own port, never a target (null before it listens). */
+  ownPort?: number | null;
 }
 
 /**
@@ -65,16 +74,31 @@ export function matchSubscriptions(
   );
 }
 
-/** Headers of one message: JSON, the signature, and the subscription's custom header when set. */
-export function messageHeaders(subscription: StoredSubscription, product: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    [`x-${product.toLowerCase()}-signature`]: subscription.Signature,
-  };
+/** The headers of one message, or why it is not sent. */
+export type MessageHeaders =
+  { readonly ok: true; readonly headers: Record<string, string> } | { readonly ok: false; readonly refused: string };
+
+/**
+ * Headers of one message: JSON, the signature, and the subscription's custom header when set.
+ * A map without prototype, so any header name (`__proto__`, `constructor`) is an ordinary
+ * key; a reserved name (Host, Content-Length, …, the signature header: `reservedHeaderReason`)
+ * refuses the delivery, saying why, rather than being dropped or forging the signature.
+ */
+export function messageHeaders(subscription: StoredSubscription, product: string): MessageHeaders {
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  headers["content-type"] = "application/json";
+  headers[`x-${product.toLowerCase()}-signature`] = subscription.Signature;
   const custom = subscription.CustomHeader;
-  // The service's own headers win: a custom header must not forge the signature.
-  if (custom !== "" && !(custom.toLowerCase() in headers)) headers[custom] = subscription.CustomHeaderValue ?? "";
-  return headers;
+  if (custom === "") return { ok: true, headers };
+  // Subscribe refuses these names; a state file may still hold one, so delivery refuses it too.
+  const reason =
+    reservedHeaderReason(custom) ??
+    (Object.hasOwn(headers, custom.toLowerCase()) ? "the emulator sets it itself" : undefined);
+  if (reason !== undefined) {
+    return { ok: false, refused: `not delivered: the custom header ${JSON.stringify(custom)} is reserved: ${reason}` };
+  }
+  headers[custom] = subscription.CustomHeaderValue ?? "";
+  return { ok: true, headers };
 }
 
 /** Delivers the event to every matching subscription at once; reports in subscription order. */
@@ -109,9 +133,19 @@ export async function deliverTo(
     SubscriptionGUID: subscription.GUID,
     ...identity,
   };
-  const headers = messageHeaders(subscription, settings.product);
+  const prepared = messageHeaders(subscription, settings.product);
   const body = JSON.stringify(message);
-  const send = () => deliver(subscription.SubscriberURL, headers, body, settings.dispatcher, settings.timeoutMs);
+  const send = prepared.ok
+    ? () =>
+        deliver(
+          subscription.SubscriberURL,
+          prepared.headers,
+          body,
+          settings.dispatcher,
+          settings.timeoutMs,
+          settings.ownPort ?? null,
+        )
+    : () => Promise.resolve({ status: null, error: prepared.refused });
   const result = await withRetries(send, settings.retries ?? 0, settings.sleep ?? (() => Promise.resolve()));
   return { SubscriptionGUID: subscription.GUID, SubscriberURL: subscription.SubscriberURL, ...result };
 }

@@ -12,7 +12,7 @@ export { StateFileError } from "./stateFile";
 export { BUILDER_TOKEN, SECOND_BUILDER_TOKEN, READER_TOKEN } from "./auth";
 export { DIALECTS, type DialectName } from "./dialect";
 export { DEV_CLIENT_ID, DEV_CLIENT_SECRET } from "./oauthRoute";
-export { NOT_LOOPBACK_ERROR } from "./delivery";
+export { NOT_LOOPBACK_ERROR, OWN_LISTENER_ERROR } from "./delivery";
 export type { StatsSnapshot } from "./stats";
 
 /** A running emulator. */
@@ -46,6 +46,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : resolved.port;
+  context.listenPort = port;
   let closing: Promise<void> | null = null;
   return {
     url: `http://${urlHost(resolved.host)}:${port}`,

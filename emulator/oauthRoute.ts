@@ -4,6 +4,7 @@
  * or HTTP Basic; errors use the RFC's `{"error": ...}` body, not the API's `{"Error": ...}`.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { sameSecret } from "./auth";
 import type { EmulatorContext } from "./context";
 import { sendOutcome, type Outcome } from "./outcome";
 
@@ -45,7 +46,10 @@ function issueToken(context: EmulatorContext, request: FastifyRequest): Outcome 
     id: form.get("client_id") ?? "",
     secret: form.get("client_secret") ?? "",
   };
-  if (credentials.id !== DEV_CLIENT_ID || credentials.secret !== DEV_CLIENT_SECRET) {
+  // dev-client authenticates with dev-secret when the dev credentials are on, else with the admin token.
+  const { devTokens, adminToken } = context.options;
+  const secrets = [devTokens ? DEV_CLIENT_SECRET : null, adminToken].filter((s): s is string => s !== null);
+  if (credentials.id !== DEV_CLIENT_ID || !secrets.some((secret) => sameSecret(credentials.secret, secret))) {
     return oauthError(401, "invalid_client", "Unknown client or wrong secret.");
   }
   const grantType = form.get("grant_type");

@@ -4,7 +4,16 @@
  * the raw body and returns the Outcome to send.
  */
 import { randomUUID } from "node:crypto";
-import { CLOSED_PACKET_TEXT, WireGuid, type Operation, type WireEnvelope } from "../provider/wire";
+import {
+  CLOSED_PACKET_TEXT,
+  formatMessage,
+  MessageId,
+  WEBHOOK_SUBSCRIPTION_OBJECT_TYPE,
+  WireGuid,
+  type Operation,
+  type WireEnvelope,
+  type WireValidationMessage,
+} from "../provider/wire";
 import { notFound, type Dialect } from "./dialect";
 import { errorOutcome, type Outcome } from "./outcome";
 import { checkValue, readJsonRequest, type ReadResult } from "./requestBody";
@@ -56,6 +65,20 @@ export function queryGuid(query: Record<string, unknown>, name: string): ReadRes
   return checkValue(value, WireGuid, `Query parameter ${name}`);
 }
 
+/** The validation message of a Subscribe refused because the store holds `limit` subscriptions. */
+function limitReached(limit: number, guid: string): WireValidationMessage {
+  const template =
+    "The instance already holds {0} webhook subscriptions, the most it allows: unsubscribe unused ones first.";
+  return {
+    IsError: true,
+    MessageDescription: formatMessage(template, [limit]),
+    Parameters: [limit],
+    RelatedObjectGUID: guid,
+    RelatedObjectType: WEBHOOK_SUBSCRIPTION_OBJECT_TYPE,
+    MessageID: MessageId.SubscriptionLimitReached,
+  };
+}
+
 const getAll: OperationDefinition = {
   method: "GET",
   handle(store, { dialect, account }) {
@@ -82,6 +105,7 @@ const subscribe: OperationDefinition = {
     // Allocated before validation: a failed subscribe names it in its messages (spec), unsaved.
     const guid = randomUUID();
     const messages = validateSubscription(request.value, guid);
+    if (store.isFull()) messages.push(limitReached(store.maxSubscriptions, guid));
     if (messages.length > 0) return refused(messages);
     const subscription = buildSubscription(request.value, guid, randomUUID());
     if (targetsClosedPacket(request.value, (id) => store.isClosed(id))) {

@@ -1,6 +1,10 @@
 /**
  * Start options of the emulator and their defaults. Validated once, here, so that the server,
  * the CLI and tests all get the same clear message for a bad value.
+ *
+ * Exposure: on a loopback address the emulator is a developer tool. Bound to any other address
+ * it is reachable from the network, so it then requires an admin token (which guards the admin
+ * API and replaces the well-known dev credentials) unless the dev credentials are explicitly allowed.
  */
 import { setTimeout as wait } from "node:timers/promises";
 import { DIALECTS, type DialectName } from "./dialect";
@@ -16,6 +20,7 @@ const EMULATOR_CLOCK: Clock = {
     setTimeout(callback, ms).unref();
   },
 };
+import { isLoopbackAddress, isLoopbackHostname } from "./delivery";
 
 /** Token-bucket settings: sustained rate and the number of requests allowed at once. */
 export interface RateLimitSettings {
@@ -42,6 +47,20 @@ export interface EmulatorOptions {
   readonly tokenTtlSeconds?: number;
   /** How long one event delivery may take before it is reported as failed. @default 5000 */
   readonly deliveryTimeoutMs?: number;
+  /**
+   * Secret that the admin API (`/_emulator/*`) then requires as `Authorization: Bearer <token>`;
+   * at least 16 characters. Required when `host` is not a loopback address, where it is also
+   * the only credential of the API (as a Builder bearer token, and as the OAuth client secret
+   * of `dev-client`). @default none: the admin API is open (loopback only)
+   */
+  readonly adminToken?: string;
+  /**
+   * Keep the well-known dev credentials (`dev-builder`, `dev-reader`, `dev-client`/`dev-secret`)
+   * on a non-loopback address. @default false (they always work on loopback)
+   */
+  readonly allowDevTokens?: boolean;
+  /** Most subscriptions stored at once; a Subscribe beyond it gets 400 with a validation message. @default 10000 */
+  readonly maxSubscriptions?: number;
   /**
    * Time for token expiry, the rate limit and delay faults; tests inject a fake one (not a CLI flag).
    * @default the system clock, whose timers never keep the process alive
@@ -70,9 +89,24 @@ export interface ResolvedOptions {
   readonly rateLimit: Required<RateLimitSettings> | null;
   readonly tokenTtlSeconds: number;
   readonly deliveryTimeoutMs: number;
+  readonly adminToken: string | null;
+  /** Whether the dev credentials are accepted (always on loopback, else only when allowed). */
+  readonly devTokens: boolean;
+  readonly maxSubscriptions: number;
   readonly clock: Clock;
   readonly dialect: DialectName;
   readonly deliverySleep: (ms: number) => Promise<void>;
+}
+
+/** Shortest admin token accepted: long enough that guessing it over the network is hopeless. */
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+/** Default of `maxSubscriptions`. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 10_000;
+
+/** True for a listen address only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  return isLoopbackHostname(host) || isLoopbackAddress(host);
 }
 
 /** A start option with a bad value; `option` names it so the CLI can point at its flag. */
@@ -139,6 +173,31 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     if (!resolved.ok) throw new EmulatorOptionError("rateLimit", options.rateLimit, `rateLimit.${resolved.error}`);
     rateLimit = resolved.value;
   }
+  const loopback = isLoopbackHost(host);
+  const adminToken = options.adminToken ?? null;
+  if (
+    adminToken !== null &&
+    (typeof adminToken !== "string" || adminToken.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(adminToken))
+  ) {
+    // The value is a secret: say what is wrong with it, never show it.
+    throw new EmulatorOptionError(
+      "adminToken",
+      undefined,
+      `adminToken must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters without whitespace (value not shown: it is secret); generate one with \`openssl rand -hex 24\``,
+    );
+  }
+  if (!loopback && adminToken === null) {
+    throw new EmulatorOptionError(
+      "adminToken",
+      undefined,
+      `host ${show(host)} is not a loopback address, so the emulator would be reachable from the network with an open admin API: ` +
+        "pass an admin token (--admin-token <token>, at least 16 characters), or bind 127.0.0.1",
+    );
+  }
+  const maxSubscriptions = options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS;
+  if (!Number.isInteger(maxSubscriptions) || maxSubscriptions < 1) {
+    throw invalid("maxSubscriptions", maxSubscriptions, "a whole number >= 1");
+  }
   const dialect = options.dialect ?? "spec";
   if (!(DIALECTS as readonly string[]).includes(dialect)) throw invalid("dialect", dialect, DIALECTS.join(" or "));
   const statePath = options.statePath ?? null;
@@ -154,6 +213,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     rateLimit,
     tokenTtlSeconds: positive("tokenTtlSeconds", options.tokenTtlSeconds ?? 3600),
     deliveryTimeoutMs: positive("deliveryTimeoutMs", options.deliveryTimeoutMs ?? 5000),
+    adminToken,
+    devTokens: loopback || options.allowDevTokens === true,
+    maxSubscriptions,
     clock: options.clock ?? EMULATOR_CLOCK,
     dialect,
     deliverySleep: options.deliverySleep ?? ((ms) => wait(ms)),

@@ -14,13 +14,17 @@ export class Store {
   private readonly owners = new Map<string, string>();
   private readonly writer: StateWriter | null;
 
-  private constructor(statePath: string | null) {
+  private constructor(
+    statePath: string | null,
+    /** Most subscriptions held at once (a loaded state file may already hold more). */
+    readonly maxSubscriptions: number,
+  ) {
     this.writer = statePath === null ? null : new StateWriter(statePath, () => this.toState());
   }
 
   /** Opens the store, loading the state file when one is given (StateFileError if it is unusable). */
-  static async open(statePath: string | null): Promise<Store> {
-    const store = new Store(statePath);
+  static async open(statePath: string | null, maxSubscriptions = Number.POSITIVE_INFINITY): Promise<Store> {
+    const store = new Store(statePath, maxSubscriptions);
     if (statePath !== null) {
       store.fill(await loadState(statePath));
       await store.writer?.prepare();
@@ -35,6 +39,11 @@ export class Store {
   /** Every subscription, oldest first. */
   list(): StoredSubscription[] {
     return [...this.subscriptions.values()];
+  }
+
+  /** True when no new subscription may be added. */
+  isFull(): boolean {
+    return this.subscriptions.size >= this.maxSubscriptions;
   }
 
   /**

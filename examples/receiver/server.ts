@@ -1,6 +1,8 @@
 /**
  * A tiny webhook receiver: accepts a message only when its headers prove it came from the
- * service for our subscription (`verifySignature`), and answers 401 otherwise.
+ * service for our subscription (`assertSignature`), and answers a bare 401 otherwise: a forger
+ * learns nothing about which check failed. The reason is logged here, server-side only (it
+ * names headers and checks, never a signature or header value).
  *
  * Run it directly (values from the environment, see README.md):
  *   RECEIVER_SIGNATURES="$(pulumi stack output signature --show-secrets)" npx tsx examples/receiver/server.ts
@@ -8,12 +10,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  assertSignature,
-  SignatureVerificationError,
-  verifySignature,
-  type VerifySignatureOptions,
-} from "pulumi-webhook-subscriptions";
+import { assertSignature, SignatureVerificationError, type VerifySignatureOptions } from "pulumi-webhook-subscriptions";
 
 /** Options of `startReceiver`. */
 export interface ReceiverOptions {
@@ -80,9 +77,13 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const verifyOptions: VerifySignatureOptions = { product: options.product, customHeader: options.customHeader };
   const log = options.log ?? ((line: string) => console.warn(line));
   const received: ReceivedMessage[] = [];
-  // Throws SignatureOptionsError now for unusable options (an unset signature variable), so the
-  // receiver fails at start instead of answering 401 to every genuine message.
-  verifySignature({}, options.signatures, verifyOptions);
+  // Checking an empty message now throws SignatureOptionsError for unusable options (an unset
+  // signature variable), so the receiver fails at start instead of refusing every genuine message.
+  try {
+    assertSignature({}, options.signatures, verifyOptions);
+  } catch (error) {
+    if (!(error instanceof SignatureVerificationError)) throw error;
+  }
 
   const server = createServer((request, response) => {
     void (async () => {
@@ -93,8 +94,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       } catch (error) {
         if (!(error instanceof SignatureVerificationError)) throw error;
         log(`rejected ${request.method} ${request.url ?? ""}: ${error.code}: ${error.message}`);
-        // The code is safe to return; the details stay in our log.
-        return answer(response, 401, error.code);
+        // A bare 401 to every refusal: which check failed stays in our log.
+        return answer(response, 401);
       }
       let body: unknown;
       try {

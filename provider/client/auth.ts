@@ -11,6 +11,7 @@ import type { AuthKind, ErrorContext } from "./errors";
 import { TransportError, UnauthorizedError, UnexpectedResponseError } from "./errors";
 import { errorFromResponse } from "./errorFromResponse";
 import { parseJson } from "./json";
+import type { Secrets } from "./redact";
 import { networkFailure } from "./retry";
 
 /** Supplies the Authorization header of each request. */
@@ -29,7 +30,10 @@ export interface Credentials {
    * token can help (only OAuth can get one).
    */
   refused(header: string | undefined): boolean;
-  /** Every secret value held (client secret, tokens issued), for redaction. */
+  /**
+   * Every secret value held (client secret, credentials of the token URL, tokens issued), for
+   * redaction. Read again for each error, so a token is hidden from the moment it is issued.
+   */
   secrets(): readonly string[];
 }
 
@@ -108,7 +112,7 @@ export class OAuthClientCredentials implements Credentials {
     private readonly transport: OAuthTransport,
   ) {
     this.clock = transport.clock ?? systemClock;
-    this.secretValues = [settings.clientSecret];
+    this.secretValues = [settings.clientSecret, ...urlCredentials(settings.tokenUrl)];
   }
 
   authorization(context: ErrorContext): string | Promise<string> {
@@ -134,7 +138,8 @@ export class OAuthClientCredentials implements Credentials {
   private async fetchToken(context: ErrorContext): Promise<string> {
     const { clientId, clientSecret, tokenUrl } = this.settings;
     const url = new URL(tokenUrl);
-    const errorContext = { ...context, secrets: [...this.secrets(), ...(context.secrets ?? [])] };
+    // Live: the errors below must also hide a token that this very response issued.
+    const errorContext: ErrorContext = { ...context, secrets: liveSecrets(this, context.secrets) };
     const form = new URLSearchParams({
       grant_type: "client_credentials",
       client_id: clientId,
@@ -167,7 +172,9 @@ export class OAuthClientCredentials implements Credentials {
       throw new UnauthorizedError({ ...errorContext, status, body: text, auth: "oauth", tokenUrl });
     }
     if (status < 200 || status >= 300) throw errorFromResponse({ ...errorContext, auth: "oauth" }, status, text);
-    const parsed = TokenResponse.safeParse(parseJson(text));
+    const json = parseJson(text);
+    this.hideIssuedToken(json);
+    const parsed = TokenResponse.safeParse(json);
     if (!parsed.success) {
       throw new UnexpectedResponseError({
         ...errorContext,
@@ -180,13 +187,51 @@ export class OAuthClientCredentials implements Credentials {
     return this.remember(parsed.data.access_token, parsed.data.expires_in ?? DEFAULT_LIFETIME_S);
   }
 
-  private remember(token: string, lifetimeSeconds: number): string {
+  /** Adds an access_token the endpoint answered with to the redaction set, even one of an unusable response. */
+  private hideIssuedToken(json: unknown): void {
+    const token =
+      typeof json === "object" && json !== null ? (json as { access_token?: unknown }).access_token : undefined;
+    if (typeof token !== "string" || token === "" || this.issued.includes(token)) return;
     this.issued.push(token);
     if (this.issued.length > REMEMBERED_TOKENS) this.issued.shift();
-    this.secretValues = [this.settings.clientSecret, ...this.issued];
+    this.secretValues = [this.settings.clientSecret, ...urlCredentials(this.settings.tokenUrl), ...this.issued];
+  }
+
+  private remember(token: string, lifetimeSeconds: number): string {
     const lifetimeMs = lifetimeSeconds * 1000;
     const header = `Bearer ${token}`;
     this.cached = { header, renewAt: this.clock.now() + lifetimeMs - Math.min(MAX_RENEW_MARGIN_MS, lifetimeMs / 10) };
     return header;
   }
+}
+
+/** The userinfo and query values of a URL, which are credentials when present. */
+export function urlCredentials(href: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return [];
+  }
+  // Userinfo is kept percent-encoded by URL; a body may echo either form.
+  const userinfo = [url.username, url.password].flatMap((v) => [v, safeDecode(v)]);
+  return [...new Set([...userinfo, ...url.searchParams.values()])].filter((v) => v !== "");
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The credentials' secrets followed by `extra`, read each time an error is built, not now. */
+export function liveSecrets(credentials: Credentials, extra: Secrets | undefined): Secrets {
+  return {
+    *[Symbol.iterator]() {
+      yield* credentials.secrets();
+      if (extra) yield* extra;
+    },
+  };
 }

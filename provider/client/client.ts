@@ -28,6 +28,7 @@ import {
   type SubscriptionList,
   type SubscriptionSpec,
 } from "../wire";
+import { liveSecrets } from "./auth";
 import { Connection } from "./connection";
 import { errorFromResponse, type ResponseErrorContext } from "./errorFromResponse";
 import { NotFoundError, UnexpectedResponseError, UnreadableRequestError, UnsupportedOperationError } from "./errors";
@@ -189,7 +190,8 @@ export class WebhookSubscriptionClient {
       guid: guid === undefined ? undefined : normalizeGuid(guid),
       filterObjectGuid: spec?.filterObjectGuid,
       auth: credentials.kind,
-      secrets: headerValue ? [...credentials.secrets(), headerValue] : credentials.secrets(),
+      // Live, so that an error also hides an OAuth token issued after this context was made.
+      secrets: liveSecrets(credentials, headerValue ? [headerValue] : undefined),
     };
   }
 

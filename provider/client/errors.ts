@@ -2,7 +2,8 @@
  * The client's typed errors. One base class with a stable string `code`; one subclass per
  * kind of failure, each setting `name` explicitly so minified bundles still say what failed.
  * Every message names the operation, the subscription GUID where there is one, what went
- * wrong and what to do next. Messages and bodies are redacted when the error is built.
+ * wrong and what to do next. Every field is redacted when the error is built, by the base
+ * class, before anything is cut short (see `redact.ts`).
  * `errorFromResponse` (its own module) picks the class for an HTTP response.
  */
 import { STATUS_CODES } from "node:http";
@@ -16,7 +17,7 @@ import {
   type ValidationMessage,
 } from "../wire";
 import { parseJson } from "./json";
-import { redact } from "./redact";
+import { REDACTED, harvestSecrets, redact, redactAndCut, redactDeep, type Secrets } from "./redact";
 
 /** Stable machine-readable codes; they never change once released. */
 export const ErrorCode = {
@@ -51,10 +52,11 @@ export interface ErrorContext {
   /** The subscription GUID, for Get, Update and Unsubscribe. */
   readonly guid?: string;
   /**
-   * Values to remove from the message and body: token, client secret, custom header value.
-   * Used while the error is built and never stored on it.
+   * Values to remove from every field: token, issued OAuth tokens, client secret, custom
+   * header value. Read while the error is built (so a live list sees tokens issued after the
+   * context was made) and never stored on it.
    */
-  readonly secrets?: readonly (string | null | undefined)[];
+  readonly secrets?: Secrets;
 }
 
 /** Everything a `WebhookApiError` is built from. */
@@ -62,7 +64,7 @@ export interface ErrorInit extends Partial<Omit<ErrorContext, "operation">> {
   readonly operation: ErrorOperation;
   /** HTTP status of the response, when there was one. */
   readonly status?: number;
-  /** Response body text; stored redacted and truncated. */
+  /** Response body text; stored redacted, then truncated. */
   readonly body?: string;
   /** How many times the request was sent. */
   readonly attempts?: number;
@@ -86,16 +88,71 @@ function where(init: ErrorInit): string {
 }
 
 /**
- * The service's own explanation, quoted for the message: the `Error` text of a JSON error
- * body (not in the spec, but instances and the emulator send it) or a short plain body.
+ * The secrets to hide in an error: the context's (read once: the list may be live, as OAuth
+ * tokens are issued, and every field must see the same one), plus the values the body shows
+ * in secret positions (a Signature), which are hidden wherever they recur.
  */
-function serviceSaid(body: string | undefined): string {
+function knownSecrets(init: ErrorInit): string[] {
+  const fromCause = init.cause instanceof WebhookApiError ? (SECRETS_OF.get(init.cause) ?? []) : [];
+  return [...(init.secrets ?? []), ...harvestSecrets(init.body), ...fromCause].filter(
+    (s): s is string => typeof s === "string",
+  );
+}
+
+/**
+ * What each error was redacted with, so that an error wrapping it (AmbiguousResultError)
+ * hides the same values. Module-private, so no view of an error can reach it.
+ */
+const SECRETS_OF = new WeakMap<object, readonly string[]>();
+
+/** How much of the service's explanation a message quotes. */
+const MAX_QUOTE_CHARS = 300;
+
+/**
+ * The service's own explanation, quoted for the message: the `Error` text of a JSON error
+ * body (not in the spec, but instances and the emulator send it) or a one-line plain-text
+ * body, redacted before it is shortened. Markup (an HTML page, an XML fault) is not quoted:
+ * it is unreadable in a message, and it stays available, redacted, in `err.body`.
+ */
+function serviceSaid(init: ErrorInit): string {
+  const body = init.body;
   if (!body) return "";
   const json = parseJson(body);
   const error = typeof json === "object" && json !== null ? (json as Record<string, unknown>).Error : undefined;
-  const text = typeof error === "string" ? error : body.trim();
-  const MAX = 300;
-  return ` The service said: "${text.length > MAX ? `${text.slice(0, MAX)}…` : text}".`;
+  const text = typeof error === "string" ? error : json === undefined ? body.trim() : "";
+  if (text === "" || /[<\n]/.test(text)) return " The response body is in err.body.";
+  return ` The service said: "${redactAndCut(text, MAX_QUOTE_CHARS, knownSecrets(init), "…")}".`;
+}
+
+/** Lines of a stack that name code locations; they hold no data. */
+function stackFrames(stack: string | undefined): string {
+  return (stack ?? "")
+    .split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .join("\n");
+}
+
+/**
+ * A redacted copy of an error's cause (an undici or system error, or anything thrown),
+ * keeping its name, code and stack frames, so that `cause` chains hold no secret either.
+ * Errors of this client were redacted when they were built and are kept as they are.
+ */
+function redactCause(cause: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (cause instanceof WebhookApiError) return cause;
+  if (!(cause instanceof Error)) return redactDeep(cause, secrets);
+  const copy = new Error(redact(cause.message, secrets));
+  Object.defineProperty(copy, "name", { value: redact(cause.name, secrets), configurable: true, writable: true });
+  copy.stack = `${copy.name}: ${copy.message}\n${stackFrames(cause.stack)}`;
+  for (const [key, value] of Object.entries(cause)) {
+    if (key !== "cause" && key !== "errors")
+      (copy as unknown as Record<string, unknown>)[key] = redactDeep(value, secrets);
+  }
+  const nested = cause as { cause?: unknown; errors?: unknown };
+  if (nested.cause !== undefined) copy.cause = depth < 4 ? redactCause(nested.cause, secrets, depth + 1) : REDACTED;
+  if (Array.isArray(nested.errors) && depth < 4) {
+    (copy as unknown as Record<string, unknown>).errors = nested.errors.map((e) => redactCause(e, secrets, depth + 1));
+  }
+  return copy;
 }
 
 function attemptsNote(attempts: number | undefined): string {
@@ -123,22 +180,28 @@ export class WebhookApiError extends Error {
   readonly reason: string;
 
   /**
+   * The one gate every field passes: all text is redacted here, before anything is cut.
+   *
    * @param what what went wrong, after "<operation> failed: ".
    * @param todo what the reader should do next.
+   * @param details the subclass's own fields (declared with `declare` there), redacted deeply.
    */
-  constructor(code: ErrorCode, init: ErrorInit, what: string, todo: string) {
+  constructor(code: ErrorCode, init: ErrorInit, what: string, todo: string, details?: object) {
+    const secrets = knownSecrets(init);
     super(
-      redact(`${where(init)}: ${what}${todo ? ` ${todo}` : ""}`, init.secrets ?? []),
-      init.cause === undefined ? undefined : { cause: init.cause },
+      redact(`${where(init)}: ${what}${todo ? ` ${todo}` : ""}`, secrets),
+      init.cause === undefined ? undefined : { cause: redactCause(init.cause, secrets) },
     );
+    SECRETS_OF.set(this, secrets);
     this.code = code;
-    this.reason = redact(what, init.secrets ?? []);
+    this.reason = redact(what, secrets);
     this.operation = init.operation;
     this.apiVersion = init.apiVersion;
     this.status = init.status;
-    this.guid = init.guid;
+    if (init.guid !== undefined) this.guid = redact(init.guid, secrets);
     this.attempts = init.attempts;
-    if (init.body !== undefined) this.body = redact(init.body.slice(0, MAX_BODY_CHARS), init.secrets ?? []);
+    if (init.body !== undefined) this.body = redactAndCut(init.body, MAX_BODY_CHARS, secrets);
+    if (details !== undefined) Object.assign(this, redactDeep(details, secrets));
   }
 
   /** What `JSON.stringify` and loggers see: the public fields, already redacted, no cause chain. */
@@ -213,8 +276,8 @@ export class NotFoundError extends WebhookApiError {
 /** 400 with validation messages: the request was read but broke the service's rules. */
 export class ValidationFailedError extends WebhookApiError {
   override readonly name = "ValidationFailedError";
-  /** The service's reasons, with their MessageIDs. */
-  readonly messages: readonly ValidationMessage[];
+  /** The service's reasons, with their MessageIDs (descriptions and parameters redacted). */
+  declare readonly messages: readonly ValidationMessage[];
   constructor(init: ErrorInit & { messages: readonly ValidationMessage[] }) {
     const reasons = init.messages.map((m) => `[${m.messageId}] ${m.description}`).join("; ");
     super(
@@ -222,8 +285,8 @@ export class ValidationFailedError extends WebhookApiError {
       init,
       `${statusLine(init.status ?? 400)}: the service rejected the request: ${reasons}.`,
       "Correct the fields named above and try again.",
+      { messages: init.messages },
     );
-    this.messages = init.messages;
   }
 }
 
@@ -231,7 +294,7 @@ export class ValidationFailedError extends WebhookApiError {
 export class ClosedWorkItemError extends WebhookApiError {
   override readonly name = "ClosedWorkItemError";
   /** The Closed work item, i.e. the FilterObjectGUID that was sent. */
-  readonly workItemGuid?: string;
+  declare readonly workItemGuid?: string;
   constructor(init: ErrorInit & { workItemGuid?: string }) {
     super(
       ErrorCode.ClosedWorkItem,
@@ -239,8 +302,8 @@ export class ClosedWorkItemError extends WebhookApiError {
       `${statusLine(400)}: work item ${init.workItemGuid ?? "(unknown)"} is Closed, and the service refuses ` +
         `PacketUpdated subscriptions on closed work items ("${CLOSED_PACKET_TEXT}").`,
       "Scope the subscription to an open work item (filterObjectGuid), reopen this one, or remove the subscription.",
+      { workItemGuid: init.workItemGuid },
     );
-    this.workItemGuid = init.workItemGuid;
   }
 }
 
@@ -261,15 +324,15 @@ export const UNREADABLE_CAUSES = [
 export class UnreadableRequestError extends WebhookApiError {
   override readonly name = "UnreadableRequestError";
   /** False when the client caught the problem and sent nothing. */
-  readonly sent: boolean;
-  /** Why the wire schema refused the request, when `sent` is false. */
-  readonly issues?: readonly z.core.$ZodIssue[];
+  declare readonly sent: boolean;
+  /** Why the wire schema refused the request, when `sent` is false (inputs redacted). */
+  declare readonly issues?: readonly z.core.$ZodIssue[];
   constructor(init: ErrorInit & { issues?: readonly z.core.$ZodIssue[] }) {
     const sent = init.issues === undefined;
     const [what, todo] = sent
       ? [
           `${statusLine(400)} without validation messages: the service could not read the request. ` +
-            `Possible causes (spec): ${UNREADABLE_CAUSES.join(", ")}.${serviceSaid(init.body)}`,
+            `Possible causes (spec): ${UNREADABLE_CAUSES.join(", ")}.${serviceSaid(init)}`,
           "Check the values sent (webhook 0..5, GUIDs in 8-4-4-4-12 form); if they are right, this " +
             "api-version may not accept them, so report it with err.body.",
         ]
@@ -277,9 +340,7 @@ export class UnreadableRequestError extends WebhookApiError {
           `the request was not sent, because the service could not read it: ${formatIssues(init.issues ?? [])}.`,
           "Correct the values named above.",
         ];
-    super(ErrorCode.UnreadableRequest, init, what, todo);
-    this.sent = sent;
-    this.issues = init.issues;
+    super(ErrorCode.UnreadableRequest, init, what, todo, { sent, issues: init.issues });
   }
 }
 
@@ -324,7 +385,7 @@ export class RateLimitedError extends WebhookApiError {
 export class TransportError extends WebhookApiError {
   override readonly name = "TransportError";
   /** The network error code, e.g. `ECONNREFUSED` or `UND_ERR_HEADERS_TIMEOUT`. */
-  readonly networkCode: string;
+  declare readonly networkCode: string;
   /** @param init.url the instance's base URL, to say which instance did not answer. */
   constructor(init: ErrorInit & { networkCode: string; detail: string; url?: string }) {
     super(
@@ -333,8 +394,8 @@ export class TransportError extends WebhookApiError {
       `no response${init.url ? ` from ${init.url}` : ""}${attemptsNote(init.attempts)}: ${init.detail} (${init.networkCode}).`,
       "Check that the instance is reachable and up (webhooks:baseUrl); a slow instance needs a longer " +
         "request timeout (webhooks:requestTimeoutMs, or the client's timeoutMs).",
+      { networkCode: init.networkCode },
     );
-    this.networkCode = init.networkCode;
   }
 }
 
@@ -355,16 +416,16 @@ export class ServerError extends WebhookApiError {
 export class UnexpectedResponseError extends WebhookApiError {
   override readonly name = "UnexpectedResponseError";
   /** Why the wire schema refused the response, when it was a schema mismatch. */
-  readonly issues?: readonly z.core.$ZodIssue[];
+  declare readonly issues?: readonly z.core.$ZodIssue[];
   constructor(init: ErrorInit & { issues?: readonly z.core.$ZodIssue[]; detail: string }) {
     const issues = init.issues ? `: ${formatIssues(init.issues)}` : "";
     super(
       ErrorCode.UnexpectedResponse,
       init,
-      `${statusLine(init.status ?? 0)}: ${init.detail}${issues}.${issues ? "" : serviceSaid(init.body)}`,
+      `${statusLine(init.status ?? 0)}: ${init.detail}${issues}.${issues ? "" : serviceSaid(init)}`,
       "The instance may not follow the API contract for this api-version; report it with err.body.",
+      { issues: init.issues },
     );
-    this.issues = init.issues;
   }
 }
 
@@ -405,10 +466,11 @@ export class UnsupportedOperationError extends WebhookApiError {
 export class ConfigurationError extends WebhookApiError {
   override readonly name = "ConfigurationError";
   /** The setting at fault, e.g. `"baseUrl"` or `"oauth.tokenUrl"`. */
-  readonly field: string;
+  declare readonly field: string;
   /**
    * @param requirement what the setting must be, e.g. "must be an absolute http(s) URL".
-   * @param shown the offending value as it may be displayed; omit for secrets.
+   * @param shown the offending value as it may be displayed; omit for secrets. URL
+   *   credentials (userinfo, query values) in it are redacted like everywhere else.
    */
   constructor(field: string, requirement: string, shown?: string) {
     super(
@@ -416,8 +478,8 @@ export class ConfigurationError extends WebhookApiError {
       { operation: "Configure" },
       `${field} ${requirement}${shown === undefined ? "" : `, got: ${shown}`}.`,
       "",
+      { field },
     );
-    this.field = field;
   }
 }
 

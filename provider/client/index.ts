@@ -22,6 +22,7 @@ export {
   shouldRetry,
   backoffMs,
   notFoundMeansDone,
+  retriesUntilDeadline,
   mayHaveCommitted,
   networkFailure,
   type Failure,

@@ -95,6 +95,15 @@ export function notFoundMeansDone(operation: Operation, mayHaveCommitted: boolea
   return operation === "Unsubscribe" && mayHaveCommitted;
 }
 
+/**
+ * Whether the operation's retries are bounded by the deadline only, not by `maxAttempts`.
+ * Unsubscribe is idempotent (a 404 after an attempt that may have deleted counts as done), and
+ * giving it up early fails a `destroy` that one more attempt would have finished.
+ */
+export function retriesUntilDeadline(operation: Operation): boolean {
+  return operation === "Unsubscribe";
+}
+
 /** Whether a failure leaves open that the service acted on the request. */
 export function mayHaveCommitted(failure: Failure): boolean {
   return failure.kind === "network" ? failure.sent : failure.status >= 500;

@@ -12,6 +12,7 @@ import {
   mayHaveCommitted,
   networkFailure,
   notFoundMeansDone,
+  retriesUntilDeadline,
   shouldRetry,
   type Failure,
   type RetryVerdict,
@@ -135,7 +136,8 @@ export class RequestSender {
       // For 429s it restarts whenever the instance accepts any request of this process.
       const since = isRateLimit ? Math.max(firstSentAt, limiter.lastProgressAt) : firstSentAt;
       const withinBudget =
-        limiter.now() + delay - since <= retry.deadlineMs && (isRateLimit || transientFailures < retry.maxAttempts);
+        limiter.now() + delay - since <= retry.deadlineMs &&
+        (isRateLimit || retriesUntilDeadline(operation) || transientFailures < retry.maxAttempts);
       const again = verdict === "retry" && withinBudget;
       this.report(request, timing, {
         ...(failure.kind === "status" ? { status: failure.status } : { networkCode: failure.code }),

@@ -31,7 +31,10 @@ export interface RetrySettings {
   readonly baseMs?: number;
   /** Largest backoff. @default 10000 */
   readonly capMs?: number;
-  /** Attempts per call for 5xx and network failures (429s are bounded by the deadline alone). @default 4 */
+  /**
+   * Attempts per call for 5xx and network failures. 429s, and every failure of an Unsubscribe
+   * (idempotent), are bounded by the deadline alone. @default 4
+   */
   readonly maxAttempts?: number;
 }
 

@@ -20,6 +20,11 @@ export const SignatureErrorCode = {
   DuplicateCustomHeader: "DUPLICATE_CUSTOM_HEADER",
   /** The custom header's value matches none of the accepted values. */
   CustomHeaderMismatch: "CUSTOM_HEADER_MISMATCH",
+  /**
+   * The headers are not what an HTTP stack produces: not an object, or a value that is a
+   * number, an object, a boolean or null instead of a string (or an array of strings).
+   */
+  MalformedHeader: "MALFORMED_HEADER",
 } as const;
 export type SignatureErrorCode = (typeof SignatureErrorCode)[keyof typeof SignatureErrorCode];
 

@@ -4,14 +4,15 @@
  * the subscription's custom header. There is no HMAC over the body, so this is a comparison
  * of secrets, made in constant time.
  *
- * `verifySignature` answers true or false; `assertSignature` throws a
- * `SignatureVerificationError` that says what to check. Both throw `SignatureOptionsError`
- * when the receiver itself is misconfigured.
+ * `verifySignature` answers true or false and never throws, whatever it is given: the headers
+ * are hostile input, and a receiver must not crash on them. `assertSignature` throws a
+ * `SignatureVerificationError` that says what to check (`MALFORMED_HEADER` for headers no HTTP
+ * stack produces), and a `SignatureOptionsError` when the receiver itself is misconfigured.
  */
 import { SIGNATURE_HEADER_PATTERN } from "../wire/predicates";
 import { matchesAny } from "./constantTime";
 import { SignatureErrorCode, SignatureVerificationError } from "./errors";
-import { headerNames, headerValues, type HeadersLike } from "./headers";
+import { headerNames, headerValues, MalformedHeaders, type HeadersLike } from "./headers";
 import { resolveOptions, type ExpectedSignature, type ResolvedOptions, type VerifySignatureOptions } from "./options";
 
 /** Why a message failed, before it becomes an error (the boolean variant never builds one). */
@@ -68,8 +69,23 @@ function duplicateMessage(header: string, count: number, kind: string): string {
   return `The message carries ${kind} ${JSON.stringify(header)} ${count} times; the service sends it once. Reject it.`;
 }
 
-/** The first failed check, or null for a genuine message. Signature first, then the custom header. */
+/** The first failed check, or null for a genuine message; malformed headers are a failure too. */
 function check(headers: HeadersLike, resolved: ResolvedOptions): Failure | null {
+  try {
+    return checkHeaders(headers, resolved);
+  } catch (error) {
+    // Only the headers are read here (the options were checked before): a getter that throws is malformed too.
+    const [header, what] =
+      error instanceof MalformedHeaders
+        ? [error.header, error.message]
+        : ["(headers)", "the headers could not be read"];
+    const reason = `${what}: no HTTP stack sends this, so the message is not genuine. Reject it.`;
+    return { code: SignatureErrorCode.MalformedHeader, header, message: () => reason };
+  }
+}
+
+/** The checks in order: signature first, then the custom header. */
+function checkHeaders(headers: HeadersLike, resolved: ResolvedOptions): Failure | null {
   const header = resolved.signatureHeader;
   const signatures = headerValues(headers, header);
   const [signature] = signatures;
@@ -122,10 +138,13 @@ function check(headers: HeadersLike, resolved: ResolvedOptions): Failure | null 
  * `options.customHeader` is given, the custom header carries the expected value.
  * Comparisons are constant time. Header names are matched case-insensitively.
  *
+ * Never throws: malformed headers (null, a number or object as a value, …) and unusable
+ * options (no expected signature, a non-string one, …) both answer false. Use
+ * `assertSignature` to learn which check failed, e.g. while setting a receiver up.
+ *
  * @param headers the request's headers: Node's `request.headers`, a plain record, or a WHATWG `Headers`.
  * @param expectedSignature the subscription's Signature (`pulumi stack output signature --show-secrets`),
  *   or several while an old and a new subscription overlap after a replacement.
- * @throws SignatureOptionsError when the options are unusable (e.g. no expected signature), never for a bad message.
  *
  * @example
  * if (!verifySignature(request.headers, process.env.WEBHOOK_SIGNATURE!)) return reply(401);
@@ -135,13 +154,19 @@ export function verifySignature(
   expectedSignature: ExpectedSignature,
   options?: VerifySignatureOptions,
 ): boolean {
-  return check(headers, resolveOptions(expectedSignature, options)) === null;
+  try {
+    return check(headers, resolveOptions(expectedSignature, options)) === null;
+  } catch {
+    // Unusable options, or headers whose getters throw: nothing here is proven genuine.
+    return false;
+  }
 }
 
 /**
  * Like `verifySignature`, but throws a `SignatureVerificationError` for a message that is not
- * genuine. Its `code` says which check failed (`MISSING_HEADER`, `MISMATCH`, …) and its message
- * what to check; neither ever contains a signature or header value, so both are safe to log.
+ * genuine. Its `code` says which check failed (`MISSING_HEADER`, `MISMATCH`, `MALFORMED_HEADER`
+ * for headers no HTTP stack produces, …) and its message what to check; neither ever contains
+ * a signature or header value, so both are safe to log (server-side: tell the sender nothing).
  *
  * @throws SignatureVerificationError when the message fails verification.
  * @throws SignatureOptionsError when the options are unusable.

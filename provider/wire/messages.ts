@@ -18,6 +18,8 @@ export const MessageId = {
   CustomHeaderReserved: 1006,
   /** CustomHeaderValue holds a line break, NUL, another control character or a character beyond Latin-1. */
   CustomHeaderValueInvalid: 1007,
+  /** The instance holds as many subscriptions as it allows (the emulator's `maxSubscriptions`). */
+  SubscriptionLimitReached: 1010,
 } as const;
 export type MessageIdValue = (typeof MessageId)[keyof typeof MessageId];
 

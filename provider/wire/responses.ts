@@ -95,7 +95,8 @@ export interface SubscriptionList {
   readonly problems: UnreadableSubscription[];
 }
 
-const SECRET_FIELDS: ReadonlySet<string> = new Set(["Signature", "CustomHeaderValue"]);
+/** Lower-cased: a body may spell the field in any case (`signature`, `customHeaderValue`). */
+const SECRET_FIELDS: ReadonlySet<string> = new Set(["signature", "customheadervalue"]);
 
 /** Decodes each entry on its own, so that one unmappable entry fails only itself. */
 export function decodeSubscriptionList(entries: readonly unknown[]): SubscriptionList {
@@ -116,7 +117,7 @@ function describeProblem(entry: unknown, index: number, issues: readonly z.core.
   const issue = issues[0];
   const field = record === undefined ? "" : String(issue?.path[0] ?? "");
   const found = record?.[field];
-  const value = SECRET_FIELDS.has(field) && found != null ? `(a ${typeof found})` : found;
+  const value = SECRET_FIELDS.has(field.toLowerCase()) && found != null ? `(a ${typeof found})` : found;
   const subject = guid ? `subscription ${guid}` : `list entry #${index}`;
   const reason =
     issue?.code === "custom"

@@ -258,6 +258,27 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
     expect(mock.requests[0]?.body).toBeUndefined();
   });
 
+  it("unsubscribe is retried past maxAttempts until the deadline (idempotent); a read still stops at maxAttempts", async () => {
+    const failures = [
+      { status: 503, text: "" },
+      { error: "ECONNRESET" },
+      { status: 503, text: "" },
+      { error: "ECONNRESET" },
+      { status: 503, text: "" },
+      { error: "ECONNRESET" },
+    ];
+    const mock = mockInstance();
+    mock.on("Unsubscribe", ...failures, { status: 404, text: "" });
+    mock.on("GetAllWebhookSubscriptions", ...failures);
+    const client = track(mock.client({ retry: { baseMs: 1, capMs: 2, maxAttempts: 4 } }));
+    // Seven attempts, the last finding the subscription gone after attempts that may have deleted it: done.
+    await expect(client.unsubscribe(SUBSCRIPTION_GUID)).resolves.toBeUndefined();
+    expect(mock.requests.filter((r) => r.path.includes("/Unsubscribe?"))).toHaveLength(4); // + 3 resets, unrecorded
+    const error = await client.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).attempts).toBe(4);
+  });
+
   it("responses that break the contract → UnexpectedResponseError with the zod issues", async () => {
     const mock = mockInstance();
     mock.on("GetWebhookSubscription", { status: 200, json: { GUID: "nope" } }, { status: 200, text: "<html>" });

@@ -278,7 +278,7 @@ describe("redaction", () => {
     const body =
       '[{"GUID":"a","Signature":"9f1c\\"x","CustomHeader":"X-Key","CustomHeaderValue":"hv-1"},{"GUID":"b","Signature":"trunc';
     expect(redact(body)).toBe(
-      '[{"GUID":"a","Signature":"[REDACTED]","CustomHeader":"X-Key","CustomHeaderValue":"[REDACTED]"},{"GUID":"b","Signature":"[REDACTED]',
+      '[{"GUID":"a","Signature":"[REDACTED]","CustomHeader":"X-Key","CustomHeaderValue":"[REDACTED]"},{"GUID":"b","Signature":"[REDACTED]"',
     );
   });
 

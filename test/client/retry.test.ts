@@ -4,11 +4,12 @@ import {
   mayHaveCommitted,
   networkFailure,
   notFoundMeansDone,
+  retriesUntilDeadline,
   shouldRetry,
   type Failure,
   type RetryVerdict,
 } from "../../provider/client";
-import type { Operation } from "../../provider/wire";
+import { OPERATIONS, type Operation } from "../../provider/wire";
 
 const status = (code: number): Failure => ({ kind: "status", status: code });
 const network = (code: string, sent: boolean): Failure => ({ kind: "network", code, sent });
@@ -65,6 +66,12 @@ describe("notFoundMeansDone and mayHaveCommitted", () => {
     expect(mayHaveCommitted(status(429))).toBe(false);
     expect(mayHaveCommitted(network("ECONNRESET", true))).toBe(true);
     expect(mayHaveCommitted(network("ECONNREFUSED", false))).toBe(false);
+  });
+});
+
+describe("retriesUntilDeadline", () => {
+  it("holds for Unsubscribe only: the idempotent write that a destroy must finish", () => {
+    expect(OPERATIONS.filter(retriesUntilDeadline)).toEqual(["Unsubscribe"]);
   });
 });
 

@@ -34,10 +34,10 @@ interface Stats {
 
 /**
  * The faults of one pass; rules are tried in order, first match wins. With the rate limit below
- * they hit a quarter to a third of the requests. Hard failures of the idempotent operations
- * (resets, 503s) stay near 7%: the client gives such a call 4 attempts, so one in about 50 000
- * calls fails for good, and a run stays green. Subscribe and Update are reconciled up to 5 times.
- * 429s and delays, which the client rides out without spending attempts, make up the rest.
+ * they hit a quarter to a third of the requests. Hard failures of the reads (resets, 503s) stay
+ * near 7%: the client gives such a call 4 attempts, so one in about 50 000 calls fails for good,
+ * and a run stays green. Subscribe and Update are reconciled up to 5 times. 429s and delays,
+ * which the client rides out without spending attempts, make up the rest.
  */
 function faultPlan(seed: number): unknown {
   const p = (probability: number) => ({ probability });
@@ -53,6 +53,26 @@ function faultPlan(seed: number): unknown {
       { operation: "*", kind: "status", status: 429, ...p(0.09) },
       { operation: "*", kind: "status", status: 503, body: "Service Unavailable", ...p(0.04) },
       { operation: "*", kind: "delay", delayMs: 2000, ...p(0.07) },
+    ],
+  };
+}
+
+/**
+ * The destroy pass: about 40% of the Unsubscribe requests drawn for a fault (resets before and
+ * after the commit, 503s, 429s, delays; first match wins), so that at least 30% are faulted. Unsubscribe is idempotent and retried until the deadline, so one
+ * `destroy` must still finish; with a fixed 4 attempts, (0.3)^4 per call made a fleet of 100
+ * fail about half the time.
+ */
+function destroyFaultPlan(seed: number): unknown {
+  const p = (probability: number) => ({ probability });
+  return {
+    seed,
+    rules: [
+      { operation: "Unsubscribe", kind: "reset-after-commit", ...p(0.15) },
+      { operation: "Unsubscribe", kind: "reset-before-commit", ...p(0.1) },
+      { operation: "Unsubscribe", kind: "status", status: 503, body: "Service Unavailable", ...p(0.12) },
+      { operation: "Unsubscribe", kind: "status", status: 429, ...p(0.1) },
+      { operation: "Unsubscribe", kind: "delay", delayMs: 2000, ...p(0.03) },
     ],
   };
 }
@@ -158,8 +178,9 @@ for (const seed of SEEDS) {
       passIndex: number,
       expireAfter: number | null,
       run: () => Promise<T>,
-    ): Promise<{ result: T; stats: Stats }> {
-      expect((await emulator.admin("PUT", "/faults", faultPlan(seed * 100 + passIndex))).status).toBe(200);
+      plan: (seed: number) => unknown = faultPlan,
+    ): Promise<{ result: T; stats: Stats; faults: Record<string, number> }> {
+      expect((await emulator.admin("PUT", "/faults", plan(seed * 100 + passIndex))).status).toBe(200);
       expect((await emulator.admin("PUT", "/rate-limit", RATE_LIMIT)).status).toBe(200);
       const before = await stats();
       const started = Date.now();
@@ -199,7 +220,7 @@ for (const seed of SEEDS) {
         `[chaos] seed ${seed} ${pass}: ${((Date.now() - started) / 1000).toFixed(1)}s, requests ${JSON.stringify(d.requests)}, ` +
           `faults ${JSON.stringify(faults)} = ${sum(faults)}/${requests}, tokens expired mid-run ${expired}`,
       );
-      return { result, stats: d };
+      return { result, stats: d, faults };
     }
 
     async function expectServiceEqualsState(): Promise<void> {
@@ -237,10 +258,17 @@ for (const seed of SEEDS) {
       await expectServiceEqualsState();
     });
 
-    it(`destroys everything under faults: GetAll is empty (seed ${seed})`, async () => {
-      const { result } = await underFaults("destroy", 4, 40, () => stack.destroy());
+    it(`destroys everything in ONE destroy with 30% of the requests faulted: GetAll is empty (seed ${seed})`, async () => {
+      const { result, stats: d, faults } = await underFaults("destroy", 4, 40, () => stack.destroy(), destroyFaultPlan);
+      expect(result.summary.result).toBe("succeeded");
       expect(result.summary.resourceChanges).toEqual({ delete: COUNT + 1 });
       expect(await emulator.all()).toEqual([]);
+      const requests = sum(d.requests);
+      console.log(
+        `[chaos] seed ${seed} destroy: ${sum(faults)} of ${requests} requests faulted ` +
+          `(${((100 * sum(faults)) / requests).toFixed(1)}%), ${d.requests.Unsubscribe ?? 0} Unsubscribe attempts for ${COUNT} subscriptions, one destroy`,
+      );
+      expect(sum(faults) / requests).toBeGreaterThanOrEqual(0.3);
     });
 
     it(`injected every kind of fault, into at least 20% of the requests of the run (seed ${seed})`, () => {

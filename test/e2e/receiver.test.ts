@@ -154,22 +154,24 @@ describe("examples/receiver", () => {
     expect(forgedSignature).not.toBe(signature?.value);
     expect(
       await post(receiver.url, { "x-service-signature": forgedSignature, "x-receiver-key": HEADER_VALUE }),
-    ).toEqual({ status: 401, text: "MISMATCH" });
+    ).toEqual({ status: 401, text: "" });
     // Unsigned.
-    expect(await post(receiver.url, { "x-receiver-key": HEADER_VALUE })).toEqual({
-      status: 401,
-      text: "MISSING_HEADER",
-    });
+    expect(await post(receiver.url, { "x-receiver-key": HEADER_VALUE })).toEqual({ status: 401, text: "" });
     // The right signature is not enough without the custom header's value.
     expect(
       await post(receiver.url, { "x-service-signature": signature?.value as string, "x-receiver-key": "guess" }),
-    ).toEqual({
-      status: 401,
-      text: "CUSTOM_HEADER_MISMATCH",
-    });
+    ).toEqual({ status: 401, text: "" });
+    // Every refusal is the same bare 401; the reason is in the receiver's own log only.
     expect(receiver.received).toHaveLength(1);
-    expect(rejections).toHaveLength(3);
-    for (const line of rejections) expect(line).not.toContain(signature?.value as string);
+    expect(rejections.map((line) => line.split(": ")[1])).toEqual([
+      "MISMATCH",
+      "MISSING_HEADER",
+      "CUSTOM_HEADER_MISMATCH",
+    ]);
+    for (const line of rejections) {
+      expect(line).not.toContain(signature?.value as string);
+      expect(line).not.toContain(forgedSignature);
+    }
 
     const destroy = await stack.destroy({ onOutput: (line) => process.stdout.write(line) });
     expect(destroy.summary.result).toBe("succeeded");
