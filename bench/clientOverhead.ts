@@ -10,7 +10,8 @@
  */
 import { Agent } from "undici";
 import { startEmulator } from "../emulator";
-import { AGENT_OPTIONS, WebhookSubscriptionClient } from "../provider/client";
+import { WebhookSubscriptionClient } from "../provider/client";
+import { AGENT_OPTIONS } from "../provider/client/connection";
 import { CONFIGURATION_PATH, Webhook } from "../provider/wire";
 
 /** Result of one measurement; `ratio` is client time per call over raw time per call. */

@@ -3,7 +3,10 @@
  * factory that turns whatever was thrown (client errors, Automation API command errors,
  * settings errors) into it, with credentials removed.
  */
+import { failureDetail } from "../engine/output";
 import { redact, WebhookApiError } from "../provider/client";
+
+export { commandStderr, engineErrorLines, failureDetail } from "../engine/output";
 
 /** Stable kinds of failure of the review itself; API failures keep the client's code (UNAUTHORIZED, TRANSPORT, …). */
 export const DriftErrorCode = {
@@ -38,28 +41,6 @@ export interface FailureContext {
   readonly stack: string;
   /** Values that must never appear in a message (token, client secret). */
   readonly secrets: readonly (string | undefined)[];
-}
-
-/** The lines of an engine's stderr that carry the error, without the CLI's framing. */
-export function engineErrorLines(stderr: string): string[] {
-  return stderr
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => /^error:/i.test(line) && !/^error: preview failed$/i.test(line))
-    .map((line) => line.replace(/^error:\s*/i, ""));
-}
-
-/** The stderr of an Automation API CommandError (its field is private in the typings). */
-export function commandStderr(err: unknown): string | undefined {
-  const result = (err as { commandResult?: { stderr?: unknown } } | null)?.commandResult;
-  return typeof result?.stderr === "string" ? result.stderr : undefined;
-}
-
-/** What went wrong, in one line: an engine's error lines, or the error's message. */
-export function failureDetail(err: unknown): string {
-  const stderr = commandStderr(err);
-  if (stderr !== undefined) return engineErrorLines(stderr).join("; ") || stderr.trim().split("\n").slice(-3).join(" ");
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Turns anything thrown during a review into a DriftError whose message names the stack and holds no secret. */

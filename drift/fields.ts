@@ -2,7 +2,7 @@
  * Which outputs of a WebhookSubscription are compared, which of them are secret, and how a
  * value read from state or from engine events is made comparable.
  */
-import { SUBSCRIPTION_FIELDS } from "../provider/resource/diff";
+import { SECRET_OUTPUTS, SUBSCRIPTION_FIELDS } from "../provider/resource/model";
 import type { FieldValue } from "./report";
 
 /**
@@ -15,7 +15,7 @@ export const COMPARED_FIELDS = [...SUBSCRIPTION_FIELDS, "signature"] as const;
 export type ComparedField = (typeof COMPARED_FIELDS)[number];
 
 /** Outputs that are secret in state (`additionalSecretOutputs`); their values are never reported. */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set<ComparedField>(["signature", "customHeaderValue"]);
+export const SECRET_FIELDS: ReadonlySet<string> = new Set<ComparedField>(SECRET_OUTPUTS);
 
 /** The signature key Pulumi marks secret values with, in state and in engine events. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";

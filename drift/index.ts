@@ -1,4 +1,8 @@
-/** Drift review: `reviewDrift` and the report it returns, plus the formats `npm run drift` prints. */
+/**
+ * The drift review (`pulumi-webhook-subscriptions/drift`): `reviewDrift`, the report it returns,
+ * and the formats `webhook-subscriptions drift` prints. Built on the client, the resource's
+ * public model (provider/resource/model.ts), the wire vocabulary and the Automation API.
+ */
 export { reviewDrift, legacyReason, type ReviewDriftOptions } from "./reviewDrift";
 export * from "./report";
 export { DriftError, DriftErrorCode } from "./errors";

@@ -5,10 +5,10 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { LocalWorkspace, PulumiCommand, Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
-import { directoryProgram, engineEnv } from "../engine/automation";
+import { Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
+import { LOCAL_PASSPHRASE, projectWorkspace } from "../engine/automation";
 import type { Engine } from "../engine/provision";
-import { displayBackend, resolveBackend, type Backend } from "./backend";
+import { displayBackend, type Backend } from "../engine/backend";
 import { DriftError, DriftErrorCode, commandStderr, engineErrorLines } from "./errors";
 
 export interface ReviewStackOptions {
@@ -18,10 +18,7 @@ export interface ReviewStackOptions {
   readonly workDir: string;
   /** Overrides PULUMI_BACKEND_URL and the project's backend. */
   readonly backendUrl?: string;
-  /**
-   * Environment overrides for the engine and the provider, over `process.env` (which they
-   * inherit). Only overrides: `engineEnv` puts the engine's own directory first on PATH.
-   */
+  /** Environment overrides for the engine and the provider, over `process.env` (which they inherit). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -39,28 +36,12 @@ export async function openReviewStack(options: ReviewStackOptions): Promise<Revi
       `No Pulumi.yaml in ${workDir}: point --cwd at the program directory of stack "${options.stackName}".`,
     );
 
-  const extra = Object.fromEntries(
-    Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined),
-  );
-  const pulumiCommand = await (options.engine.source === "path"
-    ? PulumiCommand.get()
-    : PulumiCommand.get({ root: options.engine.root }));
-  const workspace = await LocalWorkspace.create({
-    workDir,
-    // Only for the inline-program plumbing: a refresh preview does not run the program.
-    program: directoryProgram(workDir),
-    pulumiCommand,
-    // engineEnv's file backend is replaced below by the backend actually chosen.
-    envVars: engineEnv(options.engine, workDir, extra),
+  // The program itself never runs: a refresh preview reads state and the instance only. A review
+  // writes nothing, so without a passphrase in the environment it may try the local stacks' one.
+  const { workspace, backend } = await projectWorkspace({
+    ...options,
+    env: { PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? LOCAL_PASSPHRASE, ...options.env },
   });
-  const backend = resolveBackend({
-    backendUrl: options.backendUrl,
-    env: { ...process.env, ...extra },
-    projectBackendUrl: (await workspace.projectSettings()).backend?.url,
-  });
-  if (backend.url) workspace.envVars.PULUMI_BACKEND_URL = backend.url;
-  else delete workspace.envVars.PULUMI_BACKEND_URL;
-
   try {
     return { stack: await Stack.select(options.stackName, workspace), backend };
   } catch (err) {

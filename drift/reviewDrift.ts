@@ -17,10 +17,10 @@ import {
   WebhookSubscriptionClient,
   type RequestEvent,
 } from "../provider/client";
-import { clientSettings, type ConfigSource } from "../provider/resource/settings";
+import { clientSettings, type ConfigSource } from "../provider/resource/model";
 import { isLegacy, type Subscription } from "../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
-import { displayBackend } from "./backend";
+import { displayBackend } from "../engine/backend";
 import { classify, engineSawChange } from "./classify";
 import { DriftError, DriftErrorCode, failureDetail, toDriftError } from "./errors";
 import { openReviewStack } from "./openReviewStack";

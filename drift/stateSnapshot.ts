@@ -5,8 +5,7 @@
  * The Automation API exports state with `--show-secrets`, so the outputs here hold plaintext
  * secrets. They are kept in memory to tell which secret changed, and never printed.
  */
-import { WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/resource";
-import { PROVIDER_KEYS } from "../provider/resource/settings";
+import { PROVIDER_KEYS, WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/resource/model";
 import { COMPARED_FIELDS, unwrapValue, MASKED, type ComparedField } from "./fields";
 import type { FieldValue } from "./report";
 

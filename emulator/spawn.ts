@@ -1,5 +1,5 @@
 /**
- * Runs the emulator command in a child process, for benchmarks (the load generator must not
+ * Runs `webhook-subscriptions emulator` in a child process, for benchmarks (the load generator must not
  * share the emulator's event loop) and for tests of crashes and signals. Works from the
  * TypeScript sources (through tsx) and from the compiled `dist/` alike.
  */
@@ -25,15 +25,15 @@ export interface EmulatorProcess {
  * `stop("SIGKILL")` really kills the emulator.
  */
 function command(): string[] {
-  const compiled = join(__dirname, "cli.js");
-  if (existsSync(compiled)) return [compiled];
-  return ["--import", pathToFileURL(require.resolve("tsx")).href, join(__dirname, "cli.ts")];
+  const compiled = join(__dirname, "..", "cli", "index.js");
+  if (existsSync(compiled)) return [compiled, "emulator"];
+  return ["--import", pathToFileURL(require.resolve("tsx")).href, join(__dirname, "..", "cli", "index.ts"), "emulator"];
 }
 
 const LISTENING = /^webhook emulator listening on (\S+)$/m;
 
 /**
- * Starts `emulator/cli` with `args` and resolves once it prints its listening line; rejects
+ * Starts `webhook-subscriptions emulator` with `args` and resolves once it prints its listening line; rejects
  * with its stderr if it exits first or takes longer than `timeoutMs`.
  */
 export function spawnEmulator(args: readonly string[], timeoutMs = 30_000): Promise<EmulatorProcess> {

@@ -1,12 +1,15 @@
 /**
- * Opening stacks on the provisioned engine through the Automation API, with a local `file://`
- * backend and no network: shared by `npm start`, drift review, benchmarks and the tests.
+ * Opening stacks on the provisioned engine through the Automation API: with a local `file://`
+ * backend (`openStack`: `npm start`, benchmarks, tests) or with the backend the Pulumi CLI would
+ * choose for a project (`projectWorkspace`: the drift review and the program runner).
  */
-import { mkdirSync, existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { mkdirSync, existsSync, readFileSync, statSync } from "node:fs";
+import { delimiter, dirname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LocalWorkspace, PulumiCommand, Stack, type ConfigMap, type PulumiFn } from "@pulumi/pulumi/automation";
 import { load as loadYaml } from "js-yaml";
+import { resolveBackend, type Backend } from "./backend";
+import { registerTypeScript } from "./typescript";
 import type { Engine } from "./provision";
 
 /** Passphrase of local stacks' secrets provider, unless the caller's environment sets one. */
@@ -18,11 +21,11 @@ export interface StackOptions {
   backendDir: string;
   stackName: string;
   /**
-   * The program directory (holding Pulumi.yaml and index.ts). Also the working directory of the
+   * The program directory (holding Pulumi.yaml and the program). Also the working directory of the
    * dynamic-provider host, so the package must be resolvable from it.
    */
   workDir: string;
-  /** An inline program; by default the directory's own program (`index.ts`) runs in-process. */
+  /** An inline program; by default the directory's own program (see `programEntry`) runs in-process. */
   program?: PulumiFn;
   /** Project name for an inline program in a directory without Pulumi.yaml. */
   projectName?: string;
@@ -31,32 +34,65 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
-/** The environment every engine process gets: local backend, no update checks, our CLI first on PATH. */
+/** What every engine process gets: no update checks, our CLI first on PATH (plugins are found there). */
+function baseEnv(engine: Engine, extra: Record<string, string>): Record<string, string> {
+  return {
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+    // The dynamic-provider shim sits beside the CLI.
+    PATH: `${engine.binDir}${delimiter}${process.env.PATH ?? ""}`,
+    ...extra,
+  };
+}
+
+/** The environment of a local stack: a `file://` backend in `backendDir` and the local passphrase by default. */
 export function engineEnv(
   engine: Engine,
   backendDir: string,
   extra: Record<string, string> = {},
 ): Record<string, string> {
   mkdirSync(backendDir, { recursive: true });
-  return {
+  return baseEnv(engine, {
     PULUMI_BACKEND_URL: pathToFileURL(resolve(backendDir)).href,
     PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? LOCAL_PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-    // The dynamic-provider shim sits beside the CLI; plugins are found on PATH.
-    PATH: `${engine.binDir}:${process.env.PATH ?? ""}`,
     ...extra,
-  };
+  });
 }
 
-/** The program's entry file: `index.ts` in the directory Pulumi.yaml's `main` names (default: its own). */
+/** Entry files tried in a program directory, in the order the Node.js language host tries them. */
+const ENTRY_FILES = ["index.ts", "index.js"] as const;
+
+/**
+ * The program's entry file, as the Node.js language host finds it: Pulumi.yaml's `main` (a file,
+ * or a directory), else the directory itself; in a directory, its package.json `main`, else
+ * `index.ts`, else `index.js`. TypeScript and JavaScript programs alike.
+ */
 export function programEntry(workDir: string): string {
   const projectFile = join(workDir, "Pulumi.yaml");
   const project = existsSync(projectFile)
     ? (loadYaml(readFileSync(projectFile, "utf8")) as { main?: string } | null)
     : null;
   const main = resolve(workDir, project?.main ?? ".");
-  return main.endsWith(".ts") ? main : join(main, "index.ts");
+  if (existsSync(main) && statSync(main).isFile()) return main;
+  const packageMain = packageJsonMain(main);
+  if (packageMain) return packageMain;
+  const found = ENTRY_FILES.map((name) => join(main, name)).find((file) => existsSync(file));
+  if (!found)
+    throw new Error(
+      `No program entry in ${main}: expected ${ENTRY_FILES.join(" or ")}` +
+        ` (or set \`main\` in Pulumi.yaml or package.json to the program's file).`,
+    );
+  return found;
+}
+
+/** The `main` file of `dir/package.json`, when it names one that exists. */
+function packageJsonMain(dir: string): string | undefined {
+  const file = join(dir, "package.json");
+  if (!existsSync(file)) return undefined;
+  const main = (JSON.parse(readFileSync(file, "utf8")) as { main?: unknown }).main;
+  if (typeof main !== "string") return undefined;
+  const path = resolve(dir, main);
+  return existsSync(path) && statSync(path).isFile() ? path : undefined;
 }
 
 /**
@@ -69,7 +105,7 @@ export function directoryProgram(workDir: string): PulumiFn {
   let runs = 0;
   return async () => {
     const entry = programEntry(workDir);
-    const mod = await loadFresh(entry, ++runs);
+    const mod = await loadFresh(workDir, entry, ++runs);
     const main = (mod.default as { default?: unknown } | undefined)?.default ?? mod.default;
     if (typeof main === "function") return (await (main as () => unknown)()) as Record<string, unknown>;
     // A program whose exports are its stack outputs.
@@ -80,26 +116,68 @@ export function directoryProgram(workDir: string): PulumiFn {
 }
 
 /**
- * Evaluates a TypeScript module again. Under tsx (CommonJS hooks) the program directory's entries
- * leave the require cache; elsewhere (vitest's module runner) a query string makes a new instance.
+ * Evaluates a program module again. Inside vitest's module runner TypeScript is imported as is
+ * (a query string makes a new instance); everywhere else the program goes through `require`, with
+ * the program directory's modules out of the require cache and, for TypeScript without a hook
+ * loaded (tsx), ts-node registered as the language host would.
  */
-async function loadFresh(entry: string, run: number): Promise<Record<string, unknown>> {
-  if (require.extensions[".ts"]) {
-    const dir = dirname(entry) + sep;
-    for (const key of Object.keys(require.cache))
-      if (key.startsWith(dir) && !key.includes(`${sep}node_modules${sep}`)) delete require.cache[key];
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the require cache is the point
-    return require(entry) as Record<string, unknown>;
-  }
-  return (await import(`${pathToFileURL(entry).href}?run=${run}`)) as Record<string, unknown>;
+async function loadFresh(workDir: string, entry: string, run: number): Promise<Record<string, unknown>> {
+  const typeScript = entry.endsWith(".ts");
+  // vitest marks its worker processes with this global (an env var would leak into child processes).
+  if (typeScript && !require.extensions[".ts"] && "__vitest_worker__" in globalThis)
+    return (await import(`${pathToFileURL(entry).href}?run=${run}`)) as Record<string, unknown>;
+  if (typeScript) registerTypeScript(workDir);
+  const dir = dirname(entry) + sep;
+  for (const key of Object.keys(require.cache))
+    if (key.startsWith(dir) && !key.includes(`${sep}node_modules${sep}`)) delete require.cache[key];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the require cache is the point
+  return require(entry) as Record<string, unknown>;
+}
+
+/** A workspace on a program directory, with the backend the Pulumi CLI would use for it. */
+export interface ProjectWorkspace {
+  readonly workspace: LocalWorkspace;
+  readonly backend: Backend;
+}
+
+/**
+ * Opens the program directory `workDir` (holding Pulumi.yaml) the way `pulumi` run there would:
+ * backend from `backendUrl`, else PULUMI_BACKEND_URL, else Pulumi.yaml, else the CLI's login;
+ * the passphrase and every other setting from the environment. Its program runs in-process.
+ */
+export async function projectWorkspace(options: {
+  readonly engine: Engine;
+  readonly workDir: string;
+  readonly backendUrl?: string;
+  /** Environment overrides over `process.env`; undefined values are ignored. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}): Promise<ProjectWorkspace> {
+  const extra = Object.fromEntries(
+    Object.entries(options.env ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  const workspace = await LocalWorkspace.create({
+    workDir: options.workDir,
+    program: directoryProgram(options.workDir),
+    pulumiCommand: await pulumiCommandOf(options.engine),
+    envVars: baseEnv(options.engine, extra),
+  });
+  const backend = resolveBackend({
+    backendUrl: options.backendUrl,
+    env: { ...process.env, ...extra },
+    projectBackendUrl: (await workspace.projectSettings()).backend?.url,
+  });
+  if (backend.url) workspace.envVars.PULUMI_BACKEND_URL = backend.url;
+  return { workspace, backend };
+}
+
+/** A CLI found on PATH is used from PATH; ours lives at <root>/bin/pulumi, where PulumiCommand looks. */
+function pulumiCommandOf(engine: Engine): Promise<PulumiCommand> {
+  return engine.source === "path" ? PulumiCommand.get() : PulumiCommand.get({ root: engine.root });
 }
 
 /** Creates or selects a stack on the local backend. */
 export async function openStack(options: StackOptions): Promise<Stack> {
-  // A CLI found on PATH is used from PATH; ours lives at <root>/bin/pulumi, where PulumiCommand looks.
-  const pulumiCommand = await (options.engine.source === "path"
-    ? PulumiCommand.get()
-    : PulumiCommand.get({ root: options.engine.root }));
+  const pulumiCommand = await pulumiCommandOf(options.engine);
   const hasProject = existsSync(join(options.workDir, "Pulumi.yaml"));
   const workspace = await LocalWorkspace.create({
     workDir: options.workDir,

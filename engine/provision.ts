@@ -13,15 +13,25 @@ import { homedir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
-import { SemVer } from "semver";
+import { SemVer, satisfies } from "semver";
 
 const execFileAsync = promisify(execFile);
 
-/** The Pulumi version everything is pinned to: the CLI must match the SDK in package.json. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file, read once
-export const PULUMI_VERSION: string = require("@pulumi/pulumi/package.json").version;
+/**
+ * The Pulumi CLI version this package is built and tested with (the lockfile's SDK and
+ * engine/wrapper/go.mod pin the same). A user's own SDK may be any 3.x in the package's range:
+ * the CLI and the SDK talk over a stable protocol, so the engine need not match it.
+ */
+export const PULUMI_VERSION = "3.248.0";
 
-const WRAPPER_DIR = resolve(__dirname, "wrapper");
+/** A `pulumi` already on PATH is used when it is at least this (the SDK range's floor). */
+const OLDEST_CLI_ON_PATH = "3.216.0";
+
+/** The Go module that builds the CLI; beside this file in the sources, at the package root's engine/ in dist/. */
+const WRAPPER_DIR =
+  [resolve(__dirname, "wrapper"), resolve(__dirname, "..", "..", "engine", "wrapper")].find((dir) =>
+    existsSync(join(dir, "go.mod")),
+  ) ?? resolve(__dirname, "wrapper");
 const SHIM_NAME = "pulumi-resource-pulumi-nodejs";
 const LANGUAGE_HOST_MODULE = "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3";
 
@@ -101,13 +111,14 @@ export async function provisionEngine(options: ProvisionOptions = {}): Promise<E
   }
 }
 
-/** A `pulumi` on PATH whose version matches the pinned SDK version. */
+/** A 3.x `pulumi` on PATH, no older than the SDK range's floor. */
 async function findOnPath(): Promise<Omit<Engine, "hasLanguageHost"> | undefined> {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, "pulumi");
     const version = await versionOf(candidate);
-    if (version === PULUMI_VERSION) return { root: dirname(dir), binDir: dir, version, source: "path" };
+    if (version && satisfies(version, `>=${OLDEST_CLI_ON_PATH} <4`))
+      return { root: dirname(dir), binDir: dir, version, source: "path" };
   }
   return undefined;
 }

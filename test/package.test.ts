@@ -1,8 +1,30 @@
-/** The public API a Pulumi program imports, as product.md fixes it: names, values and types. */
+/**
+ * The package as users get it (served from dist/ through the self-dependency): the public
+ * surface of every entry point, as product.md fixes it, and what each entry loads.
+ */
+import { execFileSync } from "node:child_process";
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as pkg from "pulumi-webhook-subscriptions";
 import { Webhook, WebhookSubscription, type WebhookSubscriptionArgs } from "pulumi-webhook-subscriptions";
+import * as client from "pulumi-webhook-subscriptions/client";
+import * as drift from "pulumi-webhook-subscriptions/drift";
+import * as emulator from "pulumi-webhook-subscriptions/emulator";
+import * as receiver from "pulumi-webhook-subscriptions/receiver";
+
+/** The modules `require(entry)` loads in a fresh node process (paths as node resolved them). */
+function modulesLoadedBy(entry: string): string[] {
+  const script = `require(${JSON.stringify(entry)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })) as string[];
+}
+
+/** The names `require(entry)` gives a CommonJS user. */
+function namesExportedBy(entry: string): string[] {
+  const script = `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(entry)}))));`;
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })) as string[];
+}
+
+const loading = (modules: readonly string[], fragment: string) => modules.filter((path) => path.includes(fragment));
 
 describe("package entry", () => {
   it("maps the six event names to the service's integers", () => {
@@ -17,18 +39,42 @@ describe("package entry", () => {
     expectTypeOf(Webhook.PacketCreated).toEqualTypeOf<0>();
   });
 
-  it("exports the resource, the client, the error classes and the receiver helpers", () => {
-    for (const name of [
-      "WebhookSubscription",
-      "WebhookSubscriptionClient",
-      "WebhookApiError",
-      "NotFoundError",
-      "AmbiguousResultError",
-      "ConfigurationError",
-      "verifySignature",
-      "assertSignature",
-    ])
-      expect(typeof (pkg as Record<string, unknown>)[name], name).toBe("function");
+  it("exports a curated list: the resource, the client and its errors, the receiver helpers, and no internals", () => {
+    expect(namesExportedBy("pulumi-webhook-subscriptions").sort()).toEqual(
+      [
+        "WebhookSubscription",
+        "WEBHOOK_SUBSCRIPTION_TYPE",
+        "Provider",
+        "listWebhookSubscriptions",
+        "Webhook",
+        "WebhookSubscriptionClient",
+        "ErrorCode",
+        "WebhookApiError",
+        "UnauthorizedError",
+        "ForbiddenError",
+        "NotFoundError",
+        "ValidationFailedError",
+        "ClosedWorkItemError",
+        "UnreadableRequestError",
+        "VersionCannotRepresentError",
+        "RateLimitedError",
+        "TransportError",
+        "ServerError",
+        "UnexpectedResponseError",
+        "AmbiguousResultError",
+        "UnsupportedOperationError",
+        "ConfigurationError",
+        "verifySignature",
+        "assertSignature",
+        "signatureHeaderName",
+        "SignatureVerificationError",
+        "SignatureErrorCode",
+        "SignatureOptionsError",
+        "SignatureOptionsErrorCode",
+      ].sort(),
+    );
+    for (const internal of ["AGENT_OPTIONS", "systemClock", "sharedLimiter", "startEmulator", "reviewDrift"])
+      expect(pkg, internal).not.toHaveProperty(internal);
   });
 
   it("types the arguments as Pulumi inputs and the outputs as Outputs", () => {
@@ -36,6 +82,8 @@ describe("package entry", () => {
     expectTypeOf<WebhookSubscriptionArgs["webhook"]>().toEqualTypeOf<pulumi.Input<number | pkg.WebhookName>>();
     expectTypeOf<WebhookSubscription["guid"]>().toEqualTypeOf<pulumi.Output<string>>();
     expectTypeOf<WebhookSubscription["signature"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf(pkg.verifySignature).returns.toEqualTypeOf<boolean>();
+    expectTypeOf<ConstructorParameters<typeof pkg.WebhookSubscriptionClient>[0]>().toEqualTypeOf<pkg.ClientSettings>();
   });
 
   it("is served from the build output, as users get it", () => {
@@ -45,5 +93,53 @@ describe("package entry", () => {
       create: expect.any(Function),
       delete: expect.any(Function),
     });
+  });
+});
+
+describe("the other entries", () => {
+  it("/client: the typed client and its errors, the same classes as the root's", () => {
+    expect(client.WebhookSubscriptionClient).toBe(pkg.WebhookSubscriptionClient);
+    expect(client.NotFoundError).toBe(pkg.NotFoundError);
+    expect(client).not.toHaveProperty("sharedLimiter");
+    expect(client).not.toHaveProperty("AGENT_OPTIONS");
+  });
+
+  it("/receiver: verifySignature and assertSignature with their errors", () => {
+    expect(receiver.verifySignature).toBe(pkg.verifySignature);
+    expectTypeOf(receiver.assertSignature).returns.toEqualTypeOf<void>();
+    expect(receiver.SignatureVerificationError).toBe(pkg.SignatureVerificationError);
+  });
+
+  it("/emulator: startEmulator", () => {
+    expectTypeOf(emulator.startEmulator).returns.resolves.toMatchTypeOf<{ url: string; close(): Promise<void> }>();
+  });
+
+  it("/drift: reviewDrift", () => {
+    expectTypeOf(drift.reviewDrift).parameter(0).toMatchTypeOf<{ stackName: string; workDir: string }>();
+    expect(drift.reviewDrift).toBeTypeOf("function");
+  });
+});
+
+describe("what each entry loads (in a fresh process)", () => {
+  it("/receiver loads node built-ins and its own files only", () => {
+    const modules = modulesLoadedBy("pulumi-webhook-subscriptions/receiver");
+    expect(loading(modules, "node_modules")).toEqual([]);
+    expect(modules.every((path) => /dist[\\/]provider[\\/](receiver|wire[\\/]predicates)/.test(path))).toBe(true);
+  });
+
+  it("/client loads neither the Pulumi SDK nor fastify", () => {
+    const modules = modulesLoadedBy("pulumi-webhook-subscriptions/client");
+    expect(loading(modules, "@pulumi")).toEqual([]);
+    expect(loading(modules, "fastify")).toEqual([]);
+  });
+
+  it("/emulator loads no Pulumi SDK", () => {
+    expect(loading(modulesLoadedBy("pulumi-webhook-subscriptions/emulator"), "@pulumi")).toEqual([]);
+  });
+
+  it("the root loads neither fastify, the emulator nor the drift review", () => {
+    const modules = modulesLoadedBy("pulumi-webhook-subscriptions");
+    expect(loading(modules, "fastify")).toEqual([]);
+    expect(modules.filter((path) => /dist[\\/](emulator|drift|cli)[\\/]/.test(path))).toEqual([]);
   });
 });

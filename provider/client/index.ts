@@ -1,6 +1,8 @@
 /**
- * The API client layer: the typed client, its settings, its errors and the pure pieces of
- * its policy (retry, rate limit, redaction), re-exported for the package entry and tests.
+ * The API client layer (`pulumi-webhook-subscriptions/client`): the typed client, its settings,
+ * its errors and the pure pieces of its policy (retry, rate limit, redaction). Loads neither the
+ * Pulumi SDK nor fastify. Process-wide internals (the shared limiter, the clock, the agent
+ * options) are not exported: import them from their own files inside this package.
  */
 export { WebhookSubscriptionClient } from "./client";
 export { mayMeanGone } from "./possiblyGone";
@@ -29,7 +31,7 @@ export {
   type RetryVerdict,
   type BackoffOptions,
 } from "./retry";
-export { AimdRate, InstanceLimiters, RequestLimiter, systemClock, type AimdOptions, type Clock } from "./limiter";
+export { AimdRate, InstanceLimiters, RequestLimiter, type AimdOptions, type Clock } from "./limiter";
 export {
   OAuthClientCredentials,
   staticToken,
@@ -38,7 +40,6 @@ export {
   type OAuthSettings,
   type OAuthTransport,
 } from "./auth";
-export { AGENT_OPTIONS } from "./connection";
 export { redact, REDACTED } from "./redact";
 export type {
   Subscription,

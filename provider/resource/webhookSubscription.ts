@@ -13,7 +13,7 @@ export const WEBHOOK_SUBSCRIPTION_TYPE = "pulumi-nodejs:dynamic/webhooks:Webhook
 const OUTPUT_NAMES = [...SUBSCRIPTION_FIELDS, "adoptGuid"];
 
 /** Outputs kept secret in state and in every display, whatever the program passed. */
-const SECRET_OUTPUTS = ["signature", "customHeaderValue"];
+export const SECRET_OUTPUTS = ["signature", "customHeaderValue"] as const;
 
 /** Arguments of a WebhookSubscription. */
 export interface WebhookSubscriptionArgs {

@@ -39,7 +39,7 @@ function runCli(
   return new Promise((resolve) => {
     execFile(
       "npx",
-      ["tsx", "drift/cli.ts", ...args],
+      ["tsx", "cli/index.ts", "drift", ...args],
       { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 10 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorOptionError, OWN_LISTENER_ERROR, startEmulator, type RunningEmulator } from "../../emulator";
-import { parseCliArgs } from "../../emulator/cliArgs";
+import { parseEmulatorArgs as parseCliArgs } from "../../cli/emulator";
 import { messageHeaders } from "../../emulator/events";
 import { resolveOptions } from "../../emulator/options";
 import type { StoredSubscription } from "../../emulator/stateFile";

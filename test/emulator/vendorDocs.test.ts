@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmulator, EmulatorOptionError } from "../../emulator";
-import { parseCliArgs } from "../../emulator/cliArgs";
+import { parseEmulatorArgs as parseCliArgs } from "../../cli/emulator";
 import { BUILDER, EmulatorHarness, useEmulator } from "../support/emulatorHarness";
 
 const WORK_ITEM = "aaaaaaaa-0000-4000-8000-00000000000a";

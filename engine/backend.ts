@@ -1,5 +1,5 @@
 /**
- * Which state backend the review reads, chosen the way the Pulumi CLI chooses it: an explicit
+ * Which state backend a stack is read from, chosen the way the Pulumi CLI chooses it: an explicit
  * URL, then `PULUMI_BACKEND_URL`, then the project's `backend.url` in Pulumi.yaml, then the
  * backend the CLI is logged in to.
  */

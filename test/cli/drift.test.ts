@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseDriftArgs, UsageError } from "../../drift/cliArgs";
+import { UsageError } from "../../cli/command";
+import { parseDriftArgs } from "../../cli/drift";
 
 describe("parseDriftArgs", () => {
   it("reads the stack, directory and format; relative directories are from where npm was started", () => {

@@ -1,5 +1,5 @@
 /**
- * The `npm run emulator` command: its one output line, clean shutdown on signals, and clear
+ * `webhook-subscriptions emulator`: its one output line, clean shutdown on signals, and clear
  * errors for bad flags and unusable state files.
  */
 import { spawn } from "node:child_process";
@@ -9,16 +9,20 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { spawnEmulator } from "../../emulator/spawn";
-import { parseCliArgs } from "../../emulator/cliArgs";
+import { parseEmulatorArgs as parseCliArgs } from "../../cli/emulator";
 import { EmulatorOptionError, startEmulator, type EmulatorOptions } from "../../emulator";
 
-const CLI = join(__dirname, "../../emulator/cli.ts");
+const CLI = join(__dirname, "../../cli/index.ts");
 
 /** Runs the command to completion (for invocations expected to fail fast). */
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", pathToFileURL(require.resolve("tsx")).href, CLI, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", pathToFileURL(require.resolve("tsx")).href, CLI, "emulator", ...args],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -54,8 +58,9 @@ describe("emulator command", () => {
       ["--product", "my product"],
       '--product: product must be letters, digits and hyphens (it goes into a header name), got "my product"',
     ],
-    [["--verbose"], 'unknown argument "--verbose"'],
-    [["--state"], "--state needs a value"],
+    [["--dialect", "xml"], '--dialect: dialect must be spec or vendor-docs, got "xml"'],
+    [["--verbose"], "Unknown option '--verbose'"],
+    [["--state"], "Option '--state <value>' argument missing"],
   ])("rejects %j with exit 1 and a message naming the flag", async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(1);
@@ -78,7 +83,7 @@ describe("emulator command", () => {
   });
 });
 
-describe("parseCliArgs", () => {
+describe("emulator flags", () => {
   it("reads every flag, in both --flag value and --flag=value forms", () => {
     expect(
       parseCliArgs([
@@ -91,8 +96,11 @@ describe("parseCliArgs", () => {
         "--product=acme",
         "--rate-limit",
         "20:40",
+        "--dialect",
+        "spec",
       ]),
     ).toEqual({
+      dialect: "spec",
       port: 8080,
       host: "::1",
       statePath: "s.json",

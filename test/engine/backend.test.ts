@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayBackend, resolveBackend } from "../../drift/backend";
+import { displayBackend, resolveBackend } from "../../engine/backend";
 
 describe("resolveBackend", () => {
   it("prefers the option, then PULUMI_BACKEND_URL, then the project, then the CLI's login", () => {

@@ -1,0 +1,69 @@
+/**
+ * What every subcommand of `webhook-subscriptions` shares: its shape, strict flag parsing with
+ * `node:util` parseArgs (`--flag value` and `--flag=value`, `--help` everywhere), and the error
+ * for a command line that cannot run.
+ */
+import { resolve } from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** One subcommand. */
+export interface Command {
+  /** The whole `--help` text. */
+  readonly usage: string;
+  /** Runs with the arguments after the subcommand's name; resolves with the exit code. */
+  run(argv: readonly string[]): Promise<number>;
+}
+
+/** A command line that cannot run; the message names the flag and the value, then shows the usage. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+type Flags = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parsed flag values: strings, or true for boolean flags. */
+export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
+
+/**
+ * Parses `argv` against `flags` (plus `--help`/`-h`); unknown flags, missing values and
+ * positional arguments are usage errors. Returns "help" when help was asked for.
+ */
+export function parseFlags(argv: readonly string[], flags: Flags, usage: string): FlagValues | "help" {
+  let values: FlagValues;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { ...flags, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    }) as { values: FlagValues });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${usage}`);
+  }
+  return values.help ? "help" : values;
+}
+
+/** A flag's value as a string (parseArgs has typed it already; this narrows it). */
+export function stringFlag(values: FlagValues, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * A directory flag, absolute. Relative paths are taken from where the user typed the command:
+ * `npm run` and `npx` switch to the package root but leave that directory in INIT_CWD.
+ */
+export function directoryFlag(
+  values: FlagValues,
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): string {
+  return resolve(env.INIT_CWD || cwd, stringFlag(values, name) ?? ".");
+}
+
+/** A plain decimal number (Number("") is 0 and Number(" 8") is 8, so those are refused). */
+export function numberFlag(flag: string, text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new UsageError(`${flag}: expected a number, got "${text}"`);
+  return Number(text);
+}
