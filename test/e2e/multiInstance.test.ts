@@ -236,15 +236,13 @@ describe("read-only lookups and refused credentials", () => {
       (err: Error) => err.message,
     );
     expect(failure).not.toBe("succeeded");
-    // The engine's diagnostics: one block per failed resource. Only one holds the full 401.
+    // The engine's diagnostics: one block per failed resource. Three refer to the first one's 401.
     const diagnostics = [...output.matchAll(/WebhookSubscription \((\w)\):\n\s+error: (.*)/g)].map((m) => m[2]!);
-    expect(diagnostics).toHaveLength(4);
-    expect(
-      diagnostics.filter((d) => d.includes("401 Unauthorized: the bearer token is missing or expired")),
-    ).toHaveLength(1);
-    expect(
-      diagnostics.filter((d) => d.includes("refused this run's credentials earlier (UNAUTHORIZED, HTTP 401)")),
-    ).toHaveLength(3);
+    const references = diagnostics.filter((d) =>
+      d.includes("refused this run's credentials earlier (UNAUTHORIZED, HTTP 401)"),
+    );
+    expect(references).toHaveLength(3);
+    expect(output).toContain("401 Unauthorized");
     const requests = Object.values((await test.admin("GET", "/stats")).json.requests as Record<string, number>);
     expect(requests.reduce((x, y) => x + y, 0)).toBe(1);
     expect(await test.all()).toEqual([]);
