@@ -8,8 +8,17 @@
  * Every name below is exported on purpose: internals (agents, clocks, limiters) stay inside.
  */
 
-// The Pulumi resources.
-export { WebhookSubscription, WEBHOOK_SUBSCRIPTION_TYPE, type WebhookSubscriptionArgs } from "./provider/resource";
+// The Pulumi resources, and the read-only lookup.
+export {
+  WebhookSubscription,
+  WEBHOOK_SUBSCRIPTION_TYPE,
+  type WebhookSubscriptionArgs,
+  Provider,
+  type ProviderArgs,
+  listWebhookSubscriptions,
+  type ListWebhookSubscriptionsOptions,
+  type ListedSubscription,
+} from "./provider/resource";
 
 // The service's vocabulary.
 export {

@@ -43,7 +43,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export function summaryLine(report: DriftReport): string {
   const s = report.summary;
   const stack = code(report.stack);
-  const where = report.instance?.baseUrl ? ` on ${report.instance.baseUrl}` : "";
+  const urls = (report.instances ?? (report.instance ? [report.instance] : [])).flatMap((i) => i.baseUrl ?? []);
+  const where = urls.length > 0 ? ` on ${urls.join(" and ")}` : "";
   switch (report.status) {
     case "in-sync":
       return `**No drift in stack ${stack}:** ${s.managed === 1 ? "the managed subscription is" : `all ${plural(s.managed, "managed subscription")} are`} in sync, and no unmanaged subscription exists${where}.`;
@@ -89,8 +90,22 @@ function describeUnmanaged(u: UnmanagedSubscription): string {
   return parts.filter(Boolean).join(", ");
 }
 
-function unmanagedRow(u: UnmanagedSubscription): string {
-  return `| ${STATUS_TEXT.unmanaged} |  | ${code(u.guid)} |  | not in state | ${describeUnmanaged(u)} |`;
+function unmanagedRow(u: UnmanagedSubscription, severalInstances: boolean): string {
+  const where = severalInstances && u.baseUrl ? `on ${code(u.baseUrl)}: ` : "";
+  return `| ${STATUS_TEXT.unmanaged} |  | ${code(u.guid)} |  | not in state | ${where}${describeUnmanaged(u)} |`;
+}
+
+/** What the review left out on purpose, and whose subscriptions counted as managed. */
+function scope(report: DriftReport): string {
+  const lines = [
+    report.alsoManagedBy?.length
+      ? `Subscriptions of stack ${report.alsoManagedBy.map(code).join(", ")} count as managed.`
+      : "",
+    report.ignored
+      ? `Ignored (${plural(report.ignored.guids.length, "subscription")}): ${report.ignored.rules.map(code).join(", ")}.`
+      : "",
+  ];
+  return lines.filter(Boolean).join(" ");
 }
 
 function table(rows: readonly string[]): string {
@@ -104,6 +119,9 @@ function snippets(report: DriftReport): string {
   const body = [
     'import * as pulumi from "@pulumi/pulumi";',
     'import { WebhookSubscription, Webhook } from "pulumi-webhook-subscriptions";',
+    ...(report.unmanaged.some((u) => u.provider)
+      ? ["// `{ provider: … }` names the Provider of that instance, as declared in your program."]
+      : []),
     "",
     ...report.unmanaged.map((u) => `${u.snippet}\n`),
   ].join("\n");
@@ -135,7 +153,7 @@ function footer(report: DriftReport): string {
 export function formatMarkdown(report: DriftReport): string {
   const drift = [
     ...report.managed.filter((m) => m.status !== "in-sync").flatMap(managedRows),
-    ...report.unmanaged.map(unmanagedRow),
+    ...report.unmanaged.map((u) => unmanagedRow(u, (report.instances?.length ?? 1) > 1)),
   ];
   const inSync = report.managed.filter((m) => m.status === "in-sync");
   const folded =
@@ -146,6 +164,7 @@ export function formatMarkdown(report: DriftReport): string {
     [
       summaryLine(report),
       rows.length > 0 ? table(rows) : "",
+      scope(report),
       note,
       withSnippets ? snippets(report) : "",
       notesBlock(report),

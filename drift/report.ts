@@ -48,6 +48,10 @@ export interface ManagedSubscription {
 /** A subscription on the instance whose GUID the stack's state does not hold. */
 export interface UnmanagedSubscription {
   readonly guid: string;
+  /** The instance it was found on. */
+  readonly baseUrl?: string;
+  /** The explicit `Provider` reaching that instance (its name), or null for the default provider. */
+  readonly provider?: string | null;
   readonly webhook: number;
   /** Null for an event newer than this package. */
   readonly webhookName: string | null;
@@ -74,6 +78,16 @@ export interface ReportSummary {
 export interface ReportInstance {
   readonly baseUrl: string | null;
   readonly apiVersion: string;
+  /** The explicit `Provider` reaching it, or null for the default provider. */
+  readonly provider?: string | null;
+}
+
+/** What the review left out on purpose. */
+export interface ReportIgnored {
+  /** The `--ignore` rules: GUIDs and subscriber-URL prefixes. */
+  readonly rules: readonly string[];
+  /** The live subscriptions they matched, which are therefore not reported as unmanaged. */
+  readonly guids: readonly string[];
 }
 
 /** Why a review failed: a stable code and a message written for a person. */
@@ -87,8 +101,13 @@ export interface DriftReport {
   readonly stack: string;
   /** The state backend, credentials removed; null when unknown (e.g. the error came first). */
   readonly backend: string | null;
-  /** The instance reviewed; null when unknown (baseUrl null when not configured). */
+  /** The default provider's instance (else the first reviewed); null when unknown (baseUrl null when not configured). */
   readonly instance: ReportInstance | null;
+  /** Every instance the stack uses (default and explicit providers), each listed once. */
+  readonly instances?: readonly ReportInstance[];
+  /** Other stacks whose subscriptions count as managed (not reported as unmanaged). */
+  readonly alsoManagedBy?: readonly string[];
+  readonly ignored?: ReportIgnored;
   readonly status: ReportStatus;
   /** 0, 1 or 2: what `npm run drift` exits with. */
   readonly exitCode: 0 | 1 | 2;
@@ -157,6 +176,9 @@ export interface ReportContext {
   readonly stack: string;
   readonly backend: string | null;
   readonly instance: ReportInstance | null;
+  readonly instances?: readonly ReportInstance[];
+  readonly alsoManagedBy?: readonly string[];
+  readonly ignored?: ReportIgnored;
   /** `Date.now()` when the review started. */
   readonly startedAt: number;
 }
@@ -171,6 +193,9 @@ function header(
     stack: context.stack,
     backend: context.backend,
     instance: context.instance,
+    ...(context.instances ? { instances: context.instances } : {}),
+    ...(context.alsoManagedBy ? { alsoManagedBy: context.alsoManagedBy } : {}),
+    ...(context.ignored ? { ignored: context.ignored } : {}),
     status,
     exitCode: exitCodeFor(status),
     generatedAt: new Date(now).toISOString(),

@@ -17,12 +17,7 @@ import {
   WebhookSubscriptionClient,
   type RequestEvent,
 } from "../provider/client";
-import {
-  apiVersionFromConfig,
-  SETTING_SOURCES,
-  settingsFromConfig,
-  type ConfigSource,
-} from "../provider/resource/model";
+import { clientSettings, type ConfigSource } from "../provider/resource/model";
 import { isLegacy, type Subscription } from "../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
 import { displayBackend } from "../engine/backend";
@@ -37,9 +32,12 @@ import {
   type DriftReport,
   type ManagedSubscription,
   type ReportContext,
+  type ReportInstance,
 } from "./report";
 import { guidKey, stateSnapshot, type StateSubscription } from "./stateSnapshot";
 import { unmanagedSubscriptions } from "./unmanaged";
+import { isIgnored } from "./ignore";
+import { instancesOf } from "./instances";
 
 export interface ReviewDriftOptions {
   /** The stack to review, e.g. `dev` or `org/project/dev`. */
@@ -61,6 +59,17 @@ export interface ReviewDriftOptions {
   readonly engine?: Engine;
   /** Progress lines for people waiting: a refresh of hundreds of subscriptions takes time. */
   readonly onProgress?: (line: string) => void;
+  /**
+   * Other stacks sharing the instances: their subscriptions count as managed, so "unmanaged"
+   * means managed by none of the stacks. @default []
+   */
+  readonly alsoManagedBy?: readonly string[];
+  /**
+   * Subscriptions deliberately managed elsewhere: GUIDs or subscriber-URL prefixes. Matching
+   * live subscriptions are not reported as unmanaged; the report lists them under `ignored`.
+   * @default []
+   */
+  readonly ignore?: readonly string[];
 }
 
 /** Explains the legacy outcome; `npm run drift` exits 1 on it (docs/drift.md). */
@@ -102,34 +111,56 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     const state = stateSnapshot(exported.deployment);
     progress(`stack "${options.stackName}" in ${shownBackend}: ${state.managed.length} managed subscriptions in state`);
 
-    const apiVersion = apiVersionFromConfig(source, env);
-    if (isLegacy(apiVersion)) {
-      const baseUrl = source.get(SETTING_SOURCES.baseUrl[0]) ?? env[SETTING_SOURCES.baseUrl[1]] ?? null;
-      const context: ReportContext = {
-        stack: options.stackName,
-        backend: shownBackend,
-        instance: { baseUrl, apiVersion },
-        startedAt,
-      };
-      return undeterminedReport(context, state.managed, legacyReason(options.stackName));
+    const alsoManagedBy = options.alsoManagedBy ?? [];
+    const managedGuids = new Set(state.guids);
+    for (const other of alsoManagedBy) {
+      progress(`reading the state of stack "${other}" (its subscriptions count as managed)`);
+      const { stack: otherStack } = await openReviewStack({
+        engine,
+        stackName: other,
+        workDir: options.workDir,
+        backendUrl: options.backendUrl,
+        env: options.env ?? {},
+      });
+      for (const guid of stateSnapshot((await otherStack.exportStack()).deployment).guids) managedGuids.add(guid);
     }
 
-    const settings = settingsFromConfig(source, env);
-    secrets.push(settings.token, settings.oauth?.clientSecret);
+    const instances = instancesOf(state, source, env);
+    for (const i of instances) secrets.push(i.settings.token, i.settings.oauth?.clientSecret);
+    const described = instances.map((i): ReportInstance => ({
+      baseUrl: i.settings.baseUrl,
+      apiVersion: i.settings.apiVersion,
+      provider: i.provider,
+    }));
+    const ignore = options.ignore ?? [];
     const context: ReportContext = {
       stack: options.stackName,
       backend: shownBackend,
-      instance: { baseUrl: settings.baseUrl, apiVersion: settings.apiVersion },
+      instance: described[0] ?? null,
+      instances: described,
+      ...(alsoManagedBy.length > 0 ? { alsoManagedBy } : {}),
       startedAt,
     };
-    const client = new WebhookSubscriptionClient({ ...settings, onRequest: reportRetries(progress) });
+    if (instances.some((i) => isLegacy(i.settings.apiVersion)))
+      return undeterminedReport(context, state.managed, legacyReason(options.stackName));
+
+    const clients = instances.map(
+      (i) => new WebhookSubscriptionClient({ ...clientSettings(i.settings), onRequest: reportRetries(progress) }),
+    );
     try {
-      progress(
-        `listing the subscriptions the configured account can see on ${settings.baseUrl} (api-version ${settings.apiVersion})`,
+      // One GetAll per instance, all at once.
+      const results = await Promise.all(
+        instances.map((i, n) => {
+          progress(
+            `listing the subscriptions the configured account can see on ${i.settings.baseUrl} (api-version ${i.settings.apiVersion})`,
+          );
+          return clients[n]!.listWithProblems();
+        }),
       );
-      const { subscriptions: live, problems } = await client.listWithProblems();
+      const lists = results.map((r) => r.subscriptions);
       progress(
-        `${live.length} subscriptions on the instance; refresh preview of ${state.managed.length} (nothing is written to the state)`,
+        `${lists.reduce((n, l) => n + l.length, 0)} subscriptions on ${instances.length === 1 ? "the instance" : `${instances.length} instances`}; ` +
+          `refresh preview of ${state.managed.length} (nothing is written to the state)`,
       );
 
       const observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
@@ -139,15 +170,35 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
         throw refreshFailure(options.stackName, err, observer.errors);
       }
 
-      const managed = await classifyAll(state.managed, observer, live, client, options.stackName);
-      const unmanaged = unmanagedSubscriptions(live, state.guids);
+      const managed = (
+        await Promise.all(
+          instances.map((i, n) => classifyAll(i.managed, observer, lists[n]!, clients[n]!, options.stackName)),
+        )
+      ).flat();
+      const ignoredGuids: string[] = [];
+      const unmanaged = instances.flatMap((i, n) =>
+        unmanagedSubscriptions(
+          lists[n]!.filter((live) => {
+            if (!isIgnored(live, ignore)) return true;
+            ignoredGuids.push(live.guid);
+            return false;
+          }),
+          managedGuids,
+          { baseUrl: i.settings.baseUrl, provider: i.provider },
+        ),
+      );
       // A managed entry that cannot be read already failed the refresh preview, naming its field.
-      const notes = [VISIBILITY_NOTE, ...problems.map((p) => p.message)];
-      const report = driftReport(context, managed, unmanaged, notes);
+      const notes = [VISIBILITY_NOTE, ...results.flatMap((r) => r.problems.map((p) => p.message))];
+      const report = driftReport(
+        { ...context, ...(ignore.length > 0 ? { ignored: { rules: ignore, guids: ignoredGuids } } : {}) },
+        managed,
+        unmanaged,
+        notes,
+      );
       progress(`done in ${(report.durationMs / 1000).toFixed(1)}s: ${report.status}`);
       return report;
     } finally {
-      await client.close();
+      await Promise.all(clients.map((c) => c.close()));
     }
   } catch (err) {
     throw toDriftError(err, { stack: options.stackName, secrets });

@@ -22,7 +22,16 @@ export function headerValueConfigKey(name: string): string {
  * secret config key and says how to set it, because leaving it out would make adoption clear
  * the value on the instance.
  */
-export function adoptSnippet(live: Subscription): string {
+/** The program variable a Provider's snippet refers to: its name in camelCase (`eu-prod` → `euProd`). */
+export function providerVariable(provider: string): string {
+  const camel = provider.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
+  return /^[A-Za-z_$]/.test(camel) ? camel : `provider${camel}`;
+}
+
+/**
+ * @param provider the explicit `Provider` of the instance it lives on, or null for the default provider.
+ */
+export function adoptSnippet(live: Subscription, provider: string | null = null): string {
   const name = suggestedName(live);
   const event = webhookName(live.webhook);
   const lines = [
@@ -41,6 +50,6 @@ export function adoptSnippet(live: Subscription): string {
       `  customHeaderValue: new pulumi.Config().requireSecret(${JSON.stringify(key)}),`,
     );
   }
-  lines.push("});");
+  lines.push(provider === null ? "});" : `}, { provider: ${providerVariable(provider)} });`);
   return lines.join("\n");
 }

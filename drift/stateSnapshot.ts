@@ -5,7 +5,7 @@
  * The Automation API exports state with `--show-secrets`, so the outputs here hold plaintext
  * secrets. They are kept in memory to tell which secret changed, and never printed.
  */
-import { WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/resource/model";
+import { PROVIDER_KEYS, WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/resource/model";
 import { COMPARED_FIELDS, unwrapValue, MASKED, type ComparedField } from "./fields";
 import type { FieldValue } from "./report";
 
@@ -16,6 +16,8 @@ export interface StateSubscription {
   readonly guid: string;
   /** Plaintext output values; undefined where the state holds no readable value. */
   readonly outputs: Readonly<Partial<Record<ComparedField, FieldValue>>>;
+  /** The explicit `Provider` it is managed through (its name), or null for the default provider. */
+  readonly provider: string | null;
 }
 
 export interface StateSnapshot {
@@ -23,6 +25,8 @@ export interface StateSnapshot {
   readonly managed: readonly StateSubscription[];
   /** Every GUID in state: ids, `guid` and `adoptGuid` of any WebhookSubscription, pending ones included. */
   readonly guids: ReadonlySet<string>;
+  /** Each explicit `Provider`'s config (its plaintext inputs, `webhooks:*` keys), by its name. */
+  readonly providers: ReadonlyMap<string, Readonly<Record<string, FieldValue>>>;
 }
 
 /** The shape of `exportStack().deployment` this module reads; the rest is ignored. */
@@ -30,6 +34,8 @@ interface DeploymentResource {
   urn?: string;
   type?: string;
   id?: string;
+  /** `<provider urn>::<provider id>`. */
+  provider?: string;
   delete?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
@@ -68,6 +74,21 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
     }
   }
 
+  // Explicit Providers: provider resources whose config names them (see provider/resource/provider.ts).
+  const providers = new Map<string, Record<string, FieldValue>>();
+  const providerByUrn = new Map<string, string>();
+  for (const r of resources) {
+    const name = unwrapValue(r.inputs?.[PROVIDER_KEYS.provider]);
+    if (!r.type?.startsWith("pulumi:providers:") || typeof name !== "string" || !r.urn) continue;
+    const config: Record<string, FieldValue> = {};
+    for (const [key, raw] of Object.entries(r.inputs ?? {})) {
+      const value = unwrapValue(raw);
+      if (value !== undefined && value !== MASKED) config[key] = value;
+    }
+    providers.set(name, config);
+    providerByUrn.set(r.urn, name);
+  }
+
   const managed = resources
     .filter(ours)
     .filter((r) => !r.delete && r.urn && r.id)
@@ -77,7 +98,9 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
         const value = unwrapValue(r.outputs?.[field]);
         if (value !== undefined && value !== MASKED) outputs[field] = value;
       }
-      return { urn: r.urn as string, name: resourceName(r.urn as string), guid: r.id as string, outputs };
+      const providerUrn = r.provider?.slice(0, r.provider.lastIndexOf("::"));
+      const provider = (providerUrn && providerByUrn.get(providerUrn)) ?? null;
+      return { urn: r.urn as string, name: resourceName(r.urn as string), guid: r.id as string, outputs, provider };
     });
-  return { managed, guids };
+  return { managed, guids, providers };
 }

@@ -44,6 +44,8 @@ describe("package entry", () => {
       [
         "WebhookSubscription",
         "WEBHOOK_SUBSCRIPTION_TYPE",
+        "Provider",
+        "listWebhookSubscriptions",
         "Webhook",
         "WebhookSubscriptionClient",
         "ErrorCode",

@@ -6,7 +6,7 @@
  */
 import { Agent, type Dispatcher } from "undici";
 import { OAuthClientCredentials, noCredentials, staticToken, type Credentials } from "./auth";
-import { sharedLimiter, type RequestLimiter } from "./limiter";
+import { AimdRate, RequestLimiter } from "./limiter";
 import type { ResolvedSettings } from "./settings";
 
 /** Keep-alive Agent settings of the client's own transport; the benchmark's raw baseline uses the same. */
@@ -39,7 +39,11 @@ export class Connection {
       : settings.token !== undefined
         ? staticToken(settings.token)
         : noCredentials;
-    this.limiter = sharedLimiter(settings.baseUrl, settings.maxRequestsPerSecond);
+    // A limiter passed in is shared with other clients of the instance (see InstanceLimiters).
+    this.limiter =
+      settings.limiter ?? new RequestLimiter(new AimdRate({ maxRequestsPerSecond: settings.maxRequestsPerSecond }));
+    if (settings.limiter && settings.maxRequestsPerSecond !== undefined)
+      settings.limiter.rate.lowerCeiling(settings.maxRequestsPerSecond);
   }
 
   /** Closes the transport if this connection created it; idempotent. */

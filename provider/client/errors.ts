@@ -386,12 +386,14 @@ export class TransportError extends WebhookApiError {
   override readonly name = "TransportError";
   /** The network error code, e.g. `ECONNREFUSED` or `UND_ERR_HEADERS_TIMEOUT`. */
   declare readonly networkCode: string;
-  constructor(init: ErrorInit & { networkCode: string; detail: string }) {
+  /** @param init.url the instance's base URL, to say which instance did not answer. */
+  constructor(init: ErrorInit & { networkCode: string; detail: string; url?: string }) {
     super(
       ErrorCode.Transport,
       init,
-      `no response${attemptsNote(init.attempts)}: ${init.detail} (${init.networkCode}).`,
-      "Check that webhooks:baseUrl is reachable and the instance is up; a slow instance needs a larger timeoutMs.",
+      `no response${init.url ? ` from ${init.url}` : ""}${attemptsNote(init.attempts)}: ${init.detail} (${init.networkCode}).`,
+      "Check that the instance is reachable and up (webhooks:baseUrl); a slow instance needs a longer " +
+        "request timeout (webhooks:requestTimeoutMs, or the client's timeoutMs).",
       { networkCode: init.networkCode },
     );
   }

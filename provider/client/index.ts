@@ -31,7 +31,7 @@ export {
   type RetryVerdict,
   type BackoffOptions,
 } from "./retry";
-export { AimdRate, RequestLimiter, type AimdOptions, type Clock } from "./limiter";
+export { AimdRate, InstanceLimiters, RequestLimiter, type AimdOptions, type Clock } from "./limiter";
 export {
   OAuthClientCredentials,
   staticToken,

@@ -9,8 +9,8 @@
  * finishes in close to N/R seconds with few 429s and no exhausted retries.
  *
  * `AimdRate` is the pure, clock-free policy; `RequestLimiter` queues callers by it with an
- * injectable clock; `sharedLimiter` hands every client of one base URL the same limiter, so all
- * resources of a Pulumi run (each with its own client) share one view of the limit.
+ * injectable clock; `InstanceLimiters` hands every client of one base URL the same limiter, so all
+ * resources of a Pulumi run share one view of each instance's limit.
  */
 import { systemClock, type Clock } from "../wire";
 
@@ -222,20 +222,26 @@ export class RequestLimiter {
   }
 }
 
-const shared = new Map<string, RequestLimiter>();
-
 /**
- * The process-wide limiter of the instance at `baseUrl`. Every client of that URL gets the
- * same one, whatever its other settings, so all resources of a run share one view of the
- * service's limit; `maxRequestsPerSecond` can only lower its ceiling.
+ * One limiter per instance, keyed by base URL: every client of an instance that is given the
+ * same `InstanceLimiters` shares one view of the service's limit. Owned by whoever owns the
+ * clients (a provider session, a test), never by the module, so two sessions never share
+ * pacing by accident and tests start from a clean slate.
  */
-export function sharedLimiter(baseUrl: string, maxRequestsPerSecond?: number): RequestLimiter {
-  let limiter = shared.get(baseUrl);
-  if (limiter === undefined) {
-    limiter = new RequestLimiter(new AimdRate({ maxRequestsPerSecond }));
-    shared.set(baseUrl, limiter);
-  } else if (maxRequestsPerSecond !== undefined) {
-    limiter.rate.lowerCeiling(maxRequestsPerSecond);
+export class InstanceLimiters {
+  private readonly byBaseUrl = new Map<string, RequestLimiter>();
+
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  /** The limiter of the instance at `baseUrl`; `maxRequestsPerSecond` can only lower its ceiling. */
+  for(baseUrl: string, maxRequestsPerSecond?: number): RequestLimiter {
+    let limiter = this.byBaseUrl.get(baseUrl);
+    if (limiter === undefined) {
+      limiter = new RequestLimiter(new AimdRate({ maxRequestsPerSecond }), this.clock);
+      this.byBaseUrl.set(baseUrl, limiter);
+    } else if (maxRequestsPerSecond !== undefined) {
+      limiter.rate.lowerCeiling(maxRequestsPerSecond);
+    }
+    return limiter;
   }
-  return limiter;
 }

@@ -202,6 +202,8 @@ export class RequestSender {
             networkCode: failure.kind === "network" ? failure.code : "UNKNOWN",
             detail:
               NETWORK_DETAIL[failure.kind === "network" ? failure.code : ""] ?? "the request failed on the network",
+            // Never holds userinfo or a query: the settings refuse a query, and the origin drops userinfo.
+            url: this.settings.baseUrl,
           });
     return verdict === "ambiguous" ? new AmbiguousResultError({ ...context, cause: error }) : error;
   }

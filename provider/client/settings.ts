@@ -15,6 +15,7 @@ import {
   type Operation,
 } from "../wire";
 import type { OAuthSettings } from "./auth";
+import type { RequestLimiter } from "./limiter";
 import { ConfigurationError } from "./errors";
 
 /** Retry tuning; see `retry.ts` for which failures are retried at all. */
@@ -69,8 +70,13 @@ export interface ClientSettings {
   readonly oauth?: OAuthSettings;
   /** The word in the `x-<product>-signature` header of delivered messages. @default "service" */
   readonly productName?: string;
-  /** Ceiling of the client-side rate limit, shared by every client of this baseUrl. @default unlimited until the first 429 */
+  /** Ceiling of the client-side rate limit. @default unlimited until the first 429 */
   readonly maxRequestsPerSecond?: number;
+  /**
+   * The rate limiter to pace requests with, shared with other clients of the same instance
+   * (`InstanceLimiters.for(baseUrl)`). @default a limiter of this client and its siblings alone
+   */
+  readonly limiter?: RequestLimiter;
   /** Transport to use instead of the client's own keep-alive Agent, e.g. undici's MockAgent. Not closed by `close()`. */
   readonly dispatcher?: Dispatcher;
   readonly retry?: RetrySettings;
@@ -94,6 +100,7 @@ export interface ResolvedSettings {
   readonly oauth?: OAuthSettings;
   readonly productName: string;
   readonly maxRequestsPerSecond?: number;
+  readonly limiter?: RequestLimiter;
   readonly dispatcher?: Dispatcher;
   readonly retry: Required<RetrySettings>;
   readonly timeoutMs: number;
@@ -117,8 +124,8 @@ function show(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
-function httpUrl(field: string, value: unknown, configKey: string): URL {
-  const requirement = `must be an absolute http(s) URL such as "https://instance.example.com" (${configKey})`;
+function httpUrl(field: string, value: unknown): URL {
+  const requirement = 'must be an absolute http(s) URL such as "https://instance.example.com"';
   if (typeof value !== "string" || !isHttpUrl(value)) throw new ConfigurationError(field, requirement, show(value));
   return new URL(value);
 }
@@ -144,16 +151,12 @@ function secretString(field: string, value: unknown): string {
 
 function resolveOAuth(oauth: OAuthSettings): OAuthSettings {
   if (typeof oauth.clientId !== "string" || oauth.clientId.trim() === "") {
-    throw new ConfigurationError(
-      "oauth.clientId",
-      "must be a non-empty string (webhooks:clientId)",
-      show(oauth.clientId),
-    );
+    throw new ConfigurationError("oauth.clientId", "must be a non-empty string", show(oauth.clientId));
   }
   return {
     clientId: oauth.clientId,
     clientSecret: secretString("oauth.clientSecret", oauth.clientSecret),
-    tokenUrl: httpUrl("oauth.tokenUrl", oauth.tokenUrl, "webhooks:tokenUrl").href,
+    tokenUrl: httpUrl("oauth.tokenUrl", oauth.tokenUrl).href,
   };
 }
 
@@ -183,7 +186,7 @@ export function resolveApiVersion(value: unknown): ApiVersion {
   if (!isApiVersion(value)) {
     throw new ConfigurationError(
       "apiVersion",
-      `must be one of ${API_VERSIONS.map((v) => `"${v}"`).join(", ")} (webhooks:apiVersion)`,
+      `must be one of ${API_VERSIONS.map((v) => `"${v}"`).join(", ")}`,
       show(value),
     );
   }
@@ -195,13 +198,9 @@ export function resolveSettings(settings: ClientSettings): ResolvedSettings {
   if (typeof settings !== "object" || settings === null) {
     throw new ConfigurationError("settings", "must be an object with at least baseUrl", show(settings));
   }
-  const url = httpUrl("baseUrl", settings.baseUrl, "webhooks:baseUrl");
+  const url = httpUrl("baseUrl", settings.baseUrl);
   if (url.search || url.hash) {
-    throw new ConfigurationError(
-      "baseUrl",
-      "must not have a query or fragment (webhooks:baseUrl)",
-      show(settings.baseUrl),
-    );
+    throw new ConfigurationError("baseUrl", "must not have a query or fragment", show(settings.baseUrl));
   }
   if (settings.token !== undefined && settings.oauth !== undefined) {
     throw new ConfigurationError(
@@ -211,11 +210,7 @@ export function resolveSettings(settings: ClientSettings): ResolvedSettings {
   }
   const productName = settings.productName ?? DEFAULT_PRODUCT_NAME;
   if (typeof productName !== "string" || !PRODUCT_PATTERN.test(productName)) {
-    throw new ConfigurationError(
-      "productName",
-      "must be letters, digits and hyphens (webhooks:productName)",
-      show(productName),
-    );
+    throw new ConfigurationError("productName", "must be letters, digits and hyphens", show(productName));
   }
   const dispatcher = settings.dispatcher;
   if (dispatcher !== undefined && typeof (dispatcher as { dispatch?: unknown }).dispatch !== "function") {
@@ -237,6 +232,7 @@ export function resolveSettings(settings: ClientSettings): ResolvedSettings {
       settings.maxRequestsPerSecond === undefined
         ? undefined
         : positiveNumber("maxRequestsPerSecond", settings.maxRequestsPerSecond, 0),
+    limiter: settings.limiter,
     dispatcher,
     retry: resolveRetry(settings.retry),
     timeoutMs: positiveNumber("timeoutMs", settings.timeoutMs, DEFAULT_TIMEOUT_MS),

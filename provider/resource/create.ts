@@ -6,7 +6,7 @@ import { AmbiguousResultError, mayMeanGone, NotFoundError, VISIBILITY_NOTE, Webh
 import type { Subscription } from "../wire";
 import type { DesiredSubscription } from "./inputs";
 import { naturalKey } from "./naturalKey";
-import type { Session } from "./session";
+import type { Instance, Session } from "./session";
 import { describeSubscription, warn } from "./warn";
 
 /**
@@ -26,65 +26,82 @@ const MAX_ATTEMPTS = 8;
  *   being replaced): nothing that existed before is adopted, or taken for this create's result.
  */
 export async function subscribeOnce(s: Session, spec: DesiredSubscription, rotating = false): Promise<Subscription> {
-  const before = rotating && !s.legacy ? new Set((await s.snapshots.get()).keys()) : new Set<string>();
-  if (!s.legacy && !rotating) {
-    const existing = unclaimedMatch(s, spec, await s.snapshots.get());
+  const home = s.home;
+  const before = rotating && !home.legacy ? new Set((await home.snapshots.get()).keys()) : new Set<string>();
+  if (!home.legacy && !rotating) {
+    const existing = unclaimedMatch(s, spec, await home.snapshots.get());
     if (existing) {
+      if (!s.settings.adoptIdentical)
+        throw new Error(
+          `${describeSubscription(spec)}: an identical subscription ${existing.guid} already exists on ${home.baseUrl}, and ` +
+            `${adoptSetting(s)} is false, so it is not taken over. If this stack should manage it, set ` +
+            `adoptGuid: "${existing.guid}" on this resource; if another stack manages it, change this one (e.g. its subscriberUrl) or remove it.`,
+        );
       warn(
-        `${describeSubscription(spec)}: adopted the existing identical subscription ${existing.guid} instead of creating a duplicate (${VISIBILITY_NOTE})`,
+        `${describeSubscription(spec)}: adopted the existing identical subscription ${existing.guid} on ${home.baseUrl} instead of creating a duplicate (${VISIBILITY_NOTE}). ` +
+          `If another stack manages it, both now do, and destroying either unsubscribes it for both: ` +
+          `set ${adoptSetting(s)} to false to refuse instead.`,
       );
-      return bringTo(s, existing, spec);
+      return bringTo(s, home, existing, spec);
     }
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      const created = await s.client.subscribe(spec);
+      const created = await home.client.subscribe(spec);
       s.claimed.add(created.guid);
-      return s.legacy ? await confirmLegacyCreate(s, created) : created;
+      return home.legacy ? await confirmLegacyCreate(home, created) : created;
     } catch (err) {
-      if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || s.legacy) throw err;
+      if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || home.legacy) throw err;
       // The request may have been committed: look before trying again.
-      const live = (await s.client.list()).filter((x) => !before.has(x.guid));
+      const live = (await home.client.list()).filter((x) => !before.has(x.guid));
       const found = unclaimedMatch(s, spec, new Map(live.map((x) => [x.guid, x])));
-      if (found) return bringTo(s, found, spec);
+      if (found) return bringTo(s, home, found, spec);
     }
   }
 }
 
+/** Where adoptIdentical is set for this provider, for messages. */
+function adoptSetting(s: Session): string {
+  return s.settings.providerName === undefined
+    ? "webhooks:adoptIdentical"
+    : `adoptIdentical of Provider "${s.settings.providerName}"`;
+}
+
 /** Adopts the subscription `guid` and brings it to the desired state. */
 export async function adopt(s: Session, guid: string, spec: DesiredSubscription): Promise<Subscription> {
-  if (s.legacy)
+  const home = s.home;
+  if (home.legacy)
     throw new Error(
       `adoptGuid ${guid}: adopting needs Get and Update, which the legacy 2024.1 API lacks. ` +
         `Set webhooks:apiVersion to 3 for the adoption, or remove adoptGuid to create a new subscription.`,
     );
   let live: Subscription;
   try {
-    live = await s.client.get(guid);
+    live = await home.client.get(guid);
   } catch (err) {
     // A 400 on Get may mean the same (vendor documentation), e.g. a subscription of another account.
     if (err instanceof NotFoundError || mayMeanGone(err))
       throw new Error(
-        `adoptGuid ${guid}: no subscription with that GUID exists on ${s.baseUrl} for the configured account ` +
+        `adoptGuid ${guid}: no subscription with that GUID exists on ${home.baseUrl} for the configured account ` +
           "(subscriptions may be per user: another account's cannot be adopted). " +
           "Check the GUID (`npm run drift` lists the unmanaged subscriptions with their GUIDs), or remove adoptGuid to create a new subscription.",
         { cause: err },
       );
     throw err;
   }
-  return bringTo(s, live, spec);
+  return bringTo(s, home, live, spec);
 }
 
 /** Updates `live` to `spec` when any stored field differs; keeps GUID and Signature. */
-async function bringTo(s: Session, live: Subscription, spec: DesiredSubscription): Promise<Subscription> {
+async function bringTo(s: Session, at: Instance, live: Subscription, spec: DesiredSubscription): Promise<Subscription> {
   s.claimed.add(live.guid);
   if (matches(live, spec)) return live;
-  return updateChecked(s, live, spec);
+  return updateChecked(at, live, spec);
 }
 
 /** Update, checking that the service kept the identity; an ambiguous Update is verified with Get. */
 export async function updateChecked(
-  s: Session,
+  s: Instance,
   before: Pick<Subscription, "guid" | "signature">,
   spec: DesiredSubscription,
 ): Promise<Subscription> {
@@ -143,7 +160,7 @@ function unclaimedMatch(
  * The legacy API answers 200 even when it silently creates nothing (PacketUpdated on a Closed
  * work item). Confirm through the configuration API when the instance offers it.
  */
-async function confirmLegacyCreate(s: Session, created: Subscription): Promise<Subscription> {
+async function confirmLegacyCreate(s: Instance, created: Subscription): Promise<Subscription> {
   let all: Subscription[];
   try {
     all = await s.configurationClient.list();

@@ -1,4 +1,12 @@
 /** The Pulumi resource and its settings; the runtime is loaded by the engine, not imported here. */
 export { WebhookSubscription, WEBHOOK_SUBSCRIPTION_TYPE, type WebhookSubscriptionArgs } from "./webhookSubscription";
-export { SETTING_SOURCES, settingsFromConfig, type ConnectionSettings, type ConfigSource } from "./settings";
+export {
+  SETTING_SOURCES,
+  readSettings,
+  type ConnectionSettings,
+  type ConfigSource,
+  type ProviderSettings,
+} from "./settings";
 export { checkInputs, type CheckFailure } from "./inputs";
+export { Provider, type ProviderArgs } from "./provider";
+export { listWebhookSubscriptions, type ListWebhookSubscriptionsOptions, type ListedSubscription } from "./list";

@@ -7,5 +7,12 @@ export { WEBHOOK_SUBSCRIPTION_TYPE, SECRET_OUTPUTS } from "./webhookSubscription
 export type { SubscriptionOutputs } from "./outputs";
 /** The fields the service stores (compared by diff and by the drift review). */
 export { SUBSCRIPTION_FIELDS, type SubscriptionField } from "./diff";
-/** The default provider's connection settings: stack config first, then the environment. */
-export { SETTING_SOURCES, settingsFromConfig, apiVersionFromConfig, type ConfigSource } from "./settings";
+/** Provider settings: the default provider's (stack config, then the environment) and explicit Providers'. */
+export {
+  SETTING_SOURCES,
+  PROVIDER_KEYS,
+  readSettings,
+  clientSettings,
+  type ConfigSource,
+  type ConnectionSettings,
+} from "./settings";

@@ -12,12 +12,20 @@ export type SubscriptionOutputs = Subscription & {
   adoptGuid: string | null;
   /** The `rotation` label the subscription was created under, or null. */
   rotation: string | null;
+  /**
+   * The instance the subscription lives on: its normalised base URL. Absent in state written
+   * before it was recorded, until the next refresh or update.
+   */
+  baseUrl: string;
 };
 
 /** What the outputs keep besides the live subscription: the resource's own arguments. */
 export type ResourceOnly = Pick<SubscriptionOutputs, "adoptGuid" | "rotation">;
 
-/** Outputs from the live subscription. `signature` and `customHeaderValue` are secret (additionalSecretOutputs). */
-export function outputsOf(live: Subscription, own: ResourceOnly): SubscriptionOutputs {
-  return { ...live, webhookName: webhookName(live.webhook) ?? null, ...own };
+/**
+ * Outputs from the live subscription. `signature` and `customHeaderValue` are secret (additionalSecretOutputs).
+ * @param baseUrl the instance it was read from or written to.
+ */
+export function outputsOf(live: Subscription, own: ResourceOnly, baseUrl: string): SubscriptionOutputs {
+  return { ...live, webhookName: webhookName(live.webhook) ?? null, ...own, baseUrl };
 }

@@ -9,10 +9,10 @@
  */
 import { mayMeanGone, NotFoundError } from "../client";
 import type { Subscription, UnreadableSubscription } from "../wire";
-import type { Session } from "./session";
+import type { Instance } from "./session";
 
 /** The live subscription `guid`, or undefined when it no longer exists (for this account). */
-export async function readLive(s: Session, guid: string): Promise<Subscription | undefined> {
+export async function readLive(s: Instance, guid: string): Promise<Subscription | undefined> {
   const listed = (await s.snapshots.get()).get(guid);
   if (listed) return listed;
   const problem = await s.snapshots.problem(guid);

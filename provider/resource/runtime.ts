@@ -2,45 +2,187 @@
  * The dynamic provider: Pulumi's contract, implemented. The fixed `__provider` module in state
  * requires this file by package name, so keep its path (`pulumi-webhook-subscriptions/runtime`).
  *
- * - check validates and normalises inputs before any API call;
- * - diff is local, with no API calls;
+ * The engine runs one plugin process per provider (the default one and each explicit
+ * `Provider`), and the host calls `configure` with that provider's config before anything
+ * else; this module is that process's provider (`createProvider()`'s methods).
+ *
+ * - check validates and normalises inputs, and the settings, before any API call (so at preview);
+ * - diff is local, except when the subscription's recorded instance differs from the settings'
+ *   (a config change or a `provider` switch): then it asks the new instance whether it holds the GUID;
  * - create is transactional and never leaves a duplicate;
- * - read (refresh) reports the live subscription, or drops it when it is gone;
- * - update keeps GUID and Signature; delete treats "already gone" as deleted.
+ * - read (refresh) reports the live subscription on its recorded instance, or drops it when gone;
+ * - update keeps GUID and Signature; delete unsubscribes from the recorded instance, "already gone" = deleted.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { NotFoundError } from "../client";
-import { adopt, subscribeOnce, updateChecked } from "./create";
+import { InstanceLimiters, NotFoundError } from "../client";
+import { isLegacy } from "../wire";
+import { adopt, matches, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
 import { checkInputs, desiredOf, inputsOf, type SubscriptionInputs } from "./inputs";
 import { outputsOf, type ResourceOnly, type SubscriptionOutputs } from "./outputs";
 import { readLive } from "./readLive";
-import { apiVersion, session, setConfig } from "./session";
+import { Session, type Instance } from "./session";
+import { apiVersionOf, readSettings, SettingsNotKnownYet, type ConfigSource, type ProviderSettings } from "./settings";
 import { warn, warnReplacement } from "./warn";
-import { isLegacy } from "../wire";
 
-type Outputs = SubscriptionOutputs & { __provider?: string };
+type Outputs = Partial<SubscriptionOutputs> & { __provider?: string };
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  setConfig(req.config);
-}
+/** What a provider process was configured with: its settings, or why they are unusable. */
+type Configured = { settings: ProviderSettings; session?: Session } | { error: unknown };
 
-export async function check(
-  _olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-): Promise<pulumi.dynamic.CheckResult> {
-  const { inputs, failures } = checkInputs(news);
-  // Sent without `property`: for a failure on a property the engine prints "property X value {…}"
-  // with the raw value, even the plaintext of a secret (a customHeaderValue with a stray newline)
-  // or a password in a URL. Every reason starts with the field's name, so nothing is lost.
-  return { inputs, failures: failures.map((f) => ({ property: "", reason: f.reason })) };
-}
+/**
+ * A dynamic provider with its own session. The runtime module exports one; tests build their own.
+ * @param env where the default provider's `WEBHOOKS_*` and a Provider's `tokenFromEnv` are read.
+ * @param limiters injected rate limiters, e.g. on a test clock. @default one set per session
+ */
+export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: () => InstanceLimiters } = {}) {
+  const env = options.env ?? process.env;
+  let configured: Configured = { error: new Error("the provider was used before `configure`: this is a bug") };
+  /** Settings failures are reported in full once; later checks refer to it. */
+  let settingsReported = false;
 
-export async function diff(_id: string, olds: Outputs, news: SubscriptionInputs): Promise<pulumi.dynamic.DiffResult> {
-  const result = diffSubscription(olds, news, isLegacy(apiVersion()));
-  // Said at preview (and again at up): a replacement is the moment receivers must be ready.
-  if (result.replaces.length > 0) warnReplacement(news, result.replaces);
-  return { changes: result.changes, replaces: result.replaces, deleteBeforeReplace: false };
+  function session(): Session {
+    if ("error" in configured) throw configured.error;
+    configured.session ??= new Session(configured.settings, options.limiters?.());
+    return configured.session;
+  }
+
+  return {
+    async configure(req: { config: ConfigSource }): Promise<void> {
+      settingsReported = false;
+      try {
+        configured = { settings: readSettings(req.config, env) };
+      } catch (err) {
+        configured = { error: err };
+      }
+    },
+
+    async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+      const { inputs, failures } = checkInputs(news);
+      // Sent without `property`: for a failure on a property the engine prints "property X value {…}"
+      // with the raw value, even the plaintext of a secret (a customHeaderValue with a stray newline)
+      // or a password in a URL. Every reason starts with the field's name, so nothing is lost.
+      const reasons = failures.map((f) => ({ property: "", reason: f.reason }));
+      // The settings are checked here too, so that preview fails on them rather than `up`.
+      if ("error" in configured && !(configured.error instanceof SettingsNotKnownYet)) {
+        const message = configured.error instanceof Error ? configured.error.message : String(configured.error);
+        reasons.push({
+          property: "",
+          reason: settingsReported ? `the provider's settings are invalid (see the first error): ${message}` : message,
+        });
+        settingsReported = true;
+      }
+      return { inputs, failures: reasons };
+    },
+
+    async diff(id: string, olds: Outputs, news: SubscriptionInputs): Promise<pulumi.dynamic.DiffResult> {
+      const settings = "settings" in configured ? configured.settings : undefined;
+      const result = diffSubscription(olds, news, isLegacy(apiVersionOf(settings)));
+      const replaces = [...result.replaces];
+      let changes = result.changes;
+      if (settings && olds.baseUrl && olds.baseUrl !== session().home.baseUrl) {
+        // The subscription's instance changed. Held by the new instance too (the same instance
+        // under a new URL): only the record changes. Otherwise it moves: created there, then
+        // unsubscribed from where it lives.
+        changes = true;
+        if (!(await holds(session().home, id))) replaces.push("baseUrl");
+      }
+      // Said at preview (and again at up): a replacement is the moment receivers must be ready.
+      if (replaces.length > 0) warnReplacement(news, replaces);
+      return { changes, replaces, deleteBeforeReplace: false };
+    },
+
+    async create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {
+      const s = session();
+      const spec = desiredOf(inputs);
+      const live = await s.home.run("create", () =>
+        inputs.adoptGuid ? adopt(s, inputs.adoptGuid, spec) : subscribeOnce(s, spec, inputs.rotation !== undefined),
+      );
+      s.home.snapshots.record(live);
+      return { id: live.guid, outs: outputsOf(live, ownOf(inputs), s.home.baseUrl) };
+    },
+
+    async read(id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
+      // Where the subscription lives: the recorded instance (state older than the record: the settings').
+      const at = session().instance(props?.baseUrl);
+      if (at.legacy) {
+        warn(
+          `refresh of ${id}: the legacy 2024.1 API has no Get, so drift cannot be seen; the state is left as it was`,
+        );
+        return { id, props };
+      }
+      const live = await at.run(`refresh of ${id}`, () => readLive(at, id));
+      if (!live) {
+        // `WebhookSubscription.get` reads with its arguments only (no outputs yet): say what is missing.
+        if (props?.guid === undefined)
+          throw new Error(
+            `WebhookSubscription.get: ${at.baseUrl} holds no subscription ${id}. Check the GUID and the provider (instance) it is looked up on.`,
+          );
+        return {};
+      }
+      const own = ownOf(props);
+      return { id: live.guid, props: outputsOf(live, own, at.baseUrl), inputs: inputsOf(live, own) };
+    },
+
+    async update(
+      id: string,
+      olds: Outputs,
+      news: SubscriptionInputs,
+    ): Promise<pulumi.dynamic.UpdateResult<SubscriptionOutputs>> {
+      const s = session();
+      const home = s.home;
+      if (home.legacy)
+        throw new Error(
+          `UpdateWebhookSubscription of ${id}: the legacy 2024.1 API has no Update; changes replace the subscription instead. This is a bug in diff: please report it.`,
+        );
+      const spec = desiredOf(news);
+      try {
+        const live = await home.run(`update of ${id}`, async () => {
+          // Only the record of the instance moves (diff saw the GUID there): nothing to send when nothing else changed.
+          if (olds.baseUrl && olds.baseUrl !== home.baseUrl) {
+            const current = await home.client.get(id);
+            if (matches(current, spec)) return current;
+          }
+          return updateChecked(home, { guid: id, signature: olds.signature ?? "" }, spec);
+        });
+        home.snapshots.record(live);
+        return {
+          outs: outputsOf(live, { ...ownOf(news), adoptGuid: news.adoptGuid ?? olds.adoptGuid ?? null }, home.baseUrl),
+        };
+      } catch (err) {
+        if (err instanceof NotFoundError)
+          throw new Error(
+            `${err.message} It was deleted outside Pulumi: run \`pulumi refresh\` to drop it from state, then \`pulumi up\` to create it again.`,
+            { cause: err },
+          );
+        throw err;
+      }
+    },
+
+    async delete(id: string, props?: Outputs): Promise<void> {
+      // Unsubscribed where it lives, which after a config change is not the settings' instance.
+      const s = session();
+      const at = s.instance(props?.baseUrl);
+      try {
+        await at.run(`delete of ${id}`, async () => {
+          try {
+            await at.client.unsubscribe(id);
+          } catch (err) {
+            if (!(err instanceof NotFoundError)) throw err;
+            // Already gone: that is what delete wants.
+          }
+        });
+      } catch (err) {
+        if (at === s.home) throw err;
+        throw new Error(
+          `${(err as Error).message} The subscription lives on ${at.baseUrl}, not on ${s.home.baseUrl} where the settings now point, ` +
+            'and unsubscribing it there with the current credentials failed. It stays in the state until deleted: see docs/multi-instance.md, "A subscription records its instance".',
+          { cause: err },
+        );
+      }
+      at.snapshots.forget(id);
+    },
+  };
 }
 
 /** What this resource keeps of its own arguments (the service does not store them), from inputs or state. */
@@ -48,61 +190,19 @@ function ownOf(source: { adoptGuid?: string | null; rotation?: string | null } |
   return { adoptGuid: source?.adoptGuid ?? null, rotation: source?.rotation ?? null };
 }
 
-export async function create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {
-  const s = session();
-  const spec = desiredOf(inputs);
-  const live = inputs.adoptGuid
-    ? await adopt(s, inputs.adoptGuid, spec)
-    : await subscribeOnce(s, spec, inputs.rotation !== undefined);
-  s.snapshots.record(live);
-  return { id: live.guid, outs: outputsOf(live, ownOf(inputs)) };
+/** Whether `at` holds the subscription `guid` (read as refresh reads it). */
+async function holds(at: Instance, guid: string): Promise<boolean> {
+  if (at.legacy) return false;
+  return at.run(`diff of ${guid}`, async () => (await readLive(at, guid)) !== undefined);
 }
 
-export async function read(id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
-  const s = session();
-  if (s.legacy) {
-    warn(`refresh of ${id}: the legacy 2024.1 API has no Get, so drift cannot be seen; the state is left as it was`);
-    return { id, props };
-  }
-  const live = await readLive(s, id);
-  if (!live) return {};
-  const own = ownOf(props);
-  return { id: live.guid, props: outputsOf(live, own), inputs: inputsOf(live, own) };
-}
-
-export async function update(
-  id: string,
-  olds: Outputs,
-  news: SubscriptionInputs,
-): Promise<pulumi.dynamic.UpdateResult<SubscriptionOutputs>> {
-  const s = session();
-  if (s.legacy)
-    throw new Error(
-      `UpdateWebhookSubscription of ${id}: the legacy 2024.1 API has no Update; changes replace the subscription instead. This is a bug in diff: please report it.`,
-    );
-  try {
-    const live = await updateChecked(s, { guid: id, signature: olds.signature }, desiredOf(news));
-    s.snapshots.record(live);
-    return { outs: outputsOf(live, { ...ownOf(news), adoptGuid: news.adoptGuid ?? olds.adoptGuid ?? null }) };
-  } catch (err) {
-    if (err instanceof NotFoundError)
-      throw new Error(
-        `${err.message} It was deleted outside Pulumi: run \`pulumi refresh\` to drop it from state, then \`pulumi up\` to create it again.`,
-        { cause: err },
-      );
-    throw err;
-  }
-}
-
+const provider = createProvider();
+export const configure = provider.configure;
+export const check = provider.check;
+export const diff = provider.diff;
+export const create = provider.create;
+export const read = provider.read;
+export const update = provider.update;
 // `delete` is a reserved word, so the export is renamed.
-async function remove(id: string, _props?: Outputs): Promise<void> {
-  const s = session();
-  try {
-    await s.client.unsubscribe(id);
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
-    // Already gone: that is what delete wants.
-  }
-  s.snapshots.forget(id);
-}
+const remove = provider.delete;
 export { remove as delete };

@@ -1,51 +1,130 @@
 /**
- * What one dynamic-provider process shares between resources: the stack config it was
- * configured with, one client (so one connection pool and one rate limiter) and the
- * coalesced list snapshots. Created lazily: preview and diff never need credentials.
+ * What one provider instance (the default provider, or one explicit `Provider`, each in its
+ * own plugin process) shares between its resources during one engine operation: its settings,
+ * and per service instance a client, a rate limiter and the coalesced list snapshot. Built by
+ * the runtime from the settings `configure` received; nothing here is a module global.
  */
-import { WebhookSubscriptionClient } from "../client";
-import { DEFAULT_API_VERSION, isLegacy, type ApiVersion } from "../wire";
-import { apiVersionFromConfig, settingsFromConfig, type ConfigSource } from "./settings";
+import {
+  ForbiddenError,
+  InstanceLimiters,
+  UnauthorizedError,
+  WebhookApiError,
+  WebhookSubscriptionClient,
+} from "../client";
+import { DEFAULT_API_VERSION } from "../wire";
+import { clientSettings, type ProviderSettings } from "./settings";
 import { ListSnapshots } from "./snapshot";
 
-export interface Session {
-  client: WebhookSubscriptionClient;
+/** One service instance as this session reaches it. */
+export class Instance {
+  readonly client: WebhookSubscriptionClient;
   /** The configuration-API client: the client itself, or in legacy mode a sibling used to confirm creates. */
-  configurationClient: WebhookSubscriptionClient;
-  snapshots: ListSnapshots;
-  legacy: boolean;
-  baseUrl: string;
+  readonly configurationClient: WebhookSubscriptionClient;
+  readonly snapshots: ListSnapshots;
+  readonly legacy: boolean;
+  /** Normalised: no trailing slash; what a subscription records as its instance. */
+  readonly baseUrl: string;
+  /** The first 401/403 of this instance in this run: later calls fail fast instead of repeating it. */
+  private refusal?: WebhookApiError;
+  /** Whether the instance has answered a call with anything but a refusal. */
+  private accepted = false;
+  /** The call that is finding out whether the credentials are accepted; the others wait for it. */
+  private probe?: Promise<unknown>;
+
+  constructor(client: WebhookSubscriptionClient) {
+    this.client = client;
+    this.legacy = client.legacy;
+    this.configurationClient = client.legacy ? client.withApiVersion(DEFAULT_API_VERSION) : client;
+    this.snapshots = new ListSnapshots(this.configurationClient);
+    this.baseUrl = client.baseUrl;
+  }
+
+  /**
+   * Runs one resource operation's API calls. Until the instance has answered once, operations
+   * go one at a time, so a refused credential is seen by one operation, reported in full once,
+   * and every later operation fails at once with a short reference to it: a run of 4
+   * subscriptions with a bad token shows one 401, not one per resource and retry.
+   */
+  async run<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    for (;;) {
+      if (this.refusal) throw refusedEarlier(operation, this.baseUrl, this.refusal);
+      if (this.accepted || !this.probe) break;
+      await this.probe.catch(() => undefined);
+    }
+    const attempt = call();
+    if (!this.accepted) this.probe = attempt;
+    try {
+      const result = await attempt;
+      this.accepted = true;
+      return result;
+    } catch (err) {
+      const refusal = refusalIn(err);
+      if (refusal) {
+        if (this.refusal) throw refusedEarlier(operation, this.baseUrl, this.refusal);
+        this.refusal = refusal;
+      } else if (err instanceof WebhookApiError && err.status !== undefined) this.accepted = true;
+      throw err;
+    } finally {
+      if (this.probe === attempt) this.probe = undefined;
+    }
+  }
+}
+
+/** The session of one provider process. */
+export class Session {
+  /** The instance the settings name: creates and updates go there. */
+  readonly home: Instance;
   /** GUIDs this process created or adopted: reconciliation never takes one twice. */
-  claimed: Set<string>;
+  readonly claimed = new Set<string>();
+  private readonly others = new Map<string, Instance>();
+
+  /**
+   * @param limiters one rate limiter per instance, shared by every client of that instance; inject
+   *   one to share pacing across sessions or to drive it with a test clock.
+   */
+  constructor(
+    readonly settings: ProviderSettings,
+    private readonly limiters: InstanceLimiters = new InstanceLimiters(),
+  ) {
+    this.home = this.connect(settings.connection.baseUrl);
+  }
+
+  /**
+   * The instance a subscription recorded. Another base URL than the settings' is reached with
+   * the same credentials: a subscription whose instance changed in config is unsubscribed from
+   * where it lives (docs/multi-instance.md, "A subscription records its instance").
+   */
+  instance(baseUrl: string | null | undefined): Instance {
+    if (!baseUrl || baseUrl === this.home.baseUrl) return this.home;
+    let other = this.others.get(baseUrl);
+    if (!other) {
+      other = this.connect(baseUrl);
+      this.others.set(baseUrl, other);
+    }
+    return other;
+  }
+
+  private connect(baseUrl: string): Instance {
+    const connection = clientSettings({ ...this.settings.connection, baseUrl });
+    return new Instance(
+      new WebhookSubscriptionClient({
+        ...connection,
+        limiter: this.limiters.for(baseUrl, connection.maxRequestsPerSecond),
+      }),
+    );
+  }
 }
 
-let config: ConfigSource | undefined;
-let current: Session | undefined;
-
-/** Called by the host's `configure` with the stack config. */
-export function setConfig(source: ConfigSource): void {
-  config = source;
-  current = undefined;
+/** The 401/403 behind `err`, also when it is the cause of a wrapping error. */
+function refusalIn(err: unknown): WebhookApiError | undefined {
+  for (let e = err; e instanceof Error; e = e.cause)
+    if (e instanceof UnauthorizedError || e instanceof ForbiddenError) return e;
+  return undefined;
 }
 
-export function apiVersion(): ApiVersion {
-  return apiVersionFromConfig(config);
-}
-
-/** The session, created on first use from stack config and the environment. */
-export function session(): Session {
-  if (current) return current;
-  const settings = settingsFromConfig(config);
-  const client = new WebhookSubscriptionClient(settings);
-  const legacy = isLegacy(settings.apiVersion);
-  const configurationClient = legacy ? client.withApiVersion(DEFAULT_API_VERSION) : client;
-  current = {
-    client,
-    configurationClient,
-    snapshots: new ListSnapshots(configurationClient),
-    legacy,
-    baseUrl: settings.baseUrl,
-    claimed: new Set(),
-  };
-  return current;
+function refusedEarlier(operation: string, baseUrl: string, refusal: WebhookApiError): Error {
+  return new Error(
+    `${operation}: not attempted: ${baseUrl} refused this run's credentials earlier (${refusal.code}, ` +
+      `HTTP ${refusal.status ?? "?"}); the full message is on the first resource that failed. Fix the credential and run again.`,
+  );
 }

@@ -1,9 +1,18 @@
 /**
- * Connection settings of the provider, read at run time from stack config (`webhooks:*`) with
- * environment variables as the fallback. Never taken from resource inputs, never stored in state.
+ * Connection settings of one provider instance, read at run time by the one lookup below:
+ *
+ * - the default provider reads stack config (`webhooks:*`), with `WEBHOOKS_*` environment
+ *   variables as the fallback;
+ * - an explicit `Provider` passes its arguments as config under the same keys, plus
+ *   `webhooks:provider` (its name); it never falls back to `WEBHOOKS_*`, and reads the
+ *   environment only where its `tokenFromEnv` / `clientSecretFromEnv` point.
+ *
+ * Every value is checked here, so a bad setting fails `check` at preview, and each message
+ * names the setting where it was read (`WEBHOOKS_API_VERSION`, `webhooks:apiVersion` or
+ * `Provider "prod" apiVersion`). Never taken from resource inputs, never stored in state by us.
  */
-import { ConfigurationError, resolveApiVersion } from "../client";
-import { DEFAULT_API_VERSION, isApiVersion, type ApiVersion } from "../wire";
+import { ConfigurationError, resolveSettings, type ClientSettings } from "../client";
+import { DEFAULT_API_VERSION, type ApiVersion } from "../wire";
 
 /** The subset of a Pulumi config the provider reads (the dynamic provider's `configure` request config). */
 export interface ConfigSource {
@@ -18,9 +27,22 @@ export interface ConnectionSettings {
   oauth?: { clientId: string; clientSecret: string; tokenUrl: string };
   productName: string;
   maxRequestsPerSecond?: number;
+  /** Time allowed for each attempt's response. @default 30000 */
+  requestTimeoutMs?: number;
+  /** How long a call keeps retrying. @default 120000 */
+  retryDeadlineMs?: number;
 }
 
-/** Stack config key → environment variable. */
+/** Everything one provider instance runs with. */
+export interface ProviderSettings {
+  connection: ConnectionSettings;
+  /** Whether create may take over an identical unmanaged subscription (`webhooks:adoptIdentical`). @default true */
+  adoptIdentical: boolean;
+  /** The explicit `Provider`'s name; undefined for the default provider. */
+  providerName?: string;
+}
+
+/** Stack config key → environment variable of the default provider. */
 export const SETTING_SOURCES = {
   baseUrl: ["webhooks:baseUrl", "WEBHOOKS_BASE_URL"],
   apiVersion: ["webhooks:apiVersion", "WEBHOOKS_API_VERSION"],
@@ -30,72 +52,193 @@ export const SETTING_SOURCES = {
   tokenUrl: ["webhooks:tokenUrl", "WEBHOOKS_TOKEN_URL"],
   productName: ["webhooks:productName", "WEBHOOKS_PRODUCT_NAME"],
   maxRequestsPerSecond: ["webhooks:maxRequestsPerSecond", "WEBHOOKS_MAX_RPS"],
+  requestTimeoutMs: ["webhooks:requestTimeoutMs", "WEBHOOKS_REQUEST_TIMEOUT_MS"],
+  retryDeadlineMs: ["webhooks:retryDeadlineMs", "WEBHOOKS_RETRY_DEADLINE_MS"],
+  adoptIdentical: ["webhooks:adoptIdentical", "WEBHOOKS_ADOPT_IDENTICAL"],
+} as const;
+export type SettingName = keyof typeof SETTING_SOURCES;
+
+/** Config keys only an explicit `Provider` passes. */
+export const PROVIDER_KEYS = {
+  provider: "webhooks:provider",
+  tokenFromEnv: "webhooks:tokenFromEnv",
+  clientSecretFromEnv: "webhooks:clientSecretFromEnv",
 } as const;
 
-/** The api-version alone, for steps that must not need credentials (diff). */
-export function apiVersionFromConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ApiVersion {
-  const value = config?.get(SETTING_SOURCES.apiVersion[0]) || env[SETTING_SOURCES.apiVersion[1]] || DEFAULT_API_VERSION;
-  return isApiVersion(value) ? value : DEFAULT_API_VERSION;
+/** What the engine passes for a value not known yet (a preview of an Output from an uncreated resource). */
+export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+const SECRET_SETTINGS: ReadonlySet<SettingName> = new Set(["token", "clientSecret"]);
+
+/** The client's name of a field → ours, to relabel the client's value checks. */
+const CLIENT_FIELDS: Record<string, SettingName> = {
+  baseUrl: "baseUrl",
+  apiVersion: "apiVersion",
+  token: "token",
+  "oauth.clientId": "clientId",
+  "oauth.clientSecret": "clientSecret",
+  "oauth.tokenUrl": "tokenUrl",
+  productName: "productName",
+  maxRequestsPerSecond: "maxRequestsPerSecond",
+  timeoutMs: "requestTimeoutMs",
+  "retry.deadlineMs": "retryDeadlineMs",
+};
+
+/** Thrown when a setting is not known yet (preview with an unresolved Output): nothing to check. */
+export class SettingsNotKnownYet extends Error {
+  override readonly name = "SettingsNotKnownYet";
+}
+
+/** The api-version alone, for steps that must not fail on other settings (diff). */
+export function apiVersionOf(settings: ProviderSettings | undefined): ApiVersion {
+  return settings?.connection.apiVersion ?? DEFAULT_API_VERSION;
 }
 
 /**
- * Resolves the settings: stack config first, then the environment.
- * Secrets (token, client secret) are never put into error messages.
+ * Resolves and checks every setting; throws `ConfigurationError` naming the setting where it
+ * was read, or `SettingsNotKnownYet`. Secrets are never put into messages.
  */
-export function settingsFromConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
-  const read = (name: keyof typeof SETTING_SOURCES): string | undefined => {
+export function readSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+  const providerName = config?.get(PROVIDER_KEYS.provider);
+  const label = (name: SettingName, fromEnv: boolean) =>
+    providerName !== undefined
+      ? `Provider "${providerName}" ${name}`
+      : fromEnv
+        ? SETTING_SOURCES[name][1]
+        : SETTING_SOURCES[name][0];
+  const labels = new Map<SettingName, string>();
+  const read = (name: SettingName): string | undefined => {
     const [key, variable] = SETTING_SOURCES[name];
-    const value = config?.get(key) ?? env[variable];
-    return value === undefined || value === "" ? undefined : value;
+    // A Provider's number and boolean arguments arrive as such; stack config holds strings.
+    const given: unknown = config?.get(key);
+    let value = given === undefined || given === null ? undefined : String(given);
+    let fromEnv = false;
+    if ((value === undefined || value === "") && providerName === undefined) {
+      value = env[variable];
+      fromEnv = value !== undefined && value !== "";
+    }
+    if (value === UNKNOWN_VALUE) throw new SettingsNotKnownYet(`${label(name, false)} is not known yet`);
+    if (value === undefined || value === "") return undefined;
+    labels.set(name, label(name, fromEnv));
+    return value;
   };
-  const where = (name: keyof typeof SETTING_SOURCES) =>
-    `\`pulumi config set ${SETTING_SOURCES[name][0]}${name === "token" || name === "clientSecret" ? " --secret" : ""} …\` or ${SETTING_SOURCES[name][1]}`;
+  const how = (name: SettingName) =>
+    providerName !== undefined
+      ? `the ${name} argument of Provider "${providerName}"`
+      : `\`pulumi config set ${SETTING_SOURCES[name][0]}${SECRET_SETTINGS.has(name) ? " --secret" : ""} …\` or ${SETTING_SOURCES[name][1]}`;
+  const where = (name: SettingName) => labels.get(name) ?? label(name, false);
 
-  // Values are checked by the client (WebhookSubscriptionClient), whose messages name these
-  // config keys too; here only what the client cannot know: where they come from, what is missing.
   const baseUrl = read("baseUrl");
   if (!baseUrl)
     throw new ConfigurationError(
-      "webhooks:baseUrl",
-      `(the service's base URL) is not set: set it with ${where("baseUrl")}`,
+      where("baseUrl"),
+      `(the service's base URL) is not set: set it with ${how("baseUrl")}`,
     );
-  const apiVersion = resolveApiVersion(read("apiVersion"));
 
-  const token = read("token");
+  // Checked with the other values below, by the client.
+  const apiVersion = (read("apiVersion") ?? DEFAULT_API_VERSION) as ApiVersion;
+
+  const token = read("token") ?? fromNamedEnv(config, env, providerName, "tokenFromEnv", labels, "token");
   const clientId = read("clientId");
-  const clientSecret = read("clientSecret");
+  const clientSecret =
+    read("clientSecret") ?? fromNamedEnv(config, env, providerName, "clientSecretFromEnv", labels, "clientSecret");
   const tokenUrl = read("tokenUrl");
   let oauth: ConnectionSettings["oauth"];
   if (!token) {
+    const given = { clientId, clientSecret, tokenUrl };
     if (clientId && clientSecret && tokenUrl) oauth = { clientId, clientSecret, tokenUrl };
     else if (clientId || clientSecret || tokenUrl) {
-      const missing = (["clientId", "clientSecret", "tokenUrl"] as const).filter((n) => !read(n));
+      const missing = (["clientId", "clientSecret", "tokenUrl"] as const).filter((n) => !given[n]);
       throw new ConfigurationError(
-        missing.map((n) => SETTING_SOURCES[n][0]).join(", "),
-        `missing: OAuth2 client credentials need clientId, clientSecret and tokenUrl. Set ${missing.map(where).join("; ")}`,
+        missing.map(where).join(", "),
+        `missing: OAuth2 client credentials need clientId, clientSecret and tokenUrl. Set ${missing.map(how).join("; ")}`,
       );
     } else
       throw new ConfigurationError(
-        "webhooks:token",
-        `is not set, nor are OAuth2 client credentials: set a bearer token with ${where("token")}, or webhooks:clientId, webhooks:clientSecret and webhooks:tokenUrl`,
+        where("token"),
+        `is not set, nor are OAuth2 client credentials: set a bearer token with ${how("token")}, or clientId, clientSecret and tokenUrl`,
       );
   }
 
-  const rps = read("maxRequestsPerSecond");
-  let maxRequestsPerSecond: number | undefined;
-  if (rps !== undefined) {
-    maxRequestsPerSecond = Number(rps);
-    if (!Number.isFinite(maxRequestsPerSecond) || maxRequestsPerSecond <= 0)
+  const number = (name: "maxRequestsPerSecond" | "requestTimeoutMs" | "retryDeadlineMs"): number | undefined => {
+    const raw = read(name);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0)
       throw new ConfigurationError(
-        "webhooks:maxRequestsPerSecond",
-        `must be a positive number (fix it with ${where("maxRequestsPerSecond")})`,
-        JSON.stringify(rps),
+        where(name),
+        `must be a positive number (fix it with ${how(name)})`,
+        JSON.stringify(raw),
       );
-  }
+    return value;
+  };
+  const rawAdopt = read("adoptIdentical");
+  if (rawAdopt !== undefined && rawAdopt !== "true" && rawAdopt !== "false")
+    throw new ConfigurationError(
+      where("adoptIdentical"),
+      `must be true or false (fix it with ${how("adoptIdentical")})`,
+      JSON.stringify(rawAdopt),
+    );
 
-  const settings: ConnectionSettings = { baseUrl, apiVersion, productName: read("productName") ?? "service" };
-  if (token) settings.token = token;
-  if (oauth) settings.oauth = oauth;
-  if (maxRequestsPerSecond !== undefined) settings.maxRequestsPerSecond = maxRequestsPerSecond;
+  const connection: ConnectionSettings = { baseUrl, apiVersion, productName: read("productName") ?? "service" };
+  if (token) connection.token = token;
+  if (oauth) connection.oauth = oauth;
+  const maxRequestsPerSecond = number("maxRequestsPerSecond");
+  if (maxRequestsPerSecond !== undefined) connection.maxRequestsPerSecond = maxRequestsPerSecond;
+  const requestTimeoutMs = number("requestTimeoutMs");
+  if (requestTimeoutMs !== undefined) connection.requestTimeoutMs = requestTimeoutMs;
+  const retryDeadlineMs = number("retryDeadlineMs");
+  if (retryDeadlineMs !== undefined) connection.retryDeadlineMs = retryDeadlineMs;
+
+  // The client checks the values (URL, product word, secrets usable in a header); its messages
+  // are relabelled with where each setting was read.
+  const resolved = relabelled(where, () => resolveSettings(clientSettings(connection)));
+  connection.baseUrl = resolved.baseUrl;
+  connection.apiVersion = resolved.apiVersion;
+  const settings: ProviderSettings = { connection, adoptIdentical: rawAdopt !== "false" };
+  if (providerName !== undefined) settings.providerName = providerName;
   return settings;
+}
+
+/** The client's settings for a provider's connection settings. */
+export function clientSettings(connection: ConnectionSettings): ClientSettings {
+  const { requestTimeoutMs, retryDeadlineMs, ...rest } = connection;
+  return {
+    ...rest,
+    ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+    ...(retryDeadlineMs === undefined ? {} : { retry: { deadlineMs: retryDeadlineMs } }),
+  };
+}
+
+/** A credential an explicit Provider reads from the environment variable it names. */
+function fromNamedEnv(
+  config: ConfigSource | undefined,
+  env: NodeJS.ProcessEnv,
+  providerName: string | undefined,
+  key: "tokenFromEnv" | "clientSecretFromEnv",
+  labels: Map<SettingName, string>,
+  setting: SettingName,
+): string | undefined {
+  const variable = config?.get(PROVIDER_KEYS[key]);
+  if (variable === undefined || variable === "") return undefined;
+  const value = env[variable];
+  if (value === undefined || value === "")
+    throw new ConfigurationError(
+      `Provider "${providerName ?? "default"}" ${key}`,
+      `names the environment variable ${variable}, which is not set in the environment of this run: export it before running pulumi`,
+    );
+  labels.set(setting, variable);
+  return value;
+}
+
+/** Runs the client's check of a value, relabelling its ConfigurationError with our setting's name. */
+function relabelled<T>(where: (name: SettingName) => string, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    const name = err instanceof ConfigurationError ? CLIENT_FIELDS[err.field] : undefined;
+    if (!name || !(err instanceof ConfigurationError)) throw err;
+    // reason = "<field> <requirement>[, got: <value>]."
+    throw new ConfigurationError(where(name), err.reason.slice(err.field.length + 1).replace(/\.$/, ""));
+  }
 }

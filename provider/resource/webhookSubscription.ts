@@ -3,10 +3,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { WebhookId, WebhookName } from "../wire";
+import { SUBSCRIPTION_FIELDS } from "./diff";
 import { PROVIDER_MODULE } from "./providerModule";
 
 /** Type token in state: a dynamic resource of module `webhooks`. */
 export const WEBHOOK_SUBSCRIPTION_TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
+
+/** Every output a `get` reads besides those declared below: the stored fields and adoptGuid. */
+const OUTPUT_NAMES = [...SUBSCRIPTION_FIELDS, "adoptGuid"];
 
 /** Outputs kept secret in state and in every display, whatever the program passed. */
 export const SECRET_OUTPUTS = ["signature", "customHeaderValue"] as const;
@@ -62,8 +66,9 @@ export interface WebhookSubscriptionArgs {
 
 /**
  * A webhook subscription: the service POSTs a message to `subscriberUrl` whenever `webhook` occurs
- * (for one object, or for every object of a type). Connection settings come from stack config
- * `webhooks:*` or `WEBHOOKS_*` environment variables, never from resource arguments.
+ * (for one object, or for every object of a type). Connection settings come from the `provider`
+ * option (a `Provider`), or else from stack config `webhooks:*` / `WEBHOOKS_*` environment
+ * variables, never from resource arguments.
  */
 export class WebhookSubscription extends pulumi.CustomResource {
   /** GUID the service allocated (or the adopted one). */
@@ -85,18 +90,37 @@ export class WebhookSubscription extends pulumi.CustomResource {
   declare public readonly adoptGuid: pulumi.Output<string | null>;
   /** The rotation label the subscription was created under, or null. */
   declare public readonly rotation: pulumi.Output<string | null>;
+  /**
+   * The instance the subscription lives on (its normalised base URL). When the settings or the
+   * `provider` point elsewhere, the next `up` moves it there (docs/multi-instance.md).
+   */
+  declare public readonly baseUrl: pulumi.Output<string>;
 
-  constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
+  /**
+   * Looks up an existing subscription by GUID without managing it: it is read (on the default
+   * provider's instance, or `opts.provider`'s), never adopted, changed or deleted by this stack.
+   * Fails when the instance holds no subscription with that GUID.
+   */
+  static get(name: string, guid: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): WebhookSubscription {
+    return new WebhookSubscription(name, undefined, { ...opts, id: guid });
+  }
+
+  constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal for `get`: no arguments, an `id` to read. */
+  constructor(name: string, args: WebhookSubscriptionArgs | undefined, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: WebhookSubscriptionArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     const props: pulumi.Inputs = {
-      ...args,
+      // `get` has no arguments: every output is declared, so the engine fills each from `read`.
+      ...(args ?? Object.fromEntries(OUTPUT_NAMES.map((name) => [name, undefined]))),
       // Secret from the start, not only as an output: a plain string would otherwise be stored in
       // plaintext among the inputs in state, and printed by the engine in check failures.
-      ...(args.customHeaderValue === undefined ? {} : { customHeaderValue: pulumi.secret(args.customHeaderValue) }),
+      ...(args?.customHeaderValue === undefined ? {} : { customHeaderValue: pulumi.secret(args.customHeaderValue) }),
       __provider: PROVIDER_MODULE,
       // Declared so the engine fills them from the provider's outputs.
       guid: undefined,
       signature: undefined,
       webhookName: undefined,
+      baseUrl: undefined,
     };
     super(WEBHOOK_SUBSCRIPTION_TYPE, name, props, {
       ...opts,

@@ -20,7 +20,7 @@ import {
   type ErrorContext,
   type SubscriptionSpec,
 } from "../../provider/client";
-import { settingsFromConfig } from "../../provider/resource/settings";
+import { clientSettings, readSettings } from "../../provider/resource/settings";
 import { leaksOf } from "../support/errorViews";
 import { mockInstance, wireSubscription, type MockReply } from "./mockInstance";
 
@@ -381,10 +381,12 @@ const cases: Case[] = [
       thrown(
         () =>
           new WebhookSubscriptionClient(
-            settingsFromConfig(undefined, {
-              WEBHOOKS_BASE_URL: "https://h.example.com/?access=cfg-token-5555",
-              WEBHOOKS_TOKEN: TOKEN,
-            }),
+            clientSettings(
+              readSettings(undefined, {
+                WEBHOOKS_BASE_URL: "https://h.example.com/?access=cfg-token-5555",
+                WEBHOOKS_TOKEN: TOKEN,
+              }).connection,
+            ),
           ),
       ),
   },

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AimdRate, RequestLimiter, backoffMs } from "../../provider/client";
-import { sharedLimiter } from "../../provider/client/limiter";
+import { AimdRate, InstanceLimiters, RequestLimiter, backoffMs } from "../../provider/client";
 import { FakeClock } from "../support/fakeClock";
 
 /** A seeded PRNG so the jitter in the simulation is repeatable. */
@@ -135,14 +134,22 @@ describe("RequestLimiter", () => {
   });
 });
 
-describe("sharedLimiter", () => {
+describe("InstanceLimiters", () => {
   it("gives every client of one base URL the same limiter; a ceiling can only be lowered", () => {
-    const a = sharedLimiter("http://shared.test:1", 50);
-    const b = sharedLimiter("http://shared.test:1", 10);
-    const c = sharedLimiter("http://shared.test:1", 80);
+    const limiters = new InstanceLimiters();
+    const a = limiters.for("http://shared.test:1", 50);
+    const b = limiters.for("http://shared.test:1", 10);
+    const c = limiters.for("http://shared.test:1", 80);
     expect(a).toBe(b);
     expect(b).toBe(c);
     expect(a.rate.rate).toBe(10);
-    expect(sharedLimiter("http://other.test:1")).not.toBe(a);
+    expect(limiters.for("http://other.test:1")).not.toBe(a);
+  });
+
+  it("is owned, not global: another set starts from a clean slate", () => {
+    const first = new InstanceLimiters().for("http://shared.test:1", 5);
+    const second = new InstanceLimiters().for("http://shared.test:1");
+    expect(second).not.toBe(first);
+    expect(second.rate.rate).toBe(Infinity);
   });
 });

@@ -3,7 +3,7 @@
  * must all succeed, in close to N/R seconds, without a single RateLimitedError.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { WebhookSubscriptionClient, type RequestEvent } from "../../provider/client";
+import { InstanceLimiters, WebhookSubscriptionClient, type RequestEvent } from "../../provider/client";
 import { Webhook } from "../../provider/wire";
 import { EmulatorHarness } from "../support/emulatorHarness";
 
@@ -21,13 +21,15 @@ afterAll(async () => {
 
 it(`${N} concurrent subscribes against ${RATE} req/s (burst ${BURST}) all succeed in close to N/R`, async () => {
   const events: RequestEvent[] = [];
-  // One client per create, as the Pulumi provider makes one per resource: they share the limiter.
+  // One client per create, sharing one limiter of the instance (as a provider session's clients do).
+  const limiter = new InstanceLimiters().for(emulator.url);
   const clients = Array.from(
     { length: N },
     () =>
       new WebhookSubscriptionClient({
         baseUrl: emulator.url,
         token: "dev-builder",
+        limiter,
         onRequest: (event) => events.push(event),
       }),
   );

@@ -34,14 +34,14 @@ describe("client settings", () => {
     [
       { baseUrl: "ftp://x" },
       "baseUrl",
-      'Client settings are invalid: baseUrl must be an absolute http(s) URL such as "https://instance.example.com" (webhooks:baseUrl), got: "ftp://x".',
+      'Client settings are invalid: baseUrl must be an absolute http(s) URL such as "https://instance.example.com", got: "ftp://x".',
     ],
     [{ baseUrl: "instance.example.com" }, "baseUrl", 'got: "instance.example.com"'],
     [{ baseUrl: "https://x.test/?a=1" }, "baseUrl", "must not have a query"],
     [
       { baseUrl: "https://x.test", apiVersion: "5" },
       "apiVersion",
-      'must be one of "1", "2", "3", "4-preview", "2024.1" (webhooks:apiVersion), got: "5"',
+      'must be one of "1", "2", "3", "4-preview", "2024.1", got: "5"',
     ],
     [
       { baseUrl: "https://x.test", maxRequestsPerSecond: 0 },

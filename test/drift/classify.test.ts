@@ -23,6 +23,7 @@ const state: StateSubscription = {
   name: "b",
   guid: live.guid,
   outputs: { ...live },
+  provider: null,
 };
 
 /** Outputs as an engine event carries them. */

@@ -33,8 +33,44 @@ describe("stateSnapshot", () => {
         name: "a",
         guid: "AAAA",
         outputs: { webhook: 0, subscriberUrl: "https://h.example.com", signature: "sig", customHeaderValue: null },
+        provider: null,
       },
     ]);
+  });
+
+  it("tells which explicit Provider manages each subscription, with that Provider's plaintext config", () => {
+    const providerUrn = "urn:pulumi:dev::proj::pulumi:providers:pulumi-nodejs::production";
+    const snapshot = stateSnapshot({
+      resources: [
+        {
+          urn: "urn:pulumi:dev::proj::pulumi:providers:pulumi-nodejs::default",
+          type: "pulumi:providers:pulumi-nodejs",
+          id: "d1",
+          inputs: {},
+        },
+        {
+          urn: providerUrn,
+          type: "pulumi:providers:pulumi-nodejs",
+          id: "p1",
+          inputs: {
+            "webhooks:provider": "production",
+            "webhooks:baseUrl": "https://prod.example.com",
+            "webhooks:token": secret("t"),
+          },
+        },
+        resource("a", "AAAA", { provider: "urn:pulumi:dev::proj::pulumi:providers:pulumi-nodejs::default::d1" }),
+        resource("b", "BBBB", { provider: `${providerUrn}::p1` }),
+      ],
+    });
+    expect(snapshot.managed.map((m) => [m.name, m.provider])).toEqual([
+      ["a", null],
+      ["b", "production"],
+    ]);
+    expect(snapshot.providers.get("production")).toEqual({
+      "webhooks:provider": "production",
+      "webhooks:baseUrl": "https://prod.example.com",
+      "webhooks:token": "t",
+    });
   });
 
   it("collects every GUID, lower-cased: ids, adopted GUIDs, pending deletions and pending operations", () => {
@@ -55,7 +91,7 @@ describe("stateSnapshot", () => {
   });
 
   it("handles an empty deployment", () => {
-    expect(stateSnapshot(undefined)).toEqual({ managed: [], guids: new Set() });
+    expect(stateSnapshot(undefined)).toEqual({ managed: [], guids: new Set(), providers: new Map() });
   });
 });
 

@@ -225,7 +225,7 @@ describe("drift review", () => {
 
     expect(report).toMatchObject({ version: 1, stack: "drifted", status: "drift", exitCode: 2 });
     expect(report.summary).toEqual({ managed: 4, inSync: 1, changed: 2, deleted: 1, unmanaged: 1 });
-    expect(report.instance).toEqual({ baseUrl: instance.url, apiVersion: "3" });
+    expect(report.instance).toEqual({ baseUrl: instance.url, apiVersion: "3", provider: null });
     expect(report.backend).toContain(drifted.backendDir);
 
     const byName = Object.fromEntries(report.managed.map((m) => [m.name, m]));

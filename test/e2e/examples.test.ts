@@ -30,6 +30,7 @@ async function exampleStack(
   name: string,
   copies: Record<string, string>,
   config: Record<string, string> = {},
+  env: Record<string, string> = {},
 ): Promise<Stack> {
   const dir = workDir(name);
   for (const [from, to] of Object.entries(copies)) cpSync(join(REPO_ROOT, from), join(dir, to), { recursive: true });
@@ -39,7 +40,7 @@ async function exampleStack(
     stackName: "dev",
     workDir: dir,
     config: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v }])),
-    env: { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" },
+    env: { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder", ...env },
   });
 }
 
@@ -89,6 +90,31 @@ describe("examples", () => {
     ]);
     await stack.destroy();
     expect(await emulator.all()).toEqual([]);
+  });
+
+  it("multi-instance: the same subscriptions on test and production, each on its own instance", async () => {
+    const production = await EmulatorHarness.start();
+    try {
+      const stack = await exampleStack(
+        "multi-instance",
+        { "examples/multi-instance": "." },
+        { productionBaseUrl: production.url },
+        { PROD_WEBHOOKS_TOKEN: "dev-builder" },
+      );
+      const up = await stack.up();
+      expect(up.summary.resourceChanges).toEqual({ create: 6 });
+      const onTest = up.outputs.test!.value as Array<{ guid: string; instance: string }>;
+      const onProduction = up.outputs.prod!.value as Array<{ guid: string; instance: string }>;
+      expect((await emulator.all()).map((s) => s.GUID).sort()).toEqual(onTest.map((s) => s.guid).sort());
+      expect((await production.all()).map((s) => s.GUID).sort()).toEqual(onProduction.map((s) => s.guid).sort());
+      expect(onProduction.every((s) => s.instance === production.url)).toBe(true);
+      expect((await stack.preview()).changeSummary).toEqual({ same: 6 });
+      await stack.destroy();
+      expect(await emulator.all()).toEqual([]);
+      expect(await production.all()).toEqual([]);
+    } finally {
+      await production.close();
+    }
   });
 
   it("the root program (Pulumi.yaml, main: infra/) creates its subscriptions and is stable", async () => {

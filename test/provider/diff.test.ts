@@ -17,6 +17,7 @@ const state: SubscriptionOutputs = {
   customHeaderValue: null,
   adoptGuid: null,
   rotation: null,
+  baseUrl: "https://instance.example.com",
 };
 const desired = {
   webhook: 0 as const,

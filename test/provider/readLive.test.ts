@@ -5,8 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { UnauthorizedError, type WebhookSubscriptionClient } from "../../provider/client";
 import { readLive } from "../../provider/resource/readLive";
-import type { Session } from "../../provider/resource/session";
-import { ListSnapshots } from "../../provider/resource/snapshot";
+import { Instance } from "../../provider/resource/session";
 import { SUBSCRIPTION_GUID, mockInstance, wireSubscription } from "../client/mockInstance";
 
 const OTHER = "22222222-3333-4444-8555-666666666666";
@@ -15,17 +14,10 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-function sessionOn(mock: ReturnType<typeof mockInstance>): Session {
+function instanceOn(mock: ReturnType<typeof mockInstance>): Instance {
   const client = mock.client();
   clients.push(client);
-  return {
-    client,
-    configurationClient: client,
-    snapshots: new ListSnapshots(client),
-    legacy: false,
-    baseUrl: mock.origin,
-    claimed: new Set(),
-  } as Session;
+  return new Instance(client);
 }
 
 const operations = (mock: ReturnType<typeof mockInstance>) =>
@@ -38,7 +30,7 @@ describe("readLive", () => {
       status: 200,
       json: [wireSubscription({ Webhook: "PacketCreated" as never })],
     });
-    expect((await readLive(sessionOn(mock), SUBSCRIPTION_GUID))?.webhook).toBe(0);
+    expect((await readLive(instanceOn(mock), SUBSCRIPTION_GUID))?.webhook).toBe(0);
     expect(operations(mock)).toEqual(["GetAllWebhookSubscriptions"]);
   });
 
@@ -48,7 +40,7 @@ describe("readLive", () => {
       status: 200,
       json: [wireSubscription({ Webhook: "PacketArchived" as never }), wireSubscription({ GUID: OTHER })],
     });
-    const s = sessionOn(mock);
+    const s = instanceOn(mock);
     await expect(readLive(s, SUBSCRIPTION_GUID)).rejects.toThrow(
       `subscription ${SUBSCRIPTION_GUID} cannot be read: Webhook "PacketArchived" is a name this package cannot map`,
     );
@@ -60,7 +52,7 @@ describe("readLive", () => {
     const mock = mockInstance();
     mock.on("GetAllWebhookSubscriptions", { status: 200, json: [] }, { status: 200, json: [] });
     mock.on("GetWebhookSubscription", { status: 400, text: "The request is invalid." });
-    expect(await readLive(sessionOn(mock), SUBSCRIPTION_GUID)).toBeUndefined();
+    expect(await readLive(instanceOn(mock), SUBSCRIPTION_GUID)).toBeUndefined();
     expect(operations(mock)).toEqual([
       "GetAllWebhookSubscriptions",
       "GetWebhookSubscription",
@@ -72,14 +64,14 @@ describe("readLive", () => {
     const mock = mockInstance();
     mock.on("GetAllWebhookSubscriptions", { status: 200, json: [] }, { status: 200, json: [wireSubscription()] });
     mock.on("GetWebhookSubscription", { status: 400, text: "The request is invalid." });
-    expect((await readLive(sessionOn(mock), SUBSCRIPTION_GUID))?.guid).toBe(SUBSCRIPTION_GUID);
+    expect((await readLive(instanceOn(mock), SUBSCRIPTION_GUID))?.guid).toBe(SUBSCRIPTION_GUID);
   });
 
   it("drops on an empty array from Get, without a second list", async () => {
     const mock = mockInstance();
     mock.on("GetAllWebhookSubscriptions", { status: 200, json: [] });
     mock.on("GetWebhookSubscription", { status: 200, json: [] });
-    expect(await readLive(sessionOn(mock), SUBSCRIPTION_GUID)).toBeUndefined();
+    expect(await readLive(instanceOn(mock), SUBSCRIPTION_GUID)).toBeUndefined();
     expect(operations(mock)).toEqual(["GetAllWebhookSubscriptions", "GetWebhookSubscription"]);
   });
 
@@ -87,7 +79,7 @@ describe("readLive", () => {
     const mock = mockInstance();
     mock.on("GetAllWebhookSubscriptions", { status: 200, json: [] });
     mock.on("GetWebhookSubscription", { status: 401, text: "" }, { status: 401, text: "" });
-    await expect(readLive(sessionOn(mock), SUBSCRIPTION_GUID)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(readLive(instanceOn(mock), SUBSCRIPTION_GUID)).rejects.toBeInstanceOf(UnauthorizedError);
     expect(operations(mock)).not.toContain("Unsubscribe");
     expect(operations(mock).filter((op) => op === "GetAllWebhookSubscriptions")).toHaveLength(1);
   });

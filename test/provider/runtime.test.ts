@@ -29,7 +29,7 @@ beforeEach(async () => {
 /** Configures the provider as the host would, from stack config. */
 function configure(baseUrl: string, extra: Record<string, string> = {}): void {
   const config: Record<string, string> = { "webhooks:baseUrl": baseUrl, "webhooks:token": "dev-builder", ...extra };
-  void runtime.configure({ config: { get: (key) => config[key], require: (key) => config[key]! } });
+  void runtime.configure({ config: { get: (key) => config[key] } });
 }
 
 function inputs(overrides: Partial<SubscriptionInputs> = {}): SubscriptionInputs {
@@ -75,6 +75,7 @@ describe("create", () => {
       customHeaderValue: "k1",
       adoptGuid: null,
       rotation: null,
+      baseUrl: emulator.url.replace(/\/$/, ""),
     });
     expect(Object.values(outs!).every((v) => v !== undefined)).toBe(true);
     expect(await emulator.all()).toHaveLength(1);

@@ -1,20 +1,55 @@
-/** Connection settings: stack config first, then WEBHOOKS_* env; what is missing said in config terms. */
+/**
+ * Provider settings: one lookup for the default provider (stack config, then WEBHOOKS_* env)
+ * and explicit Providers (their arguments, and only the env vars they name). Every message
+ * names the setting where it was read and never shows a secret.
+ */
 import { describe, expect, it } from "vitest";
-import { WebhookSubscriptionClient } from "../../provider/client";
-import { settingsFromConfig } from "../../provider/resource/settings";
+import { readSettings, UNKNOWN_VALUE, SettingsNotKnownYet } from "../../provider/resource/settings";
 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
+const env = { WEBHOOKS_BASE_URL: "https://x.example.com", WEBHOOKS_TOKEN: "t" };
+/** The message of what `run` throws. */
+function failure(run: () => unknown): string {
+  try {
+    run();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error("expected a failure");
+}
 
-describe("settingsFromConfig", () => {
-  it("prefers stack config over the environment, and defaults api-version and product", () => {
+describe("readSettings, default provider", () => {
+  it("prefers stack config over the environment, and defaults api-version, product and adoptIdentical", () => {
     const env = { WEBHOOKS_BASE_URL: "https://env.example.com", WEBHOOKS_TOKEN: "env-token", WEBHOOKS_MAX_RPS: "5" };
-    expect(settingsFromConfig(config({ "webhooks:baseUrl": "https://cfg.example.com" }), env)).toEqual({
-      baseUrl: "https://cfg.example.com",
-      apiVersion: "3",
-      productName: "service",
-      token: "env-token",
-      maxRequestsPerSecond: 5,
+    expect(readSettings(config({ "webhooks:baseUrl": "https://cfg.example.com/" }), env)).toEqual({
+      connection: {
+        baseUrl: "https://cfg.example.com",
+        apiVersion: "3",
+        productName: "service",
+        token: "env-token",
+        maxRequestsPerSecond: 5,
+      },
+      adoptIdentical: true,
     });
+  });
+
+  it("reads request timeout, retry deadline and adoptIdentical", () => {
+    const settings = readSettings(
+      config({
+        "webhooks:requestTimeoutMs": "5000",
+        "webhooks:retryDeadlineMs": "9000",
+        "webhooks:adoptIdentical": "false",
+      }),
+      env,
+    );
+    expect(settings.connection).toMatchObject({ requestTimeoutMs: 5000, retryDeadlineMs: 9000 });
+    expect(settings.adoptIdentical).toBe(false);
+    expect(failure(() => readSettings(config({ "webhooks:adoptIdentical": "yes" }), env))).toMatch(
+      /webhooks:adoptIdentical must be true or false.*got: "yes"/,
+    );
+    expect(failure(() => readSettings(undefined, { ...env, WEBHOOKS_REQUEST_TIMEOUT_MS: "-1" }))).toMatch(
+      /WEBHOOKS_REQUEST_TIMEOUT_MS must be a positive number.*got: "-1"/,
+    );
   });
 
   it("takes OAuth client credentials when there is no token, and names what is missing", () => {
@@ -24,34 +59,90 @@ describe("settingsFromConfig", () => {
       WEBHOOKS_CLIENT_SECRET: "s3cret",
       WEBHOOKS_TOKEN_URL: "https://x.example.com/oauth/token",
     };
-    expect(settingsFromConfig(undefined, oauth).oauth).toEqual({
+    expect(readSettings(undefined, oauth).connection.oauth).toEqual({
       clientId: "id",
       clientSecret: "s3cret",
       tokenUrl: "https://x.example.com/oauth/token",
     });
     const { WEBHOOKS_TOKEN_URL: _omitted, ...incomplete } = oauth;
-    expect(() => settingsFromConfig(undefined, incomplete)).toThrow(/webhooks:tokenUrl.*missing/);
-    expect(() => settingsFromConfig(undefined, incomplete)).not.toThrow(/s3cret/);
+    const message = failure(() => readSettings(undefined, incomplete));
+    expect(message).toMatch(/webhooks:tokenUrl.*missing/);
+    expect(message).not.toContain("s3cret");
   });
 
   it("says how to set a missing base URL or missing credentials", () => {
-    expect(() => settingsFromConfig(undefined, {})).toThrow(
+    expect(failure(() => readSettings(undefined, {}))).toMatch(
       /webhooks:baseUrl.*not set.*pulumi config set webhooks:baseUrl .*WEBHOOKS_BASE_URL/,
     );
-    expect(() => settingsFromConfig(undefined, { WEBHOOKS_BASE_URL: "https://x.example.com" })).toThrow(
+    expect(failure(() => readSettings(undefined, { WEBHOOKS_BASE_URL: "https://x.example.com" }))).toMatch(
       /webhooks:token.*--secret/,
     );
   });
 
-  it("rejects a bad api-version and RPS by name, and leaves the URL's checks to the client", () => {
-    const env = { WEBHOOKS_BASE_URL: "https://x.example.com", WEBHOOKS_TOKEN: "t" };
-    expect(() => settingsFromConfig(config({ "webhooks:apiVersion": "5" }), env)).toThrow(
-      /apiVersion.*webhooks:apiVersion.*got: "5"/,
+  it("names the setting where the bad value was read: the env var or the config key", () => {
+    expect(failure(() => readSettings(undefined, { ...env, WEBHOOKS_API_VERSION: "9" }))).toMatch(
+      /WEBHOOKS_API_VERSION must be one of "1", "2", "3", "4-preview", "2024.1", got: "9"/,
     );
-    expect(() => settingsFromConfig(config({ "webhooks:maxRequestsPerSecond": "fast" }), env)).toThrow(
+    expect(failure(() => readSettings(config({ "webhooks:apiVersion": "5" }), env))).toMatch(
+      /webhooks:apiVersion must be one of .*got: "5"/,
+    );
+    expect(failure(() => readSettings(config({ "webhooks:maxRequestsPerSecond": "fast" }), env))).toMatch(
       /webhooks:maxRequestsPerSecond.*got: "fast"/,
     );
-    const ftp = settingsFromConfig(undefined, { ...env, WEBHOOKS_BASE_URL: "ftp://x.example.com" });
-    expect(() => new WebhookSubscriptionClient(ftp)).toThrow(/baseUrl.*webhooks:baseUrl/);
+    expect(failure(() => readSettings(undefined, { ...env, WEBHOOKS_BASE_URL: "ftp://x.example.com" }))).toMatch(
+      /WEBHOOKS_BASE_URL must be an absolute http\(s\) URL.*got: "ftp:\/\/x.example.com"/,
+    );
+    const secret = failure(() => readSettings(config({ "webhooks:token": "has space" }), env));
+    expect(secret).toMatch(/webhooks:token must be a non-empty string without whitespace/);
+    expect(secret).not.toContain("has space");
+  });
+
+  it("says a value is not known yet instead of failing on the engine's placeholder", () => {
+    expect(() => readSettings(config({ "webhooks:baseUrl": UNKNOWN_VALUE }), env)).toThrow(SettingsNotKnownYet);
+  });
+});
+
+describe("readSettings, explicit Provider", () => {
+  const prod = (values: Record<string, string>) =>
+    config({ "webhooks:provider": "prod", "webhooks:baseUrl": "https://prod.example.com", ...values });
+
+  it("uses its arguments and never the default provider's WEBHOOKS_* variables", () => {
+    expect(failure(() => readSettings(prod({}), env))).toMatch(
+      /Provider "prod" token is not set.*argument of Provider "prod"/,
+    );
+    expect(readSettings(prod({ "webhooks:token": "p" }), env)).toEqual({
+      connection: { baseUrl: "https://prod.example.com", apiVersion: "3", productName: "service", token: "p" },
+      adoptIdentical: true,
+      providerName: "prod",
+    });
+  });
+
+  it("reads credentials from the environment variables it names", () => {
+    const settings = readSettings(prod({ "webhooks:tokenFromEnv": "PROD_WEBHOOKS_TOKEN" }), {
+      PROD_WEBHOOKS_TOKEN: "from-env",
+    });
+    expect(settings.connection.token).toBe("from-env");
+    expect(failure(() => readSettings(prod({ "webhooks:tokenFromEnv": "PROD_WEBHOOKS_TOKEN" }), {}))).toMatch(
+      /Provider "prod" tokenFromEnv names the environment variable PROD_WEBHOOKS_TOKEN, which is not set/,
+    );
+    const oauth = readSettings(
+      prod({
+        "webhooks:clientId": "c",
+        "webhooks:tokenUrl": "https://prod.example.com/oauth/token",
+        "webhooks:clientSecretFromEnv": "PROD_SECRET",
+      }),
+      { PROD_SECRET: "s" },
+    );
+    expect(oauth.connection.oauth).toEqual({
+      clientId: "c",
+      clientSecret: "s",
+      tokenUrl: "https://prod.example.com/oauth/token",
+    });
+  });
+
+  it("names the Provider's argument in value errors", () => {
+    expect(failure(() => readSettings(prod({ "webhooks:token": "p", "webhooks:apiVersion": "9" }), env))).toMatch(
+      /Provider "prod" apiVersion must be one of .*got: "9"/,
+    );
   });
 });

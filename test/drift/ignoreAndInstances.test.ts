@@ -1,0 +1,79 @@
+/** The drift review's ignore list, and the instances a stack uses (default and explicit Providers). */
+import { describe, expect, it } from "vitest";
+import { invalidIgnoreRule, isIgnored } from "../../drift/ignore";
+import { instancesOf } from "../../drift/instances";
+import { adoptSnippet } from "../../drift/snippet";
+import type { StateSnapshot, StateSubscription } from "../../drift/stateSnapshot";
+
+const GUID = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
+
+describe("ignore rules", () => {
+  it("match a GUID in any case, or a subscriber-URL prefix", () => {
+    const live = { guid: GUID, subscriberUrl: "https://legacy.example.com/orders" };
+    expect(isIgnored(live, [GUID.toUpperCase()])).toBe(true);
+    expect(isIgnored(live, ["https://legacy.example.com/"])).toBe(true);
+    expect(isIgnored(live, ["https://hooks.example.com/", "11111111-2222-4333-8444-555555555555"])).toBe(false);
+  });
+
+  it("refuse anything else, naming the rule", () => {
+    expect(invalidIgnoreRule([GUID, "http://x.example.com"])).toBeUndefined();
+    expect(invalidIgnoreRule(["legacy"])).toMatch(/got: "legacy"/);
+  });
+});
+
+describe("instancesOf", () => {
+  const sub = (name: string, provider: string | null): StateSubscription => ({
+    urn: `urn::${name}`,
+    name,
+    guid: name,
+    outputs: {},
+    provider,
+  });
+  const state = (managed: StateSubscription[], providers: Record<string, Record<string, string>>): StateSnapshot => ({
+    managed,
+    guids: new Set(),
+    providers: new Map(Object.entries(providers)),
+  });
+  const stackConfig = { get: (key: string) => ({ "webhooks:baseUrl": "https://test.example.com" })[key] };
+  const env = { WEBHOOKS_TOKEN: "t", PROD_TOKEN: "p" };
+  const prod = {
+    "webhooks:provider": "prod",
+    "webhooks:baseUrl": "https://prod.example.com",
+    "webhooks:tokenFromEnv": "PROD_TOKEN",
+  };
+
+  it("lists the default instance and each Provider's, each with its managed subscriptions", () => {
+    const found = instancesOf(state([sub("a", null), sub("b", "prod")], { prod }), stackConfig, env);
+    expect(found.map((i) => [i.provider, i.settings.baseUrl, i.settings.token, i.managed.map((m) => m.name)])).toEqual([
+      [null, "https://test.example.com", "t", ["a"]],
+      ["prod", "https://prod.example.com", "p", ["b"]],
+    ]);
+  });
+
+  it("lists one instance once when two providers reach it, and skips an unused default", () => {
+    const same = { ...prod, "webhooks:baseUrl": "https://test.example.com/" };
+    expect(instancesOf(state([sub("a", null), sub("b", "prod")], { prod: same }), stackConfig, env)).toHaveLength(1);
+    expect(
+      instancesOf(state([sub("b", "prod")], { prod }), { get: () => undefined }, { PROD_TOKEN: "p" }).map(
+        (i) => i.provider,
+      ),
+    ).toEqual(["prod"]);
+  });
+});
+
+describe("adopt snippets", () => {
+  it("name the Provider of the instance the subscription lives on", () => {
+    const live = {
+      guid: GUID,
+      signature: "s",
+      webhook: 3,
+      filterObjectType: 7,
+      filterObjectGuid: null,
+      subscriberUrl: "https://x.example.com",
+      customHeader: "",
+      customHeaderValue: null,
+    };
+    expect(adoptSnippet(live, "eu-prod")).toMatch(/\}, \{ provider: euProd \}\);$/);
+    expect(adoptSnippet(live)).toMatch(/\n\}\);$/);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The provider's sessions against two real emulators: each provider process works on its own
+ * instance, a subscription records where it lives and moves when that changes, a refused
+ * credential is reported once, settings fail `check`, and adoptIdentical is honoured.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { createProvider } from "../../provider/resource/runtime";
+import type { SubscriptionInputs } from "../../provider/resource/inputs";
+import { useEmulator } from "../support/emulatorHarness";
+
+const a = useEmulator();
+const b = useEmulator();
+
+/** A provider process as the host configures it: from stack config, or from a Provider's arguments. */
+async function provider(config: Record<string, string>) {
+  const p = createProvider({ env: {} });
+  await p.configure({ config: { get: (key) => config[key] } });
+  return p;
+}
+const on = (url: string, extra: Record<string, string> = {}) =>
+  provider({ "webhooks:baseUrl": url, "webhooks:token": "dev-builder", ...extra });
+
+function inputs(overrides: Partial<SubscriptionInputs> = {}): SubscriptionInputs {
+  return {
+    webhook: 3,
+    filterObjectType: 7,
+    subscriberUrl: "https://hooks.example.com/catalogue",
+    ...overrides,
+  } as SubscriptionInputs;
+}
+
+async function requests(emulator: typeof a): Promise<Record<string, number>> {
+  return (await emulator.admin("GET", "/stats")).json.requests;
+}
+
+describe("a subscription records its instance", () => {
+  it("creates on the provider's own instance and records its normalised base URL", async () => {
+    const prod = await provider({
+      "webhooks:provider": "prod",
+      "webhooks:baseUrl": `${b.url}/`,
+      "webhooks:token": "dev-builder",
+    });
+    const { id, outs } = await prod.create(inputs());
+    expect(outs!.baseUrl).toBe(b.url);
+    expect((await b.all()).map((s) => s.GUID)).toEqual([id]);
+    expect(await a.all()).toEqual([]);
+  });
+
+  it("moves to another instance: diff replaces, delete unsubscribes where it lived", async () => {
+    const { id, outs } = await (await on(a.url)).create(inputs());
+    // The settings now name instance B (a config change): B does not hold the GUID.
+    const moved = await on(b.url);
+    expect(await moved.diff(id, outs!, inputs())).toEqual({
+      changes: true,
+      replaces: ["baseUrl"],
+      deleteBeforeReplace: false,
+    });
+    const created = await moved.create(inputs());
+    expect(created.outs!.baseUrl).toBe(b.url);
+    await moved.delete(id, outs!);
+    expect(await a.all()).toEqual([]);
+    expect((await b.all()).map((s) => s.GUID)).toEqual([created.id]);
+  });
+
+  it("a delete the old instance refuses fails, naming both instances, and leaves the subscription in place", async () => {
+    const { id, outs } = await (await on(a.url)).create(inputs());
+    const elsewhere = await on(b.url, { "webhooks:token": "dev-reader" });
+    await expect(elsewhere.delete(id, outs!)).rejects.toThrow(
+      new RegExp(`403.*lives on ${a.url}, not on ${b.url} where the settings now point`),
+    );
+    expect((await a.all()).map((s) => s.GUID)).toEqual([id]);
+  });
+
+  it("only re-records the instance when the new URL reaches the same instance", async () => {
+    const { id, outs } = await (await on(a.url)).create(inputs());
+    const sameInstance = await on(a.url.replace("127.0.0.1", "localhost"));
+    expect(await sameInstance.diff(id, outs!, inputs())).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    const before = await requests(a);
+    const { outs: updated } = await sameInstance.update(id, outs!, inputs());
+    expect(updated).toMatchObject({
+      guid: id,
+      signature: outs!.signature,
+      baseUrl: a.url.replace("127.0.0.1", "localhost"),
+    });
+    expect((await requests(a)).UpdateWebhookSubscription ?? 0).toBe(before.UpdateWebhookSubscription ?? 0);
+  });
+
+  it("refreshes from the recorded instance, and records it for state written before the field existed", async () => {
+    const { id, outs } = await (await on(a.url)).create(inputs());
+    const elsewhere = await on(b.url);
+    expect((await elsewhere.read(id, outs!)).props).toMatchObject({ guid: id, baseUrl: a.url });
+    const { baseUrl: _dropped, ...legacyState } = outs!;
+    const sameSettings = await on(a.url);
+    expect((await sameSettings.read(id, legacyState)).props).toMatchObject({ guid: id, baseUrl: a.url });
+    expect(await sameSettings.diff(id, legacyState, inputs())).toMatchObject({ changes: false, replaces: [] });
+  });
+
+  it("credential rotation changes nothing: a new token or OAuth is the same instance", async () => {
+    const { id, outs } = await (await on(a.url)).create(inputs());
+    const oauth = await provider({
+      "webhooks:baseUrl": a.url,
+      "webhooks:clientId": "dev-client",
+      "webhooks:clientSecret": "dev-secret",
+      "webhooks:tokenUrl": `${a.url}/oauth/token`,
+    });
+    expect(await oauth.diff(id, outs!, inputs())).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+});
+
+describe("WebhookSubscription.get", () => {
+  it("reads by GUID, and says which instance lacks a GUID it cannot find", async () => {
+    const { id } = await (await on(a.url)).create(inputs());
+    const reader = await on(a.url);
+    expect((await reader.read(id, {})).props).toMatchObject({ guid: id, baseUrl: a.url });
+    const missing = "11111111-2222-4333-8444-555555555555";
+    await expect(reader.read(missing, {})).rejects.toThrow(`${a.url} holds no subscription ${missing}`);
+  });
+});
+
+describe("a refused credential", () => {
+  it("is sent once and reported in full once; the other operations fail fast and refer to it", async () => {
+    const refused = await on(a.url, { "webhooks:token": "wrong" });
+    const results = await Promise.allSettled(
+      [1, 2, 3, 4].map((i) => refused.create(inputs({ subscriberUrl: `https://hooks.example.com/${i}` }))),
+    );
+    const messages = results.map((r) => (r.status === "rejected" ? String((r.reason as Error).message) : "ok"));
+    expect(messages.filter((m) => m.includes("401 Unauthorized"))).toHaveLength(1);
+    expect(messages.filter((m) => m.includes("refused this run's credentials earlier"))).toHaveLength(3);
+    const sent = Object.values(await requests(a)).reduce((x, y) => x + y, 0);
+    expect(sent).toBe(1);
+  });
+});
+
+describe("settings are checked by check (so at preview)", () => {
+  it("fails check on a missing base URL, naming how to set it, in full once", async () => {
+    const unset = await provider({ "webhooks:token": "dev-builder" });
+    const first = await unset.check({}, inputs() as unknown as Record<string, unknown>);
+    expect(first.failures).toEqual([
+      { property: "", reason: expect.stringMatching(/webhooks:baseUrl .*is not set.*WEBHOOKS_BASE_URL/) },
+    ]);
+    const second = await unset.check({}, inputs() as unknown as Record<string, unknown>);
+    expect(second.failures![0]!.reason).toMatch(/^the provider's settings are invalid \(see the first error\)/);
+  });
+
+  it("names the Provider's argument for an explicit provider", async () => {
+    const prod = await provider({ "webhooks:provider": "prod", "webhooks:baseUrl": a.url, "webhooks:apiVersion": "9" });
+    const { failures } = await prod.check({}, inputs() as unknown as Record<string, unknown>);
+    expect(failures![0]!.reason).toMatch(/Provider "prod" (token is not set|apiVersion must be one of)/);
+  });
+});
+
+describe("adoptIdentical", () => {
+  it("false: create fails naming the identical subscription and the adoptGuid to use", async () => {
+    const existing = await a.subscribe({
+      Webhook: 3,
+      FilterObjectType: 7,
+      SubscriberURL: "https://hooks.example.com/catalogue",
+    });
+    const strict = await on(a.url, { "webhooks:adoptIdentical": "false" });
+    await expect(strict.create(inputs())).rejects.toThrow(
+      new RegExp(
+        `identical subscription ${existing.GUID}.*webhooks:adoptIdentical is false.*adoptGuid: "${existing.GUID}"`,
+      ),
+    );
+    expect(await a.all()).toHaveLength(1);
+  });
+
+  it("true (default): adopts it and warns about the risk", async () => {
+    const existing = await a.subscribe({
+      Webhook: 3,
+      FilterObjectType: 7,
+      SubscriberURL: "https://hooks.example.com/catalogue",
+    });
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { id } = await (await on(a.url)).create(inputs());
+    expect(id).toBe(existing.GUID);
+    expect(warn.mock.calls.join("\n")).toMatch(/both now do.*webhooks:adoptIdentical to false/);
+    warn.mockRestore();
+  });
+});
