@@ -256,13 +256,21 @@ export class ForbiddenError extends WebhookApiError {
   }
 }
 
-/** 404: no subscription has the GUID, or (without a GUID) the instance has no such endpoint. */
+/**
+ * 404, or a Get answering an empty list (as the vendor's documentation shows): no subscription has
+ * the GUID, or (without a GUID) the instance has no such endpoint.
+ */
 export class NotFoundError extends WebhookApiError {
   override readonly name = "NotFoundError";
   constructor(init: ErrorInit) {
+    // The status actually received: a Get that answers 200 with an empty list is "not found" too.
+    const answer =
+      init.status === undefined || init.status === 404
+        ? statusLine(404)
+        : `${statusLine(init.status)} with an empty list`;
     const [what, todo] = init.guid
       ? [
-          `${statusLine(404)}: no subscription has GUID ${init.guid}.`,
+          `${answer}: no subscription has GUID ${init.guid}.`,
           "It may have been deleted outside this program: run `pulumi refresh` to forget it, or correct the GUID.",
         ]
       : [

@@ -178,6 +178,8 @@ describe("one subscription in every documented shape", () => {
     const error = await failure(client(mock).get(SUBSCRIPTION_GUID));
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ guid: SUBSCRIPTION_GUID, status: 200 });
+    // Says what was received, not a 404 that never happened.
+    expect(error.message).toContain(`200 OK with an empty list: no subscription has GUID ${SUBSCRIPTION_GUID}.`);
   });
 
   it("Subscribe answered with an empty array is unexpected (nothing says it was created)", async () => {
