@@ -1,6 +1,8 @@
 /**
  * A 429 storm against the real emulator: many concurrent creates against a token-bucket limit
- * must all succeed, in close to N/R seconds, without a single RateLimitedError.
+ * must all succeed without a single RateLimitedError, and the limiter must learn the rate (few
+ * 429s past the first burst). How close to N/R it gets is a benchmark's question
+ * (`rate_limited_up_vs_floor`), never a timed assertion here.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { InstanceLimiters, WebhookSubscriptionClient, type RequestEvent } from "../../provider/client";
@@ -19,7 +21,7 @@ afterAll(async () => {
   await emulator.close();
 });
 
-it(`${N} concurrent subscribes against ${RATE} req/s (burst ${BURST}) all succeed in close to N/R`, async () => {
+it(`${N} concurrent subscribes against ${RATE} req/s (burst ${BURST}) all succeed, and the limiter learns the rate`, async () => {
   const events: RequestEvent[] = [];
   // One client per create, sharing one limiter of the instance (as a provider session's clients do).
   const limiter = new InstanceLimiters().for(emulator.url);
@@ -51,9 +53,6 @@ it(`${N} concurrent subscribes against ${RATE} req/s (burst ${BURST}) all succee
   const stats = (await emulator.admin("GET", "/stats")).json;
   expect(stats.status["200"]).toBe(N);
   const ideal = (N - BURST) / RATE;
-  // The bucket cannot serve faster than this; the limiter should not leave much of it unused.
-  expect(seconds).toBeGreaterThanOrEqual(ideal * 0.95);
-  expect(seconds).toBeLessThan(ideal * 1.5);
   // The first burst bounces (everything above the bucket); after that only a few while the rate is learned.
   expect(stats.status["429"] ?? 0).toBeLessThan(N - BURST + 60);
   expect(Math.max(...events.map((e) => e.attempt))).toBeLessThanOrEqual(6);
