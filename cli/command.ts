@@ -21,8 +21,8 @@ export class UsageError extends Error {
 
 type Flags = NonNullable<ParseArgsConfig["options"]>;
 
-/** Parsed flag values: strings, or true for boolean flags. */
-export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
+/** Parsed flag values: strings, true for boolean flags, string lists for `multiple` flags. */
+export type FlagValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
 /**
  * Parses `argv` against `flags` (plus `--help`/`-h`); unknown flags, missing values and
@@ -47,6 +47,12 @@ export function parseFlags(argv: readonly string[], flags: Flags, usage: string)
 export function stringFlag(values: FlagValues, name: string): string | undefined {
   const value = values[name];
   return typeof value === "string" ? value : undefined;
+}
+
+/** A repeatable (`multiple: true`) flag's values, in command-line order; [] when absent. */
+export function listFlag(values: FlagValues, name: string): readonly string[] {
+  const value = values[name];
+  return Array.isArray(value) ? value : [];
 }
 
 /**

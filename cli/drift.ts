@@ -1,26 +1,46 @@
 /**
- * `webhook-subscriptions drift --stack <name> [--cwd <dir>] [--format md|json]`: reviews a
- * stack's drift. The report alone goes to stdout; progress and errors go to stderr.
+ * `webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
+ * [--cwd <dir>] [--format md|json]`: reviews the drift of one stack, or of several stacks sharing
+ * instances. The report alone goes to stdout; progress and errors go to stderr.
  * Exit 0: no drift. 2: drift (unmanaged subscriptions included). 1: error, or drift cannot be
- * determined (legacy API).
+ * determined (legacy API). With several stacks, the worst of them.
  */
-import { DriftError, EXIT_CODE, errorReport, formatReport, FORMATS, reviewDrift, type Format } from "../drift";
+import {
+  DriftError,
+  EXIT_CODE,
+  errorReport,
+  formatReport,
+  FORMATS,
+  reviewDrift,
+  type DriftReport,
+  type Format,
+} from "../drift";
 import { toDriftError } from "../drift/errors";
-import { directoryFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
+import { invalidIgnoreRule } from "../drift/ignore";
+import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
 
-const USAGE = `usage: webhook-subscriptions drift --stack <name> [--cwd <program directory>] [--format md|json]
+const USAGE = `usage: webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
+                                    [--cwd <program directory>] [--format md|json]
 
 Compares what the stack's state says about its WebhookSubscriptions with what the instance holds,
 without writing anything. Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
-  --stack   the stack to review (\`pulumi stack ls\` lists them)
+  --stack   the stack to review (\`pulumi stack ls\` lists them). Repeat it for stacks sharing an
+            instance: each is reviewed, and "unmanaged" means managed by none of them
+  --ignore  a subscription GUID or subscriber-URL prefix (http:// or https://) managed elsewhere,
+            left out of "unmanaged"; repeatable
   --cwd     the program directory, holding Pulumi.yaml (default: the current directory)
-  --format  md (default) or json
+  --format  md (default) or json (a JSON array, one report per stack, when several stacks are named)
+With several stacks, the reports are printed one after the other and the exit code is the worst.
 The backend and the passphrase come from the environment, as for \`pulumi\` (PULUMI_BACKEND_URL,
 PULUMI_CONFIG_PASSPHRASE), else from Pulumi.yaml's backend.url or the CLI's login.`;
 
 /** What a drift command line asks for. */
 export interface DriftArgs {
   readonly stackName: string;
+  /** Further `--stack`s sharing the instances: each is reviewed, with the others counting as managed. */
+  readonly otherStacks: readonly string[];
+  /** `--ignore` rules: GUIDs or subscriber-URL prefixes. */
+  readonly ignore: readonly string[];
   /** Absolute program directory. */
   readonly workDir: string;
   readonly format: Format;
@@ -34,21 +54,71 @@ export function parseDriftArgs(
 ): DriftArgs | "help" {
   const values = parseFlags(
     argv,
-    { stack: { type: "string" }, cwd: { type: "string" }, format: { type: "string" } },
+    {
+      stack: { type: "string", multiple: true },
+      ignore: { type: "string", multiple: true },
+      cwd: { type: "string" },
+      format: { type: "string" },
+    },
     USAGE,
   );
   if (values === "help") return "help";
-  const stackName = stringFlag(values, "stack");
+  const [stackName, ...otherStacks] = listFlag(values, "stack");
   if (!stackName)
     throw new UsageError(`--stack is required: name the stack to review (\`pulumi stack ls\` lists them).\n${USAGE}`);
+  const repeated = otherStacks.find((name, i) => name === stackName || otherStacks.indexOf(name) !== i);
+  if (repeated !== undefined)
+    throw new UsageError(`--stack ${JSON.stringify(repeated)} is given twice: name each stack once.\n${USAGE}`);
   const format = stringFlag(values, "format") ?? "md";
   if (!(FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--format must be md or json, got: ${JSON.stringify(format)}.\n${USAGE}`);
-  return { stackName, workDir: directoryFlag(values, "cwd", env, cwd), format: format as Format };
+  const ignore = listFlag(values, "ignore");
+  const badRule = invalidIgnoreRule(ignore);
+  if (badRule) throw new UsageError(`${badRule}.\n${USAGE}`);
+  return {
+    stackName,
+    otherStacks,
+    ignore,
+    workDir: directoryFlag(values, "cwd", env, cwd),
+    format: format as Format,
+  };
 }
 
 function say(line: string): void {
   process.stderr.write(`drift: ${line}\n`);
+}
+
+/** Reviews one of the named stacks, the others counting as managed; a failure becomes an error report. */
+async function reviewOne(stackName: string, stacks: readonly string[], args: DriftArgs): Promise<DriftReport> {
+  const startedAt = Date.now();
+  try {
+    const report = await reviewDrift({
+      stackName,
+      workDir: args.workDir,
+      onProgress: say,
+      alsoManagedBy: stacks.filter((s) => s !== stackName),
+      ignore: args.ignore,
+    });
+    if (report.reason) say(report.reason);
+    return report;
+  } catch (err) {
+    const error = err instanceof DriftError ? err : toDriftError(err, { stack: stackName, secrets: [] });
+    say(`error: ${error.message}`);
+    return errorReport({ stack: stackName, backend: null, instance: null, startedAt }, error);
+  }
+}
+
+/** One report as its format prints it; several as a JSON array, or markdown sections one after the other. */
+export function formatReports(reports: readonly DriftReport[], format: Format): string {
+  if (reports.length === 1) return formatReport(reports[0]!, format);
+  if (format === "json") return `${JSON.stringify(reports, null, 2)}\n`;
+  return reports.map((r) => formatReport(r, format)).join("\n---\n\n");
+}
+
+/** The exit code of several reviews: 1 (error or undetermined) outranks 2 (drift), which outranks 0. */
+export function worstExitCode(reports: readonly Pick<DriftReport, "exitCode">[]): number {
+  const codes = reports.map((r) => r.exitCode);
+  return codes.includes(EXIT_CODE.error) ? EXIT_CODE.error : Math.max(...codes);
 }
 
 export const driftCommand: Command = {
@@ -65,18 +135,10 @@ export const driftCommand: Command = {
       process.stdout.write(`${USAGE}\n`);
       return EXIT_CODE.noDrift;
     }
-    const startedAt = Date.now();
-    try {
-      const report = await reviewDrift({ stackName: args.stackName, workDir: args.workDir, onProgress: say });
-      process.stdout.write(formatReport(report, args.format));
-      if (report.reason) say(report.reason);
-      return report.exitCode;
-    } catch (err) {
-      const error = err instanceof DriftError ? err : toDriftError(err, { stack: args.stackName, secrets: [] });
-      say(`error: ${error.message}`);
-      const context = { stack: args.stackName, backend: null, instance: null, startedAt };
-      process.stdout.write(formatReport(errorReport(context, error), args.format));
-      return EXIT_CODE.error;
-    }
+    const stacks = [args.stackName, ...args.otherStacks];
+    const reports: DriftReport[] = [];
+    for (const stackName of stacks) reports.push(await reviewOne(stackName, stacks, args));
+    process.stdout.write(formatReports(reports, args.format));
+    return worstExitCode(reports);
   },
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../cli/command";
-import { parseDriftArgs } from "../../cli/drift";
+import { driftCommand, formatReports, parseDriftArgs, worstExitCode } from "../../cli/drift";
+import { errorReport } from "../../drift";
 
 describe("parseDriftArgs", () => {
   it("reads the stack, directory and format; relative directories are from where npm was started", () => {
@@ -38,6 +39,34 @@ describe("parseDriftArgs", () => {
     );
   });
 
+  it("keeps the stacks and rules in command-line order, in both flag spellings", () => {
+    expect(
+      parseDriftArgs(["--stack=c", "--ignore=https://a.example.com/", "--stack", "a", "--stack=b"], {}, "/p"),
+    ).toMatchObject({ stackName: "c", otherStacks: ["a", "b"], ignore: ["https://a.example.com/"] });
+  });
+
+  it("refuses each bad --ignore rule by its value, even after good ones", () => {
+    const good = ["--stack", "a", "--ignore", "https://ok.example.com/"];
+    for (const bad of ["ftp://files.example.com/", "hooks.example.com/legacy", "https://", "6f1c2a3b-5d4e", ""])
+      expect(() => parseDriftArgs([...good, "--ignore", bad], {})).toThrow(
+        `--ignore must be a subscription GUID or a subscriber-URL prefix such as "https://hooks.example.com/legacy/", got: ${JSON.stringify(bad)}.`,
+      );
+    expect(() => parseDriftArgs(["--stack", "a", "--ignore"], {})).toThrow(/--ignore/);
+  });
+
+  it("refuses a stack named twice", () => {
+    expect(() => parseDriftArgs(["--stack", "a", "--stack", "b", "--stack", "a"], {})).toThrow(
+      '--stack "a" is given twice: name each stack once.',
+    );
+    expect(() => parseDriftArgs(["--stack", "a", "--stack", "b", "--stack", "b"], {})).toThrow(/"b" is given twice/);
+  });
+
+  it("documents both repeatable flags in --help", () => {
+    expect(parseDriftArgs(["--stack", "a", "--help"], {})).toBe("help");
+    expect(driftCommand.usage).toContain("[--stack <other> …] [--ignore <guid|url-prefix> …]");
+    expect(driftCommand.usage).toMatch(/--ignore +a subscription GUID or subscriber-URL prefix/);
+  });
+
   it("names what is wrong", () => {
     expect(() => parseDriftArgs([], {})).toThrow(UsageError);
     expect(() => parseDriftArgs([], {})).toThrow(/--stack is required/);
@@ -45,5 +74,31 @@ describe("parseDriftArgs", () => {
       '--format must be md or json, got: "xml"',
     );
     expect(() => parseDriftArgs(["--stack", "dev", "--verbose"], {})).toThrow(/--verbose/);
+  });
+});
+
+describe("several stacks", () => {
+  const report = (stack: string) =>
+    errorReport(
+      { stack, backend: null, instance: null, startedAt: 0 },
+      { code: "STACK_NOT_FOUND", message: `no stack ${stack}` },
+    );
+
+  it("exits with the worst code: error outranks drift, drift outranks no drift", () => {
+    const code = (...codes: Array<0 | 1 | 2>) => worstExitCode(codes.map((exitCode) => ({ exitCode })));
+    expect(code(0)).toBe(0);
+    expect(code(0, 2, 0)).toBe(2);
+    expect(code(2, 1)).toBe(1);
+    expect(code(1, 0, 2)).toBe(1);
+  });
+
+  it("prints one JSON report as an object, several as an array, and markdown one section per stack", () => {
+    expect(JSON.parse(formatReports([report("a")], "json"))).toMatchObject({ stack: "a" });
+    const many = JSON.parse(formatReports([report("a"), report("b")], "json")) as Array<{ stack: string }>;
+    expect(many.map((r) => r.stack)).toEqual(["a", "b"]);
+    const md = formatReports([report("a"), report("b")], "md").split("\n---\n");
+    expect(md).toHaveLength(2);
+    expect(md[0]).toContain("`a`");
+    expect(md[1]).toContain("`b`");
   });
 });

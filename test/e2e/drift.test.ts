@@ -7,7 +7,6 @@
  * - "clean" (settings from the environment), on an emulator of its own (GetAll returns the
  *   whole instance), with no drift.
  */
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
@@ -19,8 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
 import type { Engine } from "../../engine/provision";
 import { DriftError, reviewDrift, type DriftReport } from "../../drift/index";
+import { runDriftCli } from "../support/driftCli";
 import { EmulatorHarness } from "../support/emulatorHarness";
-import { REPO_ROOT, requireEngine, workDir } from "../support/engine";
+import { requireEngine, workDir } from "../support/engine";
 
 const TOKEN = "dev-builder";
 const HEADER_V1 = "header-secret-v1-7d1f";
@@ -30,24 +30,6 @@ const WRONG_TOKEN = "wrong-token-4e8b9f";
 const ORDERS = "6f1c0000-0000-4000-8000-0000000000a1";
 const INBOX = "6f1c0000-0000-4000-8000-0000000000b2";
 const ITEM = "6f1c0000-0000-4000-8000-0000000000c3";
-
-/** Runs the CLI as a pipeline would; resolves with its exit code and both streams. */
-function runCli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      "npx",
-      ["tsx", "cli/index.ts", "drift", ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 10 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 /**
  * A digest of everything the review could have written: the exported deployment (compared
@@ -270,7 +252,7 @@ describe("drift review", () => {
   });
 
   it("the CLI prints the markdown report, progress on stderr, and exits 2 on drift", async () => {
-    const { code, stdout, stderr } = await runCli(["--stack", "drifted", "--cwd", drifted.dir]);
+    const { code, stdout, stderr } = await runDriftCli(["--stack", "drifted", "--cwd", drifted.dir]);
     expect(code, stderr).toBe(2);
     const [summary, , header] = stdout.split("\n");
     expect(summary).toBe(
@@ -292,7 +274,14 @@ describe("drift review", () => {
   });
 
   it("the CLI prints the JSON report with --format json", async () => {
-    const { code, stdout, stderr } = await runCli(["--stack", "drifted", "--cwd", drifted.dir, "--format", "json"]);
+    const { code, stdout, stderr } = await runDriftCli([
+      "--stack",
+      "drifted",
+      "--cwd",
+      drifted.dir,
+      "--format",
+      "json",
+    ]);
     expect(code, stderr).toBe(2);
     const json = JSON.parse(stdout) as DriftReport;
     expect(json).toMatchObject({ version: 1, status: "drift", exitCode: 2, summary: report.summary });
@@ -304,7 +293,7 @@ describe("drift review", () => {
   });
 
   it("exits 0 for a stack without drift (settings from the environment)", async () => {
-    const { code, stdout, stderr } = await runCli(["--stack", "clean", "--cwd", clean.dir], cleanEnv);
+    const { code, stdout, stderr } = await runDriftCli(["--stack", "clean", "--cwd", clean.dir], cleanEnv);
     expect(code, stderr).toBe(0);
     expect(stdout.split("\n")[0]).toBe(
       `**No drift in stack \`clean\`:** all 2 managed subscriptions are in sync, and no unmanaged subscription exists on ${cleanInstance.url}.`,
@@ -314,7 +303,7 @@ describe("drift review", () => {
   });
 
   it("exits 1 with a plain message, and no token, when the token is refused", async () => {
-    const { code, stdout, stderr } = await runCli(["--stack", "clean", "--cwd", clean.dir], {
+    const { code, stdout, stderr } = await runDriftCli(["--stack", "clean", "--cwd", clean.dir], {
       ...cleanEnv,
       WEBHOOKS_TOKEN: WRONG_TOKEN,
     });
@@ -370,7 +359,7 @@ describe("drift review", () => {
 
   it("says plainly that drift cannot be determined in legacy mode, and exits 1", async () => {
     const before = (await cleanInstance.admin("GET", "/stats")).json;
-    const { code, stdout, stderr } = await runCli(["--stack", "clean", "--cwd", clean.dir, "--format", "json"], {
+    const { code, stdout, stderr } = await runDriftCli(["--stack", "clean", "--cwd", clean.dir, "--format", "json"], {
       ...cleanEnv,
       WEBHOOKS_API_VERSION: "2024.1",
     });

@@ -16,8 +16,10 @@ import {
   type ProviderArgs,
   type WebhookSubscriptionArgs,
 } from "pulumi-webhook-subscriptions";
+import type { DriftReport } from "../../drift/report";
 import { reviewDrift } from "../../drift/reviewDrift";
 import { openStack } from "../../engine/automation";
+import { runDriftCli } from "../support/driftCli";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 
@@ -190,6 +192,37 @@ describe("two instances in one program", () => {
       env: { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
     });
     expect(alone.unmanaged.map((u) => u.guid)).toContain(neighbourGuid);
+
+    // The same through the bin: two --stack flags and an --ignore, one JSON report per stack.
+    const cli = await runDriftCli(
+      [
+        "--stack",
+        "fleet",
+        "--stack",
+        "neighbour",
+        "--ignore",
+        "https://ignored.example.com/",
+        "--cwd",
+        dir,
+        "--format",
+        "json",
+      ],
+      { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
+    );
+    expect(cli.code, cli.stderr).toBe(2);
+    const [fleetReport, neighbourReport] = JSON.parse(cli.stdout) as DriftReport[];
+    expect(fleetReport).toMatchObject({
+      stack: "fleet",
+      alsoManagedBy: ["neighbour"],
+      summary: report.summary,
+      ignored: report.ignored,
+    });
+    expect(fleetReport!.unmanaged.map((u) => u.guid).sort()).toEqual([unmanaged.test, unmanaged.production].sort());
+    // The neighbour reviews the test instance only; the fleet's subscription there is managed, by the fleet.
+    expect(neighbourReport).toMatchObject({ stack: "neighbour", alsoManagedBy: ["fleet"], exitCode: 2 });
+    expect(neighbourReport!.summary).toMatchObject({ managed: 1, inSync: 1, unmanaged: 1 });
+    expect(neighbourReport!.unmanaged.map((u) => u.guid)).toEqual([unmanaged.test]);
+    for (const secret of [TOKEN, "dev-secret"]) expect(cli.stdout + cli.stderr).not.toContain(secret);
   });
 
   it("destroy leaves nothing the stack managed on either instance", async () => {

@@ -1,0 +1,21 @@
+/** Runs `webhook-subscriptions drift` from source, as a pipeline would. */
+import { execFile } from "node:child_process";
+import { REPO_ROOT } from "./engine";
+
+/** Runs the drift subcommand with `args`; resolves with its exit code and both streams. */
+export function runDriftCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      "npx",
+      ["tsx", "cli/index.ts", "drift", ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 10 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
