@@ -96,8 +96,8 @@ export interface ReportError {
   readonly message: string;
 }
 
-export interface DriftReport {
-  readonly version: typeof REPORT_VERSION;
+/** Where a review looked: stated by every report, whatever its outcome. */
+export interface ReportScope {
   readonly stack: string;
   /** The state backend, credentials removed; null when unknown (e.g. the error came first). */
   readonly backend: string | null;
@@ -108,6 +108,10 @@ export interface DriftReport {
   /** Other stacks whose subscriptions count as managed (not reported as unmanaged). */
   readonly alsoManagedBy?: readonly string[];
   readonly ignored?: ReportIgnored;
+}
+
+export interface DriftReport extends ReportScope {
+  readonly version: typeof REPORT_VERSION;
   readonly status: ReportStatus;
   /** 0, 1 or 2: what `npm run drift` exits with. */
   readonly exitCode: 0 | 1 | 2;
@@ -172,13 +176,7 @@ export function summarize(
 }
 
 /** What every report states about where the review looked and when. */
-export interface ReportContext {
-  readonly stack: string;
-  readonly backend: string | null;
-  readonly instance: ReportInstance | null;
-  readonly instances?: readonly ReportInstance[];
-  readonly alsoManagedBy?: readonly string[];
-  readonly ignored?: ReportIgnored;
+export interface ReportContext extends ReportScope {
   /** `Date.now()` when the review started. */
   readonly startedAt: number;
 }
