@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { redact } from "../provider/client";
 import { LOCAL_PASSPHRASE, openStack } from "../engine/automation";
 import { engineOutput, failureLine } from "../engine/output";
 import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
@@ -47,7 +48,7 @@ async function main(): Promise<number> {
   const configured = (await stack.getAllConfig())["webhooks:baseUrl"]?.value;
   let emulator: RunningEmulator | undefined;
   if (configured) {
-    say(`instance: ${configured} (stack config webhooks:baseUrl); the embedded emulator is not started`);
+    say(`instance: ${redact(configured)} (stack config webhooks:baseUrl); the embedded emulator is not started`);
   } else {
     emulator = await startEmulator({ port: 0, statePath: EMULATOR_STATE });
     say(`instance: the embedded emulator at ${emulator.url} (state: .emulator/state.json)`);

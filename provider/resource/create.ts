@@ -20,15 +20,12 @@ const MAX_ATTEMPTS = 8;
  * Subscribes, or takes over the identical subscription that already exists (the orphan of an
  * interrupted run, or the result of a Subscribe whose response was lost). Two subscriptions with
  * the same event, scope, URL and header name would deliver every message twice, so an identical
- * one is adopted rather than duplicated.
- *
- * @param rotating a rotation asks for a new subscription beside the identical old one (the one
- *   being replaced): nothing that existed before is adopted, or taken for this create's result.
+ * one is adopted rather than duplicated. The subscription a replacement replaces is never taken:
+ * `diff` claims it, so a rotation gets a new subscription (and Signature) beside the old one.
  */
-export async function subscribeOnce(s: Session, spec: DesiredSubscription, rotating = false): Promise<Subscription> {
+export async function subscribeOnce(s: Session, spec: DesiredSubscription): Promise<Subscription> {
   const home = s.home;
-  const before = rotating && !home.legacy ? new Set((await home.snapshots.get()).keys()) : new Set<string>();
-  if (!home.legacy && !rotating) {
+  if (!home.legacy) {
     const existing = unclaimedMatch(s, spec, await home.snapshots.get());
     if (existing) {
       if (!s.settings.adoptIdentical)
@@ -53,8 +50,7 @@ export async function subscribeOnce(s: Session, spec: DesiredSubscription, rotat
     } catch (err) {
       if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || home.legacy) throw err;
       // The request may have been committed: look before trying again.
-      const live = (await home.client.list()).filter((x) => !before.has(x.guid));
-      const found = unclaimedMatch(s, spec, new Map(live.map((x) => [x.guid, x])));
+      const found = unclaimedMatch(s, spec, new Map((await home.client.list()).map((x) => [x.guid, x])));
       if (found) return bringTo(s, home, found, spec);
     }
   }
@@ -95,6 +91,7 @@ export async function adopt(s: Session, guid: string, spec: DesiredSubscription)
 /** Updates `live` to `spec` when any stored field differs; keeps GUID and Signature. */
 async function bringTo(s: Session, at: Instance, live: Subscription, spec: DesiredSubscription): Promise<Subscription> {
   s.claimed.add(live.guid);
+  s.adoptedThisRun.add(live.guid);
   if (matches(live, spec)) return live;
   return updateChecked(at, live, spec);
 }

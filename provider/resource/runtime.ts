@@ -87,8 +87,13 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
         changes = true;
         if (!(await holds(session().home, id))) replaces.push("baseUrl");
       }
-      // Said at preview (and again at up): a replacement is the moment receivers must be ready.
-      if (replaces.length > 0) warnReplacement(news, replaces);
+      if (replaces.length > 0) {
+        // Said at preview (and again at up): a replacement is the moment receivers must be ready.
+        warnReplacement(news, replaces);
+        // The replacement's create must make a new subscription, not adopt this identical one
+        // (a rotation changes nothing the service stores).
+        if (settings) session().claimed.add(id);
+      }
       return { changes, replaces, deleteBeforeReplace: false };
     },
 
@@ -96,7 +101,7 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
       const s = session();
       const spec = desiredOf(inputs);
       const live = await s.home.run("create", () =>
-        inputs.adoptGuid ? adopt(s, inputs.adoptGuid, spec) : subscribeOnce(s, spec, inputs.rotation !== undefined),
+        inputs.adoptGuid ? adopt(s, inputs.adoptGuid, spec) : subscribeOnce(s, spec),
       );
       s.home.snapshots.record(live);
       return { id: live.guid, outs: outputsOf(live, ownOf(inputs), s.home.baseUrl) };
@@ -162,6 +167,16 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
     async delete(id: string, props?: Outputs): Promise<void> {
       // Unsubscribed where it lives, which after a config change is not the settings' instance.
       const s = session();
+      if (s.adoptedThisRun.has(id)) {
+        // A replacement whose create adopted this very subscription (e.g. `pulumi up --replace`,
+        // which skips diff): the new resource holds it now, so unsubscribing would leave state
+        // recording a subscription that no longer exists.
+        warn(
+          `${id}: not unsubscribed: the replacement adopted this identical subscription and keeps it (same GUID and Signature). ` +
+            "To get a new subscription and Signature, change its `rotation` argument instead.",
+        );
+        return;
+      }
       const at = s.instance(props?.baseUrl);
       try {
         await at.run(`delete of ${id}`, async () => {

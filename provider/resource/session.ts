@@ -62,7 +62,7 @@ export class Instance {
       if (refusal) {
         if (this.refusal) throw refusedEarlier(operation, this.baseUrl, this.refusal);
         this.refusal = refusal;
-      } else if (err instanceof WebhookApiError && err.status !== undefined) this.accepted = true;
+      } else this.accepted = true; // the gate only reports a refusal once; anything else lets the rest go in parallel
       throw err;
     } finally {
       if (this.probe === attempt) this.probe = undefined;
@@ -76,6 +76,11 @@ export class Session {
   readonly home: Instance;
   /** GUIDs this process created or adopted: reconciliation never takes one twice. */
   readonly claimed = new Set<string>();
+  /**
+   * GUIDs the creates of this run took over rather than created. A delete of one of them in the
+   * same run is the old half of a replacement that adopted it: the new resource holds it now.
+   */
+  readonly adoptedThisRun = new Set<string>();
   private readonly others = new Map<string, Instance>();
 
   /**

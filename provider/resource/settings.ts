@@ -219,12 +219,14 @@ function fromNamedEnv(
   labels: Map<SettingName, string>,
   setting: SettingName,
 ): string | undefined {
+  // Provider arguments only: the default provider reads WEBHOOKS_TOKEN / WEBHOOKS_CLIENT_SECRET itself.
+  if (providerName === undefined) return undefined;
   const variable = config?.get(PROVIDER_KEYS[key]);
   if (variable === undefined || variable === "") return undefined;
   const value = env[variable];
   if (value === undefined || value === "")
     throw new ConfigurationError(
-      `Provider "${providerName ?? "default"}" ${key}`,
+      `Provider "${providerName}" ${key}`,
       `names the environment variable ${variable}, which is not set in the environment of this run: export it before running pulumi`,
     );
   labels.set(setting, variable);

@@ -49,7 +49,7 @@ export interface WebhookSubscriptionArgs {
   /**
    * GUID of an existing subscription to adopt instead of creating one: it is read and brought
    * to the desired state. Pulumi's `import` cannot work for dynamic providers; this can.
-   * `npm run drift` lists unmanaged subscriptions with ready-made snippets.
+   * `npx webhook-subscriptions drift` lists unmanaged subscriptions with ready-made snippets.
    * @default undefined (create a new subscription)
    */
   readonly adoptGuid?: pulumi.Input<string>;
@@ -57,8 +57,9 @@ export interface WebhookSubscriptionArgs {
    * Any label, e.g. a date or a stack-config value. Changing it replaces the subscription: a new
    * one (with a new Signature) is created first, then the old one deleted. Rotate a leaked
    * Signature by changing it; receivers must accept both signatures during the overlap.
-   * While it is set, create never adopts an identical existing subscription (that is the one being
-   * rotated away); after an interrupted run, `npm run drift` shows any orphan left behind.
+   * The subscription being rotated away is never adopted by its replacement; an orphan of an
+   * interrupted run still is, as for any create. (`pulumi up --replace` skips this: the replacement
+   * adopts the identical subscription and keeps its Signature, so rotate with this label.)
    * @default undefined (no rotation label)
    */
   readonly rotation?: pulumi.Input<string>;

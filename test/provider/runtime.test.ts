@@ -96,13 +96,38 @@ describe("create", () => {
     expect((await emulator.all()).map((s) => s.GUID)).toEqual([id]);
   });
 
-  it("with a rotation label, creates a new subscription beside the identical one being rotated away", async () => {
-    const old = await subscribeIdentical("k1");
+  it("a rotation creates a new subscription beside the identical one being rotated away", async () => {
+    // As the engine runs a replacement: diff of the old resource, then create of the new one.
+    const old = await runtime.create(inputs({ rotation: "2026-12" }));
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect((await runtime.diff(old.id, old.outs!, inputs({ rotation: "2027-01" }))).replaces).toEqual(["rotation"]);
     const { id, outs } = await runtime.create(inputs({ rotation: "2027-01" }));
-    expect(id).not.toBe(old.GUID.toLowerCase());
-    expect(outs!.signature).not.toBe(old.Signature);
+    expect(id).not.toBe(old.id);
+    expect(outs!.signature).not.toBe(old.outs!.signature);
     expect(outs!.rotation).toBe("2027-01");
     expect(await emulator.all()).toHaveLength(2);
+    warn.mockRestore();
+  });
+
+  it("with a rotation label, still adopts the identical orphan of an interrupted run (no duplicate)", async () => {
+    const orphan = await subscribeIdentical("k1");
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { id } = await runtime.create(inputs({ rotation: "2027-01" }));
+    expect(id).toBe(orphan.GUID.toLowerCase());
+    expect(await emulator.all()).toHaveLength(1);
+    warn.mockRestore();
+  });
+
+  it("a forced replacement that adopted the old subscription does not unsubscribe it (pulumi up --replace skips diff)", async () => {
+    const old = await runtime.create(inputs());
+    configure(emulator.url); // the replacement runs in a later engine operation, as `up --replace` does
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    const replacement = await runtime.create(inputs());
+    expect(replacement.id).toBe(old.id);
+    await runtime.delete(old.id, old.outs!);
+    expect((await emulator.all()).map((x) => x.GUID.toLowerCase())).toEqual([old.id]);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`${old.id}: not unsubscribed`));
+    warn.mockRestore();
   });
 
   it("adopts an identical orphan instead of creating a duplicate", async () => {
