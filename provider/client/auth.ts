@@ -228,10 +228,19 @@ function safeDecode(text: string): string {
 
 /** The credentials' secrets followed by `extra`, read each time an error is built, not now. */
 export function liveSecrets(credentials: Credentials, extra: Secrets | undefined): Secrets {
-  return {
-    *[Symbol.iterator]() {
-      yield* credentials.secrets();
-      if (extra) yield* extra;
-    },
-  };
+  return new LiveSecrets(credentials, extra);
+}
+
+// A class rather than an object literal with a generator: every call builds one, and a
+// generator method in a literal is a new function object each time (it showed in profiles).
+class LiveSecrets implements Iterable<string | null | undefined> {
+  constructor(
+    private readonly credentials: Credentials,
+    private readonly extra: Secrets | undefined,
+  ) {}
+
+  *[Symbol.iterator](): Iterator<string | null | undefined> {
+    yield* this.credentials.secrets();
+    if (this.extra) yield* this.extra;
+  }
 }

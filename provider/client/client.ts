@@ -11,15 +11,16 @@ import {
   LEGACY_PATH,
   WireGuid,
   WireSubscribeRequest,
-  WireSubscriptionResponse,
   WireUpdateRequest,
   decodeSubscription,
   decodeSubscriptionList,
   encodeSubscribe,
   encodeUpdate,
   isEnvelope,
+  isGuid,
   isLegacy,
   normalizeGuid,
+  parseSubscriptionResponse,
   singleSubscriptionBody,
   subscriptionListBody,
   type ApiVersion,
@@ -207,7 +208,7 @@ export class WebhookSubscriptionClient {
     const parameter = GUID_PARAMETER[operation];
     let query = this.versionQuery;
     if (parameter !== undefined && guid !== undefined) {
-      if (!WireGuid.safeParse(guid).success) {
+      if (!isGuid(guid)) {
         // Parsed again only on failure: reporting the input costs time on every call.
         const issues = (WireGuid.safeParse(guid, { reportInput: true }).error?.issues ?? []).map((issue) => ({
           ...issue,
@@ -244,7 +245,7 @@ export class WebhookSubscriptionClient {
           json === undefined ? "the response is not JSON" : "the response does not hold one subscription",
         );
       case "one": {
-        const parsed = WireSubscriptionResponse.safeParse(body.value);
+        const parsed = parseSubscriptionResponse(body.value);
         if (parsed.success) return decodeSubscription(parsed.data);
         throw this.unexpected(context, reply, "the response does not match the API contract", parsed.error.issues);
       }

@@ -35,6 +35,16 @@ export const WireSubscriptionResponse = WireSubscription.extend({
   FilterObjectType: WireObjectTypeResponse,
 });
 
+/**
+ * Validates one subscription of a response: the spec's integer shape first, which nearly every
+ * response has and which is cheaper to check, then the documented names. Issues, if any, are
+ * those of the liberal schema, so they name every shape that would have been accepted.
+ */
+export function parseSubscriptionResponse(value: unknown): ReturnType<typeof WireSubscriptionResponse.safeParse> {
+  const strict = WireSubscription.safeParse(value);
+  return strict.success ? strict : WireSubscriptionResponse.safeParse(value);
+}
+
 /** A `{Result, Messages}` envelope: an object with a `Result` key that is not itself a subscription. */
 export function isEnvelope(json: unknown): json is { Result: unknown; Messages?: unknown } {
   return typeof json === "object" && json !== null && !Array.isArray(json) && "Result" in json && !("GUID" in json);
@@ -103,7 +113,7 @@ export function decodeSubscriptionList(entries: readonly unknown[]): Subscriptio
   const subscriptions: Subscription[] = [];
   const problems: UnreadableSubscription[] = [];
   entries.forEach((entry, index) => {
-    const parsed = WireSubscriptionResponse.safeParse(entry);
+    const parsed = parseSubscriptionResponse(entry);
     if (parsed.success) subscriptions.push(decodeSubscription(parsed.data));
     else problems.push(describeProblem(entry, index, parsed.error.issues));
   });

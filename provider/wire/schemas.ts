@@ -10,7 +10,8 @@ export const WireGuid = z.guid();
 
 /** Whether `value` is a GUID by the wire's rule (`WireGuid`). */
 export function isGuid(value: unknown): value is string {
-  return WireGuid.safeParse(value).success;
+  // zod's own pattern of z.guid(), tested directly: this runs on every call the client sends.
+  return typeof value === "string" && z.regexes.guid.test(value);
 }
 
 /** The all-zero GUID some instances send instead of null for "no filter". */
