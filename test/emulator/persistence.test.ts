@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { spawnEmulator } from "../../emulator/spawn";
 import { startEmulator } from "../../emulator";
 import { BUILDER, EmulatorHarness, objectScopedBody, typeScopedBody } from "../support/emulatorHarness";
@@ -167,10 +167,18 @@ describe("kill -9", () => {
       }
     };
     const workers = Array.from({ length: 8 }, worker);
-    while (acknowledged.length < 150) await new Promise((resolve) => setTimeout(resolve, 10));
-    // Killed while writes are in flight.
-    expect(await child.stop("SIGKILL")).toBeNull();
-    stopped = true;
+    let exitCode: number | null;
+    try {
+      await vi.waitFor(
+        () => expect(acknowledged.length, "acknowledged Subscribes before the kill").toBeGreaterThanOrEqual(150),
+        { timeout: 20_000, interval: 10 },
+      );
+    } finally {
+      // Killed while writes are in flight (and all the same when they never came, so nothing is left running).
+      exitCode = await child.stop("SIGKILL");
+      stopped = true;
+    }
+    expect(exitCode).toBeNull();
     // The emulator itself is gone, not just a wrapper process.
     await expect(fetch(`${child.url}/_emulator/stats`)).rejects.toThrow(TypeError);
     await Promise.all(workers);
