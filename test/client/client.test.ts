@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  AimdRate,
   AmbiguousResultError,
   NotFoundError,
   RateLimitedError,
+  RequestLimiter,
   ServerError,
   TransportError,
   UnauthorizedError,
@@ -14,6 +16,7 @@ import {
   type RequestEvent,
 } from "../../provider/client";
 import { EMPTY_GUID, Webhook, type SubscriptionSpec } from "../../provider/wire";
+import { FakeClock } from "../support/fakeClock";
 import { SUBSCRIPTION_GUID, WORK_ITEM_GUID, mockInstance, wireSubscription } from "./mockInstance";
 
 const spec: SubscriptionSpec = {
@@ -178,7 +181,12 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
       { status: 200, json: envelope(wireSubscription()) },
     );
     const events: RequestEvent[] = [];
-    const created = await track(mock.client({ onRequest: (event) => events.push(event) })).subscribe(spec);
+    // After the 429 the limiter paces the retry: on a fake clock, so the test does not wait for it.
+    const clock = new FakeClock();
+    const client = track(
+      mock.client({ limiter: new RequestLimiter(new AimdRate(), clock), onRequest: (event) => events.push(event) }),
+    );
+    const created = await clock.runUntil(client.subscribe(spec));
     expect(created.guid).toBe(SUBSCRIPTION_GUID);
     expect(events.map((e) => [e.attempt, e.status ?? e.networkCode, e.retryInMs !== undefined])).toEqual([
       [1, "ECONNREFUSED", true],
@@ -221,20 +229,37 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
     expect(error).toMatchObject({ status: 503, attempts: 3 });
   });
 
-  it("429 is retried until the deadline, then RateLimitedError", async () => {
+  it("429 is retried until the deadline (not maxAttempts), paced by the limiter, then RateLimitedError", async () => {
     const mock = mockInstance();
     mock.pool
       .intercept({ path: (p) => p.includes("/GetAllWebhookSubscriptions?") })
       .reply(429, "")
       .persist();
-    const started = Date.now();
-    const error = await track(mock.client({ retry: { baseMs: 5, capMs: 20, deadlineMs: 150 } }))
-      .list()
-      .catch((e: unknown) => e);
+    // The limiter's clock paces the retries and measures the deadline: a fake one proves both
+    // without waiting. Backoffs are 0 ms (capMs 1), so fake time moves by pacing alone.
+    const clock = new FakeClock();
+    const MIN_RPS = 0.5;
+    const DEADLINE_MS = 5000;
+    const sentAt: number[] = [];
+    const client = track(
+      mock.client({
+        limiter: new RequestLimiter(new AimdRate({ minRequestsPerSecond: MIN_RPS }), clock),
+        retry: { baseMs: 1, capMs: 1, deadlineMs: DEADLINE_MS, maxAttempts: 2 },
+        onRequest: (event) => sentAt.push(clock.now() - event.durationMs),
+      }),
+    );
+    const error = await clock.runUntil(client.list().catch((e: unknown) => e));
     expect(error).toBeInstanceOf(RateLimitedError);
-    // After the first 429 the limiter paces this instance slowly, so few attempts fit in 150 ms.
-    expect((error as RateLimitedError).attempts).toBeGreaterThanOrEqual(2);
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect((error as RateLimitedError).attempts).toBe(sentAt.length);
+    // 429s are bounded by the deadline alone, not by maxAttempts.
+    expect(sentAt.length).toBeGreaterThan(2);
+    // After the first 429 the limiter paces this instance: no two attempts at the same moment.
+    for (let i = 1; i < sentAt.length; i++) expect(sentAt[i]).toBeGreaterThan(sentAt[i - 1]!);
+    // Retried while the deadline allowed, and given up at the first attempt past it, at most
+    // one pacing interval (at the slowest rate) beyond.
+    expect(sentAt.slice(0, -1).every((t) => t <= DEADLINE_MS)).toBe(true);
+    expect(sentAt.at(-1)).toBeGreaterThan(DEADLINE_MS - 1);
+    expect(sentAt.at(-1)).toBeLessThanOrEqual(DEADLINE_MS + 1000 / MIN_RPS);
   });
 
   it("unsubscribe: first-attempt 404 → NotFoundError; 404 after an ambiguous attempt → success", async () => {
