@@ -84,13 +84,12 @@ describe("kinds", () => {
   });
 
   it("a pending delay does not hold up close()", async () => {
-    const delayed = await EmulatorHarness.start();
+    // On a clock that never moves, the delay never ends: close() resolving at all proves it does not wait for it.
+    const delayed = await EmulatorHarness.start({ clock: new FakeClock() });
     await delayed.admin("PUT", "/faults", [{ operation: "*", kind: "delay", delayMs: 60_000 }]);
     const pending = delayed.config("GetAllWebhookSubscriptions");
     await delayed.faultApplied("delay");
-    const started = performance.now();
     await delayed.close();
-    expect(performance.now() - started).toBeLessThan(2000);
     await expect(pending).rejects.toThrow(TypeError);
   });
 });
