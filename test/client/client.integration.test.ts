@@ -4,12 +4,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  AimdRate,
   AmbiguousResultError,
   ClosedWorkItemError,
   ConfigurationError,
   ForbiddenError,
   NotFoundError,
   RateLimitedError,
+  RequestLimiter,
   ServerError,
   TransportError,
   UnauthorizedError,
@@ -24,6 +26,7 @@ import {
 } from "../../provider/client";
 import { MessageId, Webhook, versionCannotRepresentText, type SubscriptionSpec } from "../../provider/wire";
 import { EmulatorHarness } from "../support/emulatorHarness";
+import { FakeClock } from "../support/fakeClock";
 
 const WORK_ITEM = "0b7d4f6e-1c2a-4b3d-9e8f-7a6b5c4d3e2f";
 const UNKNOWN = "00000000-1111-4222-8333-444444444444";
@@ -207,9 +210,16 @@ describe("every error class from the real emulator", () => {
     // Its own instance: the limiter this test slows down is shared by every client of a base URL.
     const limited = await EmulatorHarness.start({ rateLimit: { requestsPerSecond: 0.001, burst: 1 } });
     try {
-      const api = client({ baseUrl: limited.url, retry: { baseMs: 5, capMs: 20, deadlineMs: 300 } });
+      // The deadline and the pacing on a fake clock: a slow round trip on a loaded machine cannot
+      // eat the budget of the retry, and the test does not wait for the pacing interval.
+      const clock = new FakeClock();
+      const api = client({
+        baseUrl: limited.url,
+        limiter: new RequestLimiter(new AimdRate(), clock),
+        retry: { baseMs: 5, capMs: 20, deadlineMs: 300 },
+      });
       await api.list(); // takes the only token
-      const error = await failure(api.list());
+      const error = await clock.runUntil(failure(api.list()));
       expect(error).toBeInstanceOf(RateLimitedError);
       expect((error as RateLimitedError).attempts).toBeGreaterThanOrEqual(2);
     } finally {
