@@ -5,7 +5,6 @@
  * no duplicate and no orphan.
  */
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
@@ -61,7 +60,7 @@ describe("an up killed with SIGKILL", () => {
 
     // The delayed Subscribes complete on the service after the kill.
     await emulator.admin("DELETE", "/faults");
-    await sleep(3500);
+    await emulator.answeredAll();
     const state = checkpoint();
     recordedAtKill = state.resources.filter((r) => r.startsWith("sub-")).length;
     const live = await emulator.all();

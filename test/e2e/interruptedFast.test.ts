@@ -8,7 +8,6 @@
  * each subscription recorded once.
  */
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
@@ -94,7 +93,7 @@ async function interrupt(
   );
   // The delayed requests complete on the service after the kill.
   await emulator.admin("DELETE", "/faults");
-  await sleep(DELAY_MS + 500);
+  await emulator.answeredAll();
   const state = checkpoint(join(dir, "state"), PROJECT, name);
   const live = await emulator.all();
   const recorded = state.resources.filter((r) => r.startsWith("sub-")).length;

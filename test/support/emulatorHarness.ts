@@ -3,8 +3,8 @@
  * the service would. Deliberately independent of provider/client, so the conformance suite
  * checks the emulator against the spec and not against our own client.
  */
-import { afterAll, beforeAll, beforeEach } from "vitest";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { afterAll, beforeAll, beforeEach, expect, vi } from "vitest";
+import { startEmulator, type EmulatorOptions, type RunningEmulator, type StatsSnapshot } from "../../emulator";
 import type { Operation } from "../../provider/wire";
 
 /** The Authorization header of the fixed Builder token. */
@@ -134,7 +134,33 @@ export class EmulatorHarness {
    * delay): waits for the event, not for time to pass.
    */
   async faultApplied(kind: string, count = 1): Promise<void> {
-    while (((await this.admin("GET", "/stats")).json.faults[kind] ?? 0) < count);
+    await vi.waitFor(
+      async () => {
+        const applied = (await this.admin("GET", "/stats")).json.faults[kind] ?? 0;
+        expect(applied, `waiting for the emulator to apply ${count} "${kind}" fault(s)`).toBeGreaterThanOrEqual(count);
+      },
+      { timeout: 10_000, interval: 5 },
+    );
+  }
+
+  /**
+   * Resolves once the emulator has answered every API request it received, e.g. requests held
+   * by a delay fault after their client was killed: what they commit is then on the service.
+   * Fails after `timeoutMs`, showing the counts. Not for runs with reset faults: a reset
+   * connection is never answered.
+   */
+  async answeredAll(timeoutMs = 30_000): Promise<void> {
+    await vi.waitFor(
+      async () => {
+        const { requests, status } = (await this.admin("GET", "/stats")).json as StatsSnapshot;
+        const sum = (counters: Record<string, number>) => Object.values(counters).reduce((a, b) => a + b, 0);
+        expect(
+          sum(status),
+          `waiting for the emulator to answer every request it received: ${JSON.stringify(requests)}; answered by status: ${JSON.stringify(status)}`,
+        ).toBe(sum(requests));
+      },
+      { timeout: timeoutMs, interval: 50 },
+    );
   }
 
   /** `POST /_emulator/reset`, asserting it worked. */

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import type { Operation } from "../../provider/wire";
 import type { InterruptedRunParameters } from "../e2e/fixtures/interrupted-run";
 import type { EmulatorHarness } from "./emulatorHarness";
@@ -61,24 +61,38 @@ function liveMembers(pgid: number): string[] {
   return members;
 }
 
-/**
- * Kills what the dead engine left running in `cwd`: Pulumi starts each plugin (here the
- * dynamic-provider host) in a process group of its own, so killing the engine's group orphans it,
- * as it would on a real runner. Returns the PIDs it found.
- */
-function killStrays(cwd: string): number[] {
+/** Processes whose working directory is `cwd` (a dead process's cwd cannot be read, so zombies are left out). */
+function processesIn(cwd: string): number[] {
   const found: number[] = [];
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
-      if (readlinkSync(`/proc/${pid}/cwd`) !== cwd) continue;
-      process.kill(Number(pid), "SIGKILL");
-      found.push(Number(pid));
+      if (readlinkSync(`/proc/${pid}/cwd`) === cwd) found.push(Number(pid));
     } catch {
       // Not ours to read, or it ended while we looked.
     }
   }
   return found;
 }
+
+/**
+ * Kills what the dead engine left running in `cwd`: Pulumi starts each plugin (here the
+ * dynamic-provider host) in a process group of its own, so killing the engine's group orphans it,
+ * as it would on a real runner. Returns the PIDs it found.
+ */
+function killStrays(cwd: string): number[] {
+  const found = processesIn(cwd);
+  for (const pid of found) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** Bound on waiting for the kernel to finish off SIGKILLed processes: far beyond what it takes, even on a loaded machine. */
+const PROCESS_EXIT = { timeout: 15_000, interval: 20 };
 
 /**
  * Runs the fixture's engine operation in a process group of its own and SIGKILLs the group once
@@ -108,22 +122,44 @@ export async function killMidRun(
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  let ended = false;
+  const exited = new Promise<void>((resolve) =>
+    child.on("exit", () => {
+      ended = true;
+      resolve();
+    }),
+  );
 
+  // Poll the service's request count (a real event), so the kill lands right after the chosen request.
   let seen = 0;
-  for (let i = 0; i < 2400 && seen < kill.after && child.exitCode === null; i++) {
-    seen = (await requests()) - before;
-    await sleep(25);
-  }
-  expect(child.exitCode, `the ${parameters.operation} ended before the kill:\n${output}`).toBeNull();
+  await vi.waitFor(
+    async () => {
+      seen = (await requests()) - before;
+      expect(
+        seen >= kill.after || ended,
+        `waiting for ${kill.after} ${kill.operation} requests of the ${parameters.operation} to reach the service; seen ${seen}:\n${output}`,
+      ).toBe(true);
+    },
+    { timeout: 120_000, interval: 25 },
+  );
+  expect(ended, `the ${parameters.operation} ended before the kill:\n${output}`).toBe(false);
+  // Part of the scenario, not a wait for an event: quick requests are answered and recorded in
+  // this window while slow ones stay in flight, so the kill finds all three kinds.
   await sleep(kill.graceMs ?? 500);
   process.kill(-child.pid!, "SIGKILL");
   await exited;
-  await sleep(200);
-  expect(liveMembers(child.pid!)).toEqual([]);
+  await vi.waitFor(
+    () => expect(liveMembers(child.pid!), "processes of the killed group still running").toEqual([]),
+    PROCESS_EXIT,
+  );
   const strays = killStrays(parameters.workDir);
-  await sleep(200);
-  expect(killStrays(parameters.workDir), `plugins orphaned by the kill (${strays.join(", ")}) still run`).toEqual([]);
+  await vi.waitFor(
+    () =>
+      expect(processesIn(parameters.workDir), `plugins orphaned by the kill (${strays.join(", ")}) still run`).toEqual(
+        [],
+      ),
+    PROCESS_EXIT,
+  );
   expect(output).not.toContain(`${parameters.operation} finished`);
   return seen;
 }
