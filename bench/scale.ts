@@ -35,7 +35,14 @@ export interface ScaleEntry extends Record<Operation, Timing> {
   provider_peak_rss_mb: number;
   /** The same for the floor's (no-op) provider process: what the host itself holds. */
   floor_provider_peak_rss_mb: number;
+  /** What this point is held to (issue 17 sets goals from N = 2,000; smaller N show the curve). */
+  goal: string;
 }
+
+/** The goals of a large fleet, in either mode. */
+const LARGE_FLEET_GOAL =
+  "up <= 1.05, refresh <= 1.05, destroy <= 1.10 x the floor of the same mode; 0 preview calls; <= 3 refresh calls; provider peak RSS <= 200 MB";
+const LARGE_FLEET_N = 2000;
 
 export interface ScalePlan {
   sizes: number[];
@@ -151,6 +158,7 @@ export async function measureScale(deps: ScaleDeps, plan: ScalePlan): Promise<Sc
       refresh_api_calls: Math.max(...ours.map((c) => c.refreshCalls)),
       provider_peak_rss_mb: Math.max(...ours.map((c) => c.peakRssMb)),
       floor_provider_peak_rss_mb: Math.max(...floor.map((c) => c.peakRssMb)),
+      goal: point.n >= LARGE_FLEET_N ? LARGE_FLEET_GOAL : "diagnostic: the curve below the large-fleet goals",
     };
   });
 }

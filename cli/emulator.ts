@@ -4,12 +4,14 @@
  * A bad flag or an unusable state file is reported on stderr with exit code 1.
  */
 import { EmulatorOptionError, startEmulator, StateFileError, type EmulatorOptions } from "../emulator";
+import { ADMIN_TOKEN_ENV } from "../emulator/options";
+import { adminTokenFrom, PROCESS_SURROUNDINGS, type CommandSurroundings } from "./adminToken";
 import { numberFlag, parseFlags, stringFlag, UsageError, type Command, type FlagValues } from "./command";
 
 const USAGE = `usage: webhook-subscriptions emulator [--port 8080] [--host 127.0.0.1] [--state .emulator/state.json]
                                       [--legacy-only] [--product service] [--dialect spec|vendor-docs]
-                                      [--rate-limit 20[:burst]] [--admin-token <token>] [--allow-dev-tokens]
-                                      [--max-subscriptions 10000]
+                                      [--rate-limit 20[:burst]] [--admin-token-file <path> | --admin-token <token>]
+                                      [--allow-dev-tokens] [--max-subscriptions 10000]
 
 Runs the local emulator of the webhook subscription service until stopped (Ctrl-C).
   --port         TCP port; 0 picks a free one (default 0)
@@ -19,7 +21,9 @@ Runs the local emulator of the webhook subscription service until stopped (Ctrl-
   --product      the word in the x-<product>-signature header of delivered messages (default service)
   --dialect      spec: answer exactly as the spec (default); vendor-docs: the vendor documentation's shapes
   --rate-limit   requests per second [and burst] the APIs accept before answering 429
-  --admin-token  token the admin API (/_emulator/…) requires; needed to listen beyond loopback
+  --admin-token-file  file holding the token the admin API (/_emulator/…) requires (needed to
+                 listen beyond loopback); without either flag it is read from ${ADMIN_TOKEN_ENV}
+  --admin-token  the token itself: every local user can read it in \`ps\`; prefer the file or the variable
   --allow-dev-tokens  accept the dev tokens (dev-builder, …) on a non-loopback address too
   --max-subscriptions  cap on the subscriptions the emulator holds`;
 
@@ -44,21 +48,33 @@ const FLAGS = {
   dialect: { type: "string" },
   "rate-limit": { type: "string" },
   "admin-token": { type: "string" },
+  "admin-token-file": { type: "string" },
   "allow-dev-tokens": { type: "boolean" },
   "max-subscriptions": { type: "string" },
 } as const;
 
-/** The start options a command line asks for; only the syntax is checked here, values by startEmulator. */
-export function parseEmulatorArgs(argv: readonly string[]): EmulatorOptions | "help" {
+/**
+ * The start options a command line asks for; only the syntax is checked here, values by
+ * startEmulator, except the admin token, which may come from a file or the environment.
+ */
+export function parseEmulatorArgs(
+  argv: readonly string[],
+  surroundings: CommandSurroundings = PROCESS_SURROUNDINGS,
+): EmulatorOptions | "help" {
   const values = parseFlags(argv, FLAGS, USAGE);
-  return values === "help" ? "help" : emulatorOptions(values);
+  return values === "help" ? "help" : emulatorOptions(values, surroundings);
 }
 
-function emulatorOptions(values: FlagValues): EmulatorOptions {
+function emulatorOptions(values: FlagValues, surroundings: CommandSurroundings): EmulatorOptions {
   const port = stringFlag(values, "port");
   const rateLimit = stringFlag(values, "rate-limit");
   const dialect = stringFlag(values, "dialect");
   const maxSubscriptions = stringFlag(values, "max-subscriptions");
+  const adminToken = adminTokenFrom(
+    stringFlag(values, "admin-token"),
+    stringFlag(values, "admin-token-file"),
+    surroundings,
+  );
   return {
     ...(port === undefined ? {} : { port: numberFlag("--port", port) }),
     ...(values.host === undefined ? {} : { host: stringFlag(values, "host") }),
@@ -67,7 +83,7 @@ function emulatorOptions(values: FlagValues): EmulatorOptions {
     ...(values.product === undefined ? {} : { product: stringFlag(values, "product") }),
     ...(dialect === undefined ? {} : { dialect: dialect as EmulatorOptions["dialect"] }),
     ...(rateLimit === undefined ? {} : { rateLimit: rateLimitFlag(rateLimit) }),
-    ...(values["admin-token"] === undefined ? {} : { adminToken: stringFlag(values, "admin-token") }),
+    ...(adminToken === undefined ? {} : { adminToken }),
     ...(values["allow-dev-tokens"] ? { allowDevTokens: true } : {}),
     ...(maxSubscriptions === undefined
       ? {}

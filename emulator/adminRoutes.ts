@@ -11,7 +11,7 @@ import { bearerToken, sameSecret } from "./auth";
 import type { EmulatorContext } from "./context";
 import { deliverEvent, EventRequest } from "./events";
 import { FaultConfiguration } from "./faults";
-import { resolveRateLimit } from "./options";
+import { ADMIN_TOKEN_ENV, resolveRateLimit } from "./options";
 import { errorOutcome, sendOutcome, type Outcome } from "./outcome";
 import { checkValue, readJsonBody } from "./requestBody";
 
@@ -26,7 +26,8 @@ const OK: Outcome = { status: 200, json: { ok: true } };
 /** 401 for an admin request without the admin token; it never says what was presented. */
 const ADMIN_UNAUTHORIZED = errorOutcome(
   401,
-  "The admin API needs Authorization: Bearer <admin token>, the token the emulator was started with (--admin-token).",
+  "The admin API needs Authorization: Bearer <admin token>, the token the emulator was started with " +
+    `(--admin-token-file, ${ADMIN_TOKEN_ENV} or --admin-token).`,
 );
 
 /** Whether an admin request may proceed: always without an admin token, else only with it. */

@@ -101,6 +101,26 @@ export interface ResolvedOptions {
 /** Shortest admin token accepted: long enough that guessing it over the network is hopeless. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
+/** The environment variable the emulator command reads the admin token from when no flag gives one. */
+export const ADMIN_TOKEN_ENV = "WEBHOOKS_EMULATOR_ADMIN_TOKEN";
+
+/** How to give the command an admin token, safest first; for messages that ask for one. */
+export const ADMIN_TOKEN_SOURCES =
+  `--admin-token-file <path>, or the ${ADMIN_TOKEN_ENV} environment variable; ` +
+  "--admin-token <token> also works but shows the token to every local user in `ps`";
+
+/**
+ * What is wrong with an admin token, as the end of a sentence about it, or undefined when it
+ * is usable. It never quotes the value: the token is a secret.
+ */
+export function adminTokenProblem(token: unknown): string | undefined {
+  if (typeof token === "string" && token.length >= MIN_ADMIN_TOKEN_LENGTH && !/\s/.test(token)) return undefined;
+  return (
+    `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters without whitespace (value not shown: it is secret); ` +
+    "generate one with `openssl rand -hex 24`"
+  );
+}
+
 /** Default of `maxSubscriptions`. */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 10_000;
 
@@ -175,23 +195,14 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   }
   const loopback = isLoopbackHost(host);
   const adminToken = options.adminToken ?? null;
-  if (
-    adminToken !== null &&
-    (typeof adminToken !== "string" || adminToken.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(adminToken))
-  ) {
-    // The value is a secret: say what is wrong with it, never show it.
-    throw new EmulatorOptionError(
-      "adminToken",
-      undefined,
-      `adminToken must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters without whitespace (value not shown: it is secret); generate one with \`openssl rand -hex 24\``,
-    );
-  }
+  const tokenProblem = adminToken === null ? undefined : adminTokenProblem(adminToken);
+  if (tokenProblem !== undefined) throw new EmulatorOptionError("adminToken", undefined, `adminToken ${tokenProblem}`);
   if (!loopback && adminToken === null) {
     throw new EmulatorOptionError(
       "adminToken",
       undefined,
       `host ${show(host)} is not a loopback address, so the emulator would be reachable from the network with an open admin API: ` +
-        "pass an admin token (--admin-token <token>, at least 16 characters), or bind 127.0.0.1",
+        `pass an admin token of at least ${MIN_ADMIN_TOKEN_LENGTH} characters (${ADMIN_TOKEN_SOURCES}), or bind 127.0.0.1`,
     );
   }
   const maxSubscriptions = options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS;

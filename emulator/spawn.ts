@@ -33,11 +33,16 @@ function command(): string[] {
 const LISTENING = /^webhook emulator listening on (\S+)$/m;
 
 /**
- * Starts `webhook-subscriptions emulator` with `args` and resolves once it prints its listening line; rejects
- * with its stderr if it exits first or takes longer than `timeoutMs`.
+ * Starts `webhook-subscriptions emulator` with `args` (and `env`, e.g. to pass the admin token
+ * out of sight of `ps`) and resolves once it prints its listening line; rejects with its stderr
+ * if it exits first or takes longer than `timeoutMs`.
  */
-export function spawnEmulator(args: readonly string[], timeoutMs = 30_000): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, [...command(), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+export function spawnEmulator(
+  args: readonly string[],
+  timeoutMs = 30_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<EmulatorProcess> {
+  const child = spawn(process.execPath, [...command(), ...args], { stdio: ["ignore", "pipe", "pipe"], env });
   let stdout = "";
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

@@ -16,6 +16,7 @@ const entry: ScaleEntry = {
   refresh_api_calls: 1,
   provider_peak_rss_mb: 120,
   floor_provider_peak_rss_mb: 110,
+  goal: "diagnostic: the curve below the large-fleet goals",
 };
 
 describe("the cost-curve chart", () => {

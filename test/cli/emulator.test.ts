@@ -59,6 +59,10 @@ describe("emulator command", () => {
       '--product: product must be letters, digits and hyphens (it goes into a header name), got "my product"',
     ],
     [["--dialect", "xml"], '--dialect: dialect must be spec or vendor-docs, got "xml"'],
+    [
+      ["--host", "0.0.0.0", "--admin-token-file", "/nonexistent/admin-token"],
+      '--admin-token-file "/nonexistent/admin-token": cannot read the file (ENOENT: no such file or directory)',
+    ],
     [["--verbose"], "Unknown option '--verbose'"],
     [["--state"], "Option '--state <value>' argument missing"],
   ])("rejects %j with exit 1 and a message naming the flag", async (args, message) => {
