@@ -211,12 +211,13 @@ describe("every error class from the real emulator", () => {
     const limited = await EmulatorHarness.start({ rateLimit: { requestsPerSecond: 0.001, burst: 1 } });
     try {
       // The deadline and the pacing on a fake clock: a slow round trip on a loaded machine cannot
-      // eat the budget of the retry, and the test does not wait for the pacing interval.
+      // eat the budget of the retry, and the test does not wait for the pacing interval. Backoffs
+      // are 0 ms (capMs 1): the real time between fake timers stays short.
       const clock = new FakeClock();
       const api = client({
         baseUrl: limited.url,
         limiter: new RequestLimiter(new AimdRate(), clock),
-        retry: { baseMs: 5, capMs: 20, deadlineMs: 300 },
+        retry: { baseMs: 1, capMs: 1, deadlineMs: 300 },
       });
       await api.list(); // takes the only token
       const error = await clock.runUntil(failure(api.list()));

@@ -45,7 +45,8 @@ export class FakeClock implements Clock {
   /**
    * Fires timers in order until `work` settles, and returns its outcome. For code that also
    * waits on something real between its fake timers (a mocked response, a zero-delay real
-   * timer), where `run` would stop at the first moment no fake timer is pending. Bounded like `run`.
+   * timer), where `run` would stop at the first moment no fake timer is pending. Time jumps to
+   * a timer as soon as it is pending, so the real work takes no fake time. Bounded like `run`.
    */
   async runUntil<T>(work: Promise<T>, maxSteps = 200_000): Promise<T> {
     let settled = false;
