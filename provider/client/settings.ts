@@ -24,7 +24,8 @@ export interface RetrySettings {
    * How long a call keeps retrying, from its first send. For 429s, the clock restarts whenever
    * the instance accepts another request of this process, so a call waiting its turn in a
    * long, steadily progressing run is not failed; RateLimitedError means no progress at all
-   * for this long. @default 120000
+   * for this long. A retry is scheduled only when its backoff ends within the deadline; the
+   * limiter's pacing may then send it up to one pacing interval later. @default 120000
    */
   readonly deadlineMs?: number;
   /** Ceiling of the first backoff; doubles each retry, with full jitter. @default 250 */
