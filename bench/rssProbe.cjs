@@ -7,15 +7,18 @@
 "use strict";
 /* global require, process, setInterval */
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS hook for node --require */
-const { writeFileSync } = require("node:fs");
+const { renameSync, writeFileSync } = require("node:fs");
 const { join } = require("node:path");
 
 const dir = process.env.BENCH_RSS_DIR;
 if (dir && (process.argv[1] ?? "").includes("dynamic-provider")) {
   const file = join(dir, `${process.pid}.json`);
+  const partial = `${file}.partial`;
   const record = () => {
-    // maxRSS is in kilobytes.
-    writeFileSync(file, JSON.stringify({ pid: process.pid, maxRssKb: process.resourceUsage().maxRSS }));
+    // Written aside and renamed into place: the engine may end the process in the middle of a
+    // write, and a truncated record once failed a 50-minute run. maxRSS is in kilobytes.
+    writeFileSync(partial, JSON.stringify({ pid: process.pid, maxRssKb: process.resourceUsage().maxRSS }));
+    renameSync(partial, file);
   };
   setInterval(record, 100).unref();
   process.on("exit", record);

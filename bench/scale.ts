@@ -111,7 +111,7 @@ async function cycle(deps: ScaleDeps, kind: Kind, n: number, mode: Mode, rssDir:
 /** The highest maxRSS the probe recorded in `dir`, in MiB (0 when no provider process ran). */
 function peakRssMb(dir: string): number {
   let peakKb = 0;
-  for (const file of readdirSync(dir))
+  for (const file of readdirSync(dir).filter((name) => name.endsWith(".json")))
     peakKb = Math.max(peakKb, (JSON.parse(readFileSync(join(dir, file), "utf8")) as { maxRssKb: number }).maxRssKb);
   return peakKb / 1024;
 }
