@@ -6,13 +6,14 @@
  * `up` of all cases together then shows that nothing reaches the service.
  */
 import { join } from "node:path";
-import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
 import { WebhookSubscription, type WebhookSubscriptionArgs } from "pulumi-webhook-subscriptions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import { BAD_INPUTS } from "../support/badInputs";
+import { errorDiagnostics } from "../support/diagnostics";
 
 /**
  * Cases the class cannot pass to the engine: it declares `signature` as an output and sends it
@@ -42,20 +43,6 @@ function declare(cases: typeof CASES): void {
   for (const c of cases) new WebhookSubscription(c.resource, c.raw as unknown as WebhookSubscriptionArgs);
 }
 
-/** Error diagnostics of one engine operation, by resource name. */
-function collector(): { onEvent: (event: EngineEvent) => void; byResource: Map<string, string[]> } {
-  const byResource = new Map<string, string[]>();
-  return {
-    byResource,
-    onEvent: (event) => {
-      const d = event.diagnosticEvent;
-      if (d?.severity !== "error" || !d.urn) return;
-      const name = d.urn.split("::").pop()!;
-      byResource.set(name, [...(byResource.get(name) ?? []), d.message]);
-    },
-  };
-}
-
 async function statsRequests(): Promise<Record<string, number>> {
   return (await emulator.admin("GET", "/stats")).json.requests;
 }
@@ -82,7 +69,7 @@ beforeAll(async () => {
     workers.map(async (worker) => {
       for (let c = queue.shift(); c; c = queue.shift()) {
         worker.declared = [c];
-        const { onEvent, byResource } = collector();
+        const { onEvent, byResource } = errorDiagnostics();
         await worker.stack.preview({ onEvent }).then(
           () => errors.set(c.resource, []),
           () => errors.set(c.resource, byResource.get(c.resource) ?? []),
@@ -114,7 +101,7 @@ describe("bad input through the engine", () => {
   it("up of every case together fails before any call to the service", async () => {
     const worker = workers[0]!;
     worker.declared = CASES;
-    const { onEvent, byResource } = collector();
+    const { onEvent, byResource } = errorDiagnostics();
     const failure = await worker.stack.up({ onEvent }).then(
       () => "succeeded",
       (err: Error) => err.message,
