@@ -15,7 +15,7 @@ import type { Operation } from "../../provider/wire";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import {
-  adoptions,
+  adoptionRecorder,
   compareFleet,
   describeComparison,
   exactly,
@@ -63,7 +63,8 @@ function stackOf(name: string, variant: FleetVariant = {}): Promise<Stack> {
 
 /**
  * Kills `operation` of stack `name` after KILL_AFTER requests of `slow` (half of them delayed),
- * lets the delayed requests commit on the service, and returns what the killed run left.
+ * while one is answered and one still held; lets the delayed requests commit on the service, and
+ * returns what the killed run left.
  */
 async function interrupt(
   name: string,
@@ -89,7 +90,7 @@ async function interrupt(
       variant,
       env: FAST,
     },
-    { operation: slow, after: KILL_AFTER, graceMs: 300 },
+    { operation: slow, after: KILL_AFTER },
   );
   // The delayed requests complete on the service after the kill.
   await emulator.admin("DELETE", "/faults");
@@ -128,10 +129,11 @@ describe("fast mode: an up killed in the middle of its creates", () => {
 
     const stack = await stackOf("fast-up");
     await cancelLock(stack);
-    let output = "";
-    const up = await stack.up({ onOutput: (line) => (output += line) });
+    const { onEvent, adopted } = adoptionRecorder();
+    const up = await stack.up({ onEvent });
     expect(up.summary.resourceChanges).toEqual({ create: COUNT + 1 });
-    expect(adoptions(output)).toBe(live.length);
+    // Each subscription the killed run made is adopted, once.
+    expect([...adopted].sort()).toEqual(live.map((s) => s.GUID).sort());
     await expectExactly(stack, fleet(COUNT));
 
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: COUNT + 1 });
@@ -151,15 +153,15 @@ describe("fast mode: an up killed in the middle of a replacement", () => {
     // The state still records the old fleet, and nothing else.
     expect(recorded).toBe(COUNT);
     expect(state.pending).toEqual([]);
-    const created = live.filter((s) => !old.has(s.GUID)).length;
-    expect(created).toBeGreaterThanOrEqual(KILL_AFTER);
+    const created = live.filter((s) => !old.has(s.GUID)).map((s) => s.GUID);
+    expect(created.length).toBeGreaterThanOrEqual(KILL_AFTER);
 
     const stack = await stackOf("fast-replace", REPLACED);
     await cancelLock(stack);
-    let output = "";
-    const up = await stack.up({ onOutput: (line) => (output += line) });
+    const { onEvent, adopted } = adoptionRecorder();
+    const up = await stack.up({ onEvent });
     expect(up.summary.resourceChanges).toEqual({ same: 1, replace: COUNT });
-    expect(adoptions(output)).toBe(created);
+    expect([...adopted].sort()).toEqual(created.sort());
     await expectExactly(stack, fleet(COUNT, REPLACED));
     expect((await emulator.all()).filter((s) => old.has(s.GUID))).toEqual([]);
 

@@ -4,7 +4,7 @@
  * Shared by the tests and by the fixture scripts they run in a separate process.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
+import type { EngineEvent, PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { WebhookSubscription, type WebhookSubscriptionArgs } from "pulumi-webhook-subscriptions";
 
 /** Events that need a filterObjectGuid (0, 1, 2 and 4); 3 and 5 are type-scoped. */
@@ -169,9 +169,21 @@ export function exactly(count: number): FleetComparison {
   return { live: count, managed: count, duplicates: [], orphans: [], missing: [], mismatches: [] };
 }
 
-/** How many distinct subscriptions an engine run's output says the provider adopted. */
-export function adoptions(output: string): number {
-  return new Set(output.match(/adopted the existing identical subscription [0-9a-f-]{36}/g) ?? []).size;
+/**
+ * The GUIDs the provider says it adopted during one engine operation, read from the engine's
+ * diagnostic events (each line the provider writes is one event) rather than from the rendered
+ * output, whose layout of concurrent steps is the display's business.
+ */
+export function adoptionRecorder(): { onEvent: (event: EngineEvent) => void; adopted: string[] } {
+  const adopted: string[] = [];
+  return {
+    adopted,
+    onEvent: (event) => {
+      const message = event.diagnosticEvent?.message ?? "";
+      for (const match of message.matchAll(/adopted the existing identical subscription ([0-9a-f-]{36})/g))
+        adopted.push(match[1]!);
+    },
+  };
 }
 
 /** The comparison as one line for the log. */

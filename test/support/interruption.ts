@@ -7,8 +7,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { expect, vi } from "vitest";
+import type { StatsSnapshot } from "../../emulator";
 import type { Operation } from "../../provider/wire";
 import type { InterruptedRunParameters } from "../e2e/fixtures/interrupted-run";
 import type { EmulatorHarness } from "./emulatorHarness";
@@ -94,20 +94,37 @@ function killStrays(cwd: string): number[] {
 /** Bound on waiting for the kernel to finish off SIGKILLed processes: far beyond what it takes, even on a loaded machine. */
 const PROCESS_EXIT = { timeout: 15_000, interval: 20 };
 
+/** What the kill waits for; each condition is an event seen on the service or in the state, never a time. */
+export interface KillPoint {
+  /** The operation whose requests are counted, e.g. `SubscribeToWebhook`. */
+  readonly operation: Operation;
+  /** At least this many more requests of `operation` have reached the service. */
+  readonly after: number;
+  /** And this holds too, e.g. the checkpoint records a subscription. @default always */
+  readonly until?: () => boolean;
+}
+
+/** Requests of `operation` the emulator has received, and API requests received and answered (every operation). */
+async function traffic(emulator: EmulatorHarness, operation: Operation) {
+  const { requests, status } = (await emulator.admin("GET", "/stats")).json as StatsSnapshot;
+  const sum = (counters: Record<string, number>) => Object.values(counters).reduce((a, b) => a + b, 0);
+  return { of: requests[operation] ?? 0, received: sum(requests), answered: sum(status) };
+}
+
 /**
- * Runs the fixture's engine operation in a process group of its own and SIGKILLs the group once
- * `kill.after` more requests of `kill.operation` have reached the service (plus `graceMs`, so that quick
- * requests are answered while slow ones are still in flight). Then kills the plugins it
- * orphaned and checks that nothing of the run is left. Returns the requests seen at the kill.
+ * Runs the fixture's engine operation in a process group of its own and SIGKILLs the group at
+ * `kill`: once `kill.after` more requests of `kill.operation` have reached the service, at least
+ * one request of the run has been answered and at least one is still held by the service (a
+ * delay fault) — so the kill finds requests answered, in flight and not yet sent — and
+ * `kill.until` holds. Then kills the plugins it orphaned and checks that nothing of the run is
+ * left. Returns the requests of `kill.operation` seen at the kill.
  */
 export async function killMidRun(
   emulator: EmulatorHarness,
   parameters: InterruptedRunParameters,
-  kill: { operation: Operation; after: number; graceMs?: number },
+  kill: KillPoint,
 ): Promise<number> {
-  const requests = async (): Promise<number> =>
-    (await emulator.admin("GET", "/stats")).json.requests[kill.operation] ?? 0;
-  const before = await requests();
+  const before = await traffic(emulator, kill.operation);
   const child = spawn(
     join(REPO_ROOT, "node_modules", ".bin", "tsx"),
     [join(REPO_ROOT, "test", "e2e", "fixtures", "interrupted-run.ts")],
@@ -130,22 +147,25 @@ export async function killMidRun(
     }),
   );
 
-  // Poll the service's request count (a real event), so the kill lands right after the chosen request.
+  // Poll the service (and the caller's condition), so the kill lands right at the chosen point.
   let seen = 0;
   await vi.waitFor(
     async () => {
-      seen = (await requests()) - before;
+      const now = await traffic(emulator, kill.operation);
+      seen = now.of - before.of;
+      const answered = now.answered - before.answered;
+      const held = now.received - before.received - answered;
+      const reached = seen >= kill.after && answered > 0 && held > 0 && (kill.until?.() ?? true);
       expect(
-        seen >= kill.after || ended,
-        `waiting for ${kill.after} ${kill.operation} requests of the ${parameters.operation} to reach the service; seen ${seen}:\n${output}`,
+        reached || ended,
+        `waiting for ${kill.after} ${kill.operation} requests of the ${parameters.operation} to reach the service, ` +
+          `one answered and one still held${kill.until ? ", and the caller's condition" : ""}; ` +
+          `seen ${seen}, answered ${answered}, held ${held}:\n${output}`,
       ).toBe(true);
     },
     { timeout: 120_000, interval: 25 },
   );
   expect(ended, `the ${parameters.operation} ended before the kill:\n${output}`).toBe(false);
-  // Part of the scenario, not a wait for an event: quick requests are answered and recorded in
-  // this window while slow ones stay in flight, so the kill finds all three kinds.
-  await sleep(kill.graceMs ?? 500);
   process.kill(-child.pid!, "SIGKILL");
   await exited;
   await vi.waitFor(
