@@ -164,8 +164,12 @@ describe("rotating a fleet's signatures by changing one stack-config value", () 
     fireWhenPublished = false;
     const newGuids = Object.values(second.outputs.guids!.value as Record<string, string>);
 
-    for (const name of PACKETS.map((_, index) => `packet-${index}`))
+    // Per subscription, the promise is create before delete; the order across subscriptions is the engine's.
+    for (const name of PACKETS.map((_, index) => `packet-${index}`)) {
+      expect(up.steps).toContain(`create-replacement ${name}`);
+      expect(up.steps).toContain(`delete-replaced ${name}`);
       expect(up.steps.indexOf(`create-replacement ${name}`)).toBeLessThan(up.steps.indexOf(`delete-replaced ${name}`));
+    }
     // Every overlap event reached both the old and the new subscription of its work item.
     expect(during.map((d) => d.SubscriptionGUID).sort()).toEqual([...oldGuids, ...newGuids].sort());
     expect(during.map((d) => d.status)).toEqual(during.map(() => 200));
