@@ -2,23 +2,29 @@
  * `npm start [-- --fast]`: the main job. Runs the root program (Pulumi.yaml → infra/) on the real
  * engine with a file backend in .pulumi-state/: refresh first (what changed or vanished out of
  * band is put back by the update that follows, and said so), then `up`. The instance is the
- * embedded emulator (state in .emulator/), unless the stack config names one with webhooks:baseUrl.
- * Each failure is printed once. It ends with how to inspect the stack and how to clean up.
+ * embedded emulator (state in .emulator/, at a stable address), unless the stack config names one
+ * with webhooks:baseUrl. Each failure is printed once. It ends with how to inspect the stack,
+ * review its drift and clean up: commands that work as printed, in a fresh shell.
+ *
+ * `npm start -- --drift`: the drift review of the same stack on the same instance (the embedded
+ * emulator serving its saved state while it runs); exit 0 no drift, 2 drift, 1 error.
  */
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { driftCommand } from "../cli/drift";
+import type { RunningEmulator } from "../emulator";
 import { redact } from "../provider/client";
-import { LOCAL_PASSPHRASE, openStack } from "../engine/automation";
+import { engineEnv, LOCAL_PASSPHRASE, openStack } from "../engine/automation";
 import { engineOutput, failureLine } from "../engine/output";
 import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
+import { EMULATOR_DIR, hasState, startEmbeddedEmulator } from "./embeddedEmulator";
 
 const ROOT = resolve(__dirname, "..");
 const STACK = process.env.WEBHOOKS_STACK ?? "dev";
 const BACKEND_DIR = join(ROOT, ".pulumi-state");
-const EMULATOR_STATE = join(ROOT, ".emulator", "state.json");
 
 function say(line: string): void {
   console.log(`[start] ${line}`);
@@ -33,7 +39,10 @@ function describeChanges(changes: Record<string, number> | undefined, verbs: Rec
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { fast: { type: "boolean" } } });
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { fast: { type: "boolean" }, drift: { type: "boolean" } },
+  });
   const engine = await provisionEngine({ log: (line) => say(`engine: ${line}`) });
   const stack = await openStack({
     engine,
@@ -42,20 +51,40 @@ async function main(): Promise<number> {
     workDir: ROOT,
     env: values.fast ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
   });
+  if (values.drift && !hasState(ROOT) && !(await configuredInstance(stack))) {
+    say("nothing to review yet: `npm start` deploys the stack first");
+    return 1;
+  }
   await ensureSecretConfig(stack, "receiverApiKey");
+  const emulator = await instanceFor(stack);
+  try {
+    return values.drift ? await reviewDrift(engine, stack) : await deploy(engine, stack);
+  } finally {
+    await emulator?.close();
+  }
+}
 
-  // The stack config wins over the environment, so a configured baseUrl is where the program deploys.
-  const configured = (await stack.getAllConfig())["webhooks:baseUrl"]?.value;
-  let emulator: RunningEmulator | undefined;
+/** The stack config's webhooks:baseUrl, which wins over the environment. */
+async function configuredInstance(stack: Stack): Promise<string | undefined> {
+  return (await stack.getAllConfig())["webhooks:baseUrl"]?.value;
+}
+
+/** The instance the program deploys to: the configured one, else the embedded emulator (started, and returned). */
+async function instanceFor(stack: Stack): Promise<RunningEmulator | undefined> {
+  const configured = await configuredInstance(stack);
   if (configured) {
     say(`instance: ${redact(configured)} (stack config webhooks:baseUrl); the embedded emulator is not started`);
-  } else {
-    emulator = await startEmulator({ port: 0, statePath: EMULATOR_STATE });
-    say(`instance: the embedded emulator at ${emulator.url} (state: .emulator/state.json)`);
-    say("  to deploy elsewhere: `pulumi config set webhooks:baseUrl <url>` (and webhooks:token) on this stack");
-    Object.assign(stack.workspace.envVars, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
+    return undefined;
   }
+  const emulator = await startEmbeddedEmulator(ROOT, say);
+  say(`instance: the embedded emulator at ${emulator.url} (state: ${EMULATOR_DIR}/)`);
+  say("  to deploy elsewhere: `pulumi config set webhooks:baseUrl <url>` (and webhooks:token) on this stack");
+  Object.assign(stack.workspace.envVars, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
+  return emulator;
+}
 
+/** Refresh, then up; the closing notes either way. */
+async function deploy(engine: Engine, stack: Stack): Promise<number> {
   const output = engineOutput(process.stdout, process.stderr);
   const options = { color: process.stdout.isTTY ? ("always" as const) : ("never" as const), ...output.callbacks };
   try {
@@ -80,26 +109,44 @@ async function main(): Promise<number> {
     say(`failed: ${failureLine(err, output.printedErrors)}`);
     closingNotes(engine);
     return 1;
-  } finally {
-    await emulator?.close();
   }
 }
 
-/** How to look at the stack afterwards, and how to remove everything this command made. */
+/** The drift review of this stack, on the instance it deploys to: the bin's `drift` command. */
+async function reviewDrift(engine: Engine, stack: Stack): Promise<number> {
+  Object.assign(process.env, engineEnv(engine, BACKEND_DIR), stack.workspace.envVars);
+  return driftCommand.run(["--stack", STACK, "--cwd", ROOT]);
+}
+
+/**
+ * How to look at the stack afterwards, review its drift, and remove everything this command made.
+ * Each block works as printed when pasted into a fresh shell (test/e2e/frontDoor.test.ts runs them).
+ */
 function closingNotes(engine: Engine): void {
-  const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE ? '"$PULUMI_CONFIG_PASSPHRASE"' : LOCAL_PASSPHRASE;
+  const root = shellWord(ROOT);
+  const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE
+    ? '"$PULUMI_CONFIG_PASSPHRASE"  # the passphrase you set for this run'
+    : LOCAL_PASSPHRASE;
+  const stackEnv = STACK === "dev" ? "" : `WEBHOOKS_STACK=${shellWord(STACK)} `;
   const lines = [
-    "inspect the stack (from the repository root):",
-    `  export PULUMI_BACKEND_URL=file://${BACKEND_DIR} PULUMI_CONFIG_PASSPHRASE=${passphrase}`,
-    `  export PATH="${engine.binDir}:$PATH"`,
-    `  pulumi stack output --stack ${STACK} --show-secrets     # also: pulumi stack --stack ${STACK} --show-urns`,
-    "review drift (the emulator keeps its state in .emulator/state.json):",
-    "  npm run emulator -- --port 8080 --state .emulator/state.json &",
-    `  WEBHOOKS_BASE_URL=http://127.0.0.1:8080 WEBHOOKS_TOKEN=dev-builder npm run drift -- --stack ${STACK}`,
-    `clean up: rm -rf .emulator/ .pulumi-state/ Pulumi.${STACK}.yaml`,
-    `  and the engine cache, shared by every checkout (\`npm run engine\` makes it again): rm -rf ${engineRoot()}`,
+    "inspect the stack:",
+    `  cd ${root}`,
+    `  export PATH=${shellWord(engine.binDir)}:"$PATH"`,
+    `  export PULUMI_BACKEND_URL=${shellWord(pathToFileURL(BACKEND_DIR).href)} PULUMI_CONFIG_PASSPHRASE=${passphrase}`,
+    `  pulumi stack output --stack ${shellWord(STACK)} --show-secrets     # also: pulumi stack --stack ${shellWord(STACK)} --show-urns`,
+    "review drift (exit 0: none, 2: drift, 1: error; in a project of your own: npx webhook-subscriptions drift --stack <name>):",
+    `  cd ${root} && ${stackEnv}npm start -- --drift`,
+    "clean up:",
+    `  cd ${root} && rm -rf ${EMULATOR_DIR}/ .pulumi-state/ Pulumi.${shellWord(STACK)}.yaml`,
+    "and the engine cache, if you like (shared by every checkout; `npm run engine` makes it again):",
+    `  rm -rf ${shellWord(engineRoot())}`,
   ];
   for (const line of lines) say(line);
+}
+
+/** A word as a POSIX shell reads it back unchanged: bare when safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /** Stack secrets the program requires, generated once and kept (encrypted) in the stack's config. */

@@ -10,8 +10,8 @@
  * - diff is local, except when the subscription's recorded instance differs from the settings'
  *   (a config change or a `provider` switch): then it asks the new instance whether it holds the GUID;
  * - create is transactional and never leaves a duplicate;
- * - read (refresh) reports the live subscription on its recorded instance, or drops it when gone;
- * - update keeps GUID and Signature; delete unsubscribes from the recorded instance, "already gone" = deleted.
+ * - read (refresh) reports the live subscription where it lives (locate.ts), or drops it when gone;
+ * - update keeps GUID and Signature; delete unsubscribes where it lives, "already gone" = deleted.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { InstanceLimiters, NotFoundError } from "../client";
@@ -20,6 +20,7 @@ import { adopt, matches, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
 import { checkInputs, desiredOf, inputsOf, type SubscriptionInputs } from "./inputs";
 import { outputsOf, type ResourceOnly, type SubscriptionOutputs } from "./outputs";
+import { locate, recordedInstanceFailed } from "./locate";
 import { readLive } from "./readLive";
 import { Session, type Instance } from "./session";
 import { apiVersionOf, readSettings, SettingsNotKnownYet, type ConfigSource, type ProviderSettings } from "./settings";
@@ -108,15 +109,24 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
     },
 
     async read(id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
-      // Where the subscription lives: the recorded instance (state older than the record: the settings').
-      const at = session().instance(props?.baseUrl);
+      // Where the subscription lives: the settings' instance when it holds the GUID, else the recorded one.
+      const s = session();
+      const located = await locate(s, id, props?.baseUrl);
+      const at = located.at;
       if (at.legacy) {
         warn(
           `refresh of ${id}: the legacy 2024.1 API has no Get, so drift cannot be seen; the state is left as it was`,
         );
         return { id, props };
       }
-      const live = await at.run(`refresh of ${id}`, () => readLive(at, id));
+      let live = located.live;
+      if (!live) {
+        try {
+          live = await at.run(`refresh of ${id}`, () => readLive(at, id));
+        } catch (err) {
+          throw at === s.home ? err : recordedInstanceFailed("refresh", id, located, s.home, err);
+        }
+      }
       if (!live) {
         // `WebhookSubscription.get` reads with its arguments only (no outputs yet): say what is missing.
         if (props?.guid === undefined)
@@ -177,7 +187,8 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
         );
         return;
       }
-      const at = s.instance(props?.baseUrl);
+      const located = await locate(s, id, props?.baseUrl);
+      const at = located.at;
       try {
         await at.run(`delete of ${id}`, async () => {
           try {
@@ -189,11 +200,8 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
         });
       } catch (err) {
         if (at === s.home) throw err;
-        throw new Error(
-          `${(err as Error).message} The subscription lives on ${at.baseUrl}, not on ${s.home.baseUrl} where the settings now point, ` +
-            'and unsubscribing it there with the current credentials failed. It stays in the state until deleted: see docs/multi-instance.md, "A subscription records its instance".',
-          { cause: err },
-        );
+        // After a change of the default provider's baseUrl, the old instance is reached with the current credentials.
+        throw recordedInstanceFailed("delete", id, located, s.home, err);
       }
       at.snapshots.forget(id);
     },

@@ -66,7 +66,9 @@ describe("a subscription records its instance", () => {
     const { id, outs } = await (await on(a.url)).create(inputs());
     const elsewhere = await on(b.url, { "webhooks:token": "dev-reader" });
     await expect(elsewhere.delete(id, outs!)).rejects.toThrow(
-      new RegExp(`403.*lives on ${a.url}, not on ${b.url} where the settings now point`),
+      new RegExp(
+        `403.*records the instance ${a.url}; the instance the settings name, ${b.url}, could not be asked \\(.*403`,
+      ),
     );
     expect((await a.all()).map((s) => s.GUID)).toEqual([id]);
   });
@@ -97,6 +99,69 @@ describe("a subscription records its instance", () => {
     const sameSettings = await on(a.url);
     expect((await sameSettings.read(id, legacyState)).props).toMatchObject({ guid: id, baseUrl: a.url });
     expect(await sameSettings.diff(id, legacyState, inputs())).toMatchObject({ changes: false, replaces: [] });
+  });
+
+  describe("the settings' instance is asked first: a GUID names one subscription of one instance", () => {
+    /** An address nothing listens on: the recorded instance of a stack whose emulator moved. */
+    const DEAD = "http://127.0.0.1:1";
+    const recordedAt = <T extends object>(outs: T, baseUrl: string): T => ({ ...outs, baseUrl });
+
+    it("recorded instance unreachable, settings' instance holds the GUID: refresh and delete use it", async () => {
+      const { id, outs } = await (await on(a.url)).create(inputs());
+      const settings = await on(a.url);
+      const read = await settings.read(id, recordedAt(outs!, DEAD));
+      expect(read.props).toMatchObject({ guid: id, signature: outs!.signature, baseUrl: a.url });
+      await settings.delete(id, recordedAt(outs!, DEAD));
+      expect(await a.all()).toEqual([]);
+    });
+
+    it("recorded instance unreachable, settings' instance does not hold it: an error naming both, nothing dropped", async () => {
+      const { id, outs } = await (await on(a.url)).create(inputs());
+      // Unsubscribe retries until the deadline (retry.ts): a short one keeps this test quick.
+      const settings = await on(b.url, { "webhooks:retryDeadlineMs": "1000" });
+      const said = new RegExp(
+        `no response from ${DEAD}.*records the instance ${DEAD}; the instance the settings name, ${b.url}, does not hold it`,
+      );
+      await expect(settings.read(id, recordedAt(outs!, DEAD))).rejects.toThrow(said);
+      await expect(settings.delete(id, recordedAt(outs!, DEAD))).rejects.toThrow(said);
+      expect((await a.all()).map((s) => s.GUID)).toEqual([id]);
+    });
+
+    it("neither answers: the error says the settings' instance could not be asked either", async () => {
+      const { id, outs } = await (await on(a.url)).create(inputs());
+      const settings = await on("http://127.0.0.1:2");
+      await expect(settings.read(id, recordedAt(outs!, DEAD))).rejects.toThrow(
+        /the instance the settings name, http:\/\/127\.0\.0\.1:2, could not be asked \(.*no response from http:\/\/127\.0\.0\.1:2/,
+      );
+    });
+
+    it("settings' instance does not hold it, recorded one confirms it gone: dropped", async () => {
+      const { id, outs } = await (await on(a.url)).create(inputs());
+      await a.reset();
+      expect(await (await on(b.url)).read(id, outs!)).toEqual({});
+    });
+
+    it("settings' instance legacy-only (no Get): the recorded instance decides", async () => {
+      const { id, outs } = await (await on(a.url)).create(inputs());
+      const legacy = await on(b.url, { "webhooks:apiVersion": "2024.1" });
+      expect(await legacy.read(id, outs!)).toEqual({ id, props: outs });
+      expect((await requests(b)).GetAllWebhookSubscriptions ?? 0).toBe(0);
+    });
+
+    it("both hold it (one instance, two addresses): the settings' address is recorded", async () => {
+      const { id, outs } = await (await on(a.url)).create(inputs());
+      const otherAddress = a.url.replace("127.0.0.1", "localhost");
+      const read = await (await on(a.url)).read(id, recordedAt(outs!, otherAddress));
+      expect(read.props).toMatchObject({ guid: id, baseUrl: a.url });
+    });
+
+    it("settings' instance unreachable: the recorded instance decides, as before (live, or confirmed gone)", async () => {
+      const { id, outs } = await (await on(a.url)).create(inputs());
+      const unreachableSettings = await on(DEAD);
+      expect((await unreachableSettings.read(id, outs!)).props).toMatchObject({ guid: id, baseUrl: a.url });
+      await a.reset();
+      expect(await (await on(DEAD)).read(id, outs!)).toEqual({});
+    });
   });
 
   it("credential rotation changes nothing: a new token or OAuth is the same instance", async () => {
