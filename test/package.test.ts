@@ -71,6 +71,7 @@ describe("package entry", () => {
         "ConfigurationError",
         "verifySignature",
         "assertSignature",
+        "createVerifier",
         "signatureHeaderName",
         "SignatureVerificationError",
         "SignatureErrorCode",
@@ -138,8 +139,9 @@ describe("the other entries", () => {
     expect(client).not.toHaveProperty("AGENT_OPTIONS");
   });
 
-  it("/receiver: verifySignature and assertSignature with their errors", () => {
+  it("/receiver: verifySignature, createVerifier and assertSignature with their errors", () => {
     expect(receiver.verifySignature).toBe(pkg.verifySignature);
+    expect(receiver.createVerifier).toBe(pkg.createVerifier);
     expectTypeOf(receiver.assertSignature).returns.toEqualTypeOf<void>();
     expect(receiver.SignatureVerificationError).toBe(pkg.SignatureVerificationError);
   });
