@@ -60,6 +60,7 @@ export {
 export {
   verifySignature,
   assertSignature,
+  createVerifier,
   signatureHeaderName,
   SignatureVerificationError,
   SignatureErrorCode,

@@ -3,6 +3,8 @@
  * surface of every entry point, as product.md fixes it, and what each entry loads.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as pkg from "pulumi-webhook-subscriptions";
@@ -11,6 +13,9 @@ import * as client from "pulumi-webhook-subscriptions/client";
 import * as drift from "pulumi-webhook-subscriptions/drift";
 import * as emulator from "pulumi-webhook-subscriptions/emulator";
 import * as receiver from "pulumi-webhook-subscriptions/receiver";
+import semver from "semver";
+import { REPO_ROOT } from "./support/engine";
+import { packagesExcludingSupportedNode } from "./support/nodeEngines";
 
 /** The modules `require(entry)` loads in a fresh node process (paths as node resolved them). */
 function modulesLoadedBy(entry: string): string[] {
@@ -66,6 +71,7 @@ describe("package entry", () => {
         "ConfigurationError",
         "verifySignature",
         "assertSignature",
+        "createVerifier",
         "signatureHeaderName",
         "SignatureVerificationError",
         "SignatureErrorCode",
@@ -96,6 +102,35 @@ describe("package entry", () => {
   });
 });
 
+describe("the manifest", () => {
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+    license: string;
+    engines: { node: string };
+    dependencies: Record<string, string>;
+  };
+
+  it("no runtime dependency the lockfile pins leaves out a Node version engines.node names (npm would warn EBADENGINE)", () => {
+    expect(packagesExcludingSupportedNode(join(REPO_ROOT, "package-lock.json"), manifest.engines.node)).toEqual([]);
+  });
+
+  it("library dependencies are ranges, so a user's install can share them; the lockfile pins development", () => {
+    const exact = Object.entries(manifest.dependencies).filter(([, range]) => semver.valid(range) !== null);
+    expect(exact).toEqual([]);
+    const lock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version: string }>;
+    };
+    for (const [name, range] of Object.entries(manifest.dependencies))
+      expect(semver.satisfies(lock.packages[`node_modules/${name}`]?.version ?? "none", range), name).toBe(true);
+  });
+
+  it("has the LICENSE its license field names", () => {
+    expect(manifest.license).toBe("Apache-2.0");
+    const license = readFileSync(join(REPO_ROOT, "LICENSE"), "utf8");
+    expect(license).toMatch(/^\s+Apache License\s+Version 2\.0, January 2004/);
+    expect(license).toContain("END OF TERMS AND CONDITIONS");
+  });
+});
+
 describe("the other entries", () => {
   it("/client: the typed client and its errors, the same classes as the root's", () => {
     expect(client.WebhookSubscriptionClient).toBe(pkg.WebhookSubscriptionClient);
@@ -104,8 +139,9 @@ describe("the other entries", () => {
     expect(client).not.toHaveProperty("AGENT_OPTIONS");
   });
 
-  it("/receiver: verifySignature and assertSignature with their errors", () => {
+  it("/receiver: verifySignature, createVerifier and assertSignature with their errors", () => {
     expect(receiver.verifySignature).toBe(pkg.verifySignature);
+    expect(receiver.createVerifier).toBe(pkg.createVerifier);
     expectTypeOf(receiver.assertSignature).returns.toEqualTypeOf<void>();
     expect(receiver.SignatureVerificationError).toBe(pkg.SignatureVerificationError);
   });

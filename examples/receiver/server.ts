@@ -10,7 +10,12 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { assertSignature, SignatureVerificationError, type VerifySignatureOptions } from "pulumi-webhook-subscriptions";
+import {
+  assertSignature,
+  createVerifier,
+  SignatureVerificationError,
+  type VerifySignatureOptions,
+} from "pulumi-webhook-subscriptions";
 
 /** Options of `startReceiver`. */
 export interface ReceiverOptions {
@@ -77,13 +82,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const verifyOptions: VerifySignatureOptions = { product: options.product, customHeader: options.customHeader };
   const log = options.log ?? ((line: string) => console.warn(line));
   const received: ReceivedMessage[] = [];
-  // Checking an empty message now throws SignatureOptionsError for unusable options (an unset
-  // signature variable), so the receiver fails at start instead of refusing every genuine message.
-  try {
-    assertSignature({}, options.signatures, verifyOptions);
-  } catch (error) {
-    if (!(error instanceof SignatureVerificationError)) throw error;
-  }
+  // Throws SignatureOptionsError now for unusable options (an unset signature variable), so the
+  // receiver fails at start instead of on its first message.
+  createVerifier(options.signatures, verifyOptions);
 
   const server = createServer((request, response) => {
     void (async () => {

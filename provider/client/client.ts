@@ -30,6 +30,7 @@ import {
   type SubscriptionSpec,
 } from "../wire";
 import { liveSecrets } from "./auth";
+import { secretTexts } from "./redact";
 import { Connection } from "./connection";
 import { errorFromResponse, type ResponseErrorContext } from "./errorFromResponse";
 import { NotFoundError, UnexpectedResponseError, UnreadableRequestError, UnsupportedOperationError } from "./errors";
@@ -184,7 +185,6 @@ export class WebhookSubscriptionClient {
       throw new UnsupportedOperationError({ operation, apiVersion: this.apiVersion, guid });
     }
     const { credentials } = this.connection;
-    const headerValue = spec?.customHeaderValue;
     return {
       operation,
       apiVersion: this.apiVersion,
@@ -192,7 +192,8 @@ export class WebhookSubscriptionClient {
       filterObjectGuid: spec?.filterObjectGuid,
       auth: credentials.kind,
       // Live, so that an error also hides an OAuth token issued after this context was made.
-      secrets: liveSecrets(credentials, headerValue ? [headerValue] : undefined),
+      // Every text the header value holds, whatever its type: a program may pass the wrong one.
+      secrets: liveSecrets(credentials, secretTexts(spec?.customHeaderValue)),
     };
   }
 

@@ -17,7 +17,15 @@ import {
   type ValidationMessage,
 } from "../wire";
 import { parseJson } from "./json";
-import { REDACTED, harvestSecrets, redact, redactAndCut, redactDeep, type Secrets } from "./redact";
+import {
+  REDACTED,
+  harvestSecrets,
+  redact,
+  redactAndCut,
+  redactDeep,
+  withoutSecretInputs,
+  type Secrets,
+} from "./redact";
 
 /** Stable machine-readable codes; they never change once released. */
 export const ErrorCode = {
@@ -348,7 +356,10 @@ export class UnreadableRequestError extends WebhookApiError {
           `the request was not sent, because the service could not read it: ${formatIssues(init.issues ?? [])}.`,
           "Correct the values named above.",
         ];
-    super(ErrorCode.UnreadableRequest, init, what, todo, { sent, issues: init.issues });
+    super(ErrorCode.UnreadableRequest, init, what, todo, {
+      sent,
+      issues: init.issues && withoutSecretInputs(init.issues),
+    });
   }
 }
 
@@ -432,7 +443,7 @@ export class UnexpectedResponseError extends WebhookApiError {
       init,
       `${statusLine(init.status ?? 0)}: ${init.detail}${issues}.${issues ? "" : serviceSaid(init)}`,
       "The instance may not follow the API contract for this api-version; report it with err.body.",
-      { issues: init.issues },
+      { issues: init.issues && withoutSecretInputs(init.issues) },
     );
   }
 }

@@ -29,6 +29,13 @@ export type Secrets = Iterable<string | null | undefined>;
 /** Key names whose value is a secret (case-insensitive), as they appear in bodies and headers. */
 const KEY = String.raw`(?:[\w-]*signature|customheadervalue|[\w-]*token|[\w-]*secret|password|authorization|api[-_]?key)`;
 
+const SECRET_KEY = new RegExp(`^${KEY}$`, "i");
+
+/** Whether a field of this name holds a secret (`Signature`, `customHeaderValue`, `client_secret`, …). */
+export function isSecretKey(name: PropertyKey): boolean {
+  return typeof name === "string" && SECRET_KEY.test(name);
+}
+
 /** The parts of a URL that carry credentials: userinfo and query values, whatever the parameter. */
 function redactUrl(url: string): string {
   return url
@@ -194,12 +201,37 @@ export function redactAndCut(text: string, max: number, secrets: Secrets = [], e
   return redact(`${redacted.slice(0, max)}${ellipsis}`, list);
 }
 
+/** What lies deeper than this in a value is not looked at. */
+const MAX_DEPTH = 8;
+
+/**
+ * Every text a secret-bearing value holds, whatever its type: the value itself when it is a
+ * string, the digits of a number, the text of a Buffer, and the same, deeply, inside arrays and
+ * objects. A secret field given the wrong type (an array holding the header value) is still a
+ * secret, and these are the values to hide wherever they reappear.
+ */
+export function secretTexts(value: unknown): string[] {
+  const found: string[] = [];
+  const walk = (item: unknown, level: number): void => {
+    if (typeof item === "string") found.push(item);
+    else if (typeof item === "number" || typeof item === "bigint") found.push(String(item));
+    else if (typeof item !== "object" || item === null || level >= MAX_DEPTH) return;
+    else if (ArrayBuffer.isView(item))
+      found.push(Buffer.from(item.buffer, item.byteOffset, item.byteLength).toString());
+    else for (const entry of Array.isArray(item) ? item : Object.values(item)) walk(entry, level + 1);
+  };
+  walk(value, 0);
+  return found.filter((text) => text !== "");
+}
+
 /**
  * A copy of `value` with every string in it redacted: arrays and plain objects deeply (for
  * validation messages and zod issues), numbers and booleans replaced when their text holds a
- * secret. Depth is bounded; what lies deeper is dropped rather than kept unredacted.
+ * secret. Whatever stands under a secret key (`Signature`, `customHeaderValue`, …) is replaced
+ * whole, whatever its type (null stays null); binary data is replaced too. Depth is bounded;
+ * what lies deeper is dropped rather than kept unredacted.
  */
-export function redactDeep<T>(value: T, secrets: Secrets, depth = 8): T {
+export function redactDeep<T>(value: T, secrets: Secrets, depth = MAX_DEPTH): T {
   const list = secretList(secrets);
   const walk = (item: unknown, level: number): unknown => {
     if (typeof item === "string") return redact(item, list);
@@ -208,11 +240,39 @@ export function redactDeep<T>(value: T, secrets: Secrets, depth = 8): T {
       return redact(text, list) === text ? item : REDACTED;
     }
     if (typeof item !== "object" || item === null) return item;
-    if (level >= depth) return REDACTED;
+    if (level >= depth || ArrayBuffer.isView(item) || item instanceof ArrayBuffer) return REDACTED;
     if (Array.isArray(item)) return item.map((entry) => walk(entry, level + 1));
     const copy: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(item)) copy[redact(key, list)] = walk(entry, level + 1);
+    for (const [key, entry] of Object.entries(item)) {
+      copy[redact(key, list)] = isSecretKey(key) && entry !== null && entry !== "" ? REDACTED : walk(entry, level + 1);
+    }
     return copy;
   };
   return walk(value, 0) as T;
+}
+
+/** A zod issue as far as redaction is concerned: where it is, what it saw, and nested issues of a union. */
+interface IssueLike {
+  readonly path: readonly PropertyKey[];
+  readonly input?: unknown;
+  readonly errors?: readonly (readonly IssueLike[])[];
+}
+
+/**
+ * Issues (zod's, with `reportInput`) whose `input` is dropped, whatever its type, where the
+ * path runs through a secret field (`CustomHeaderValue`, `Signature`, …): the value the field
+ * was given is the secret, even when it is not a string. Nested union issues likewise, their
+ * paths continuing their parent's.
+ */
+export function withoutSecretInputs<T extends IssueLike>(
+  issues: readonly T[],
+  parentPath: readonly PropertyKey[] = [],
+): T[] {
+  return issues.map((issue) => {
+    const path = [...parentPath, ...issue.path];
+    const copy = { ...issue };
+    if ("input" in issue && path.some(isSecretKey)) Object.assign(copy, { input: REDACTED });
+    if (issue.errors) Object.assign(copy, { errors: issue.errors.map((branch) => withoutSecretInputs(branch, path)) });
+    return copy;
+  });
 }

@@ -67,9 +67,9 @@ export const SignatureOptionsErrorCode = {
 export type SignatureOptionsErrorCode = (typeof SignatureOptionsErrorCode)[keyof typeof SignatureOptionsErrorCode];
 
 /**
- * The receiver was set up wrongly, so no message could ever be verified. Thrown by both
- * `verifySignature` and `assertSignature`: returning false would turn a configuration
- * mistake into a stream of 401s that look like an attack.
+ * The receiver was set up wrongly, so no message could ever be verified. Thrown by
+ * `createVerifier` (at setup), `verifySignature` and `assertSignature`, whatever the headers:
+ * returning false would turn a configuration mistake into a stream of 401s that look like an attack.
  */
 export class SignatureOptionsError extends ReceiverError<SignatureOptionsErrorCode> {
   override readonly name = "SignatureOptionsError";

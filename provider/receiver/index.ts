@@ -1,5 +1,5 @@
 /** Verifying the messages the service delivers, for the people who receive them. */
-export { verifySignature, assertSignature } from "./verifySignature";
+export { verifySignature, assertSignature, createVerifier } from "./verifySignature";
 export { signatureHeaderName, type ExpectedSignature, type VerifySignatureOptions } from "./options";
 export {
   SignatureVerificationError,

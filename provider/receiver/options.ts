@@ -1,7 +1,8 @@
 /**
  * What a receiver configures: the accepted signatures, the product word, the custom header.
- * Checked once per call, here, so that a configuration mistake fails loudly with a
- * `SignatureOptionsError` instead of rejecting every genuine message.
+ * Checked here (once per call, or once by `createVerifier`), so that a configuration mistake
+ * fails loudly with a `SignatureOptionsError` instead of rejecting every genuine message.
+ * Messages describe a bad value (its type, "undefined", "an empty array"), never show it.
  */
 import { PRODUCT_PATTERN, isHeaderName, normalizeHeaderName } from "../wire/predicates";
 import { SignatureOptionsError, SignatureOptionsErrorCode } from "./errors";
@@ -59,7 +60,9 @@ export function signatureHeaderName(product: string = DEFAULT_PRODUCT): string {
 
 /** How one list of secrets (signatures, custom header values) is checked. */
 interface SecretListRule {
-  /** Names the list in messages, e.g. `"expected signature"`. */
+  /** The option as the caller wrote it, e.g. `"expectedSignature"`. */
+  readonly option: string;
+  /** Names one value in messages, e.g. `"expected signature"` (`"expected signature #2"` in a list). */
   readonly what: string;
   readonly missing: SignatureOptionsErrorCode;
   readonly invalid: SignatureOptionsErrorCode;
@@ -69,11 +72,17 @@ interface SecretListRule {
   readonly allowEmpty: boolean;
 }
 
+/** What a value that holds nothing is, for a message: `undefined`, `null`, an empty string or array. */
+function nothing(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  return Array.isArray(value) && value.length === 0 ? "an empty array" : "an empty string";
+}
+
 /** The value(s) as an array of strings; messages name a value's position, never the value. */
 function secretList(value: unknown, rule: SecretListRule): string[] {
   const list: unknown[] = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   if (list.length === 0 || (!rule.allowEmpty && list.length === 1 && list[0] === "")) {
-    throw new SignatureOptionsError(rule.missing, `no ${rule.what} given: ${rule.hint}`);
+    throw new SignatureOptionsError(rule.missing, `${rule.option} is ${nothing(value)}: ${rule.hint}`);
   }
   return list.map((item, index) => {
     const position = list.length === 1 ? rule.what : `${rule.what} #${index + 1}`;
@@ -90,17 +99,20 @@ function secretList(value: unknown, rule: SecretListRule): string[] {
 /** Checks and normalises the options; throws `SignatureOptionsError` naming what to fix. */
 export function resolveOptions(
   expectedSignature: ExpectedSignature,
-  options: VerifySignatureOptions = {},
+  options: VerifySignatureOptions | null = {},
 ): ResolvedOptions {
-  const signatureHeader = signatureHeaderName(options.product ?? DEFAULT_PRODUCT);
+  const { product, customHeader: custom } = options ?? {};
+  const signatureHeader = signatureHeaderName(product ?? DEFAULT_PRODUCT);
   const signatures = secretList(expectedSignature, {
+    option: "expectedSignature",
     what: "expected signature",
     missing: SignatureOptionsErrorCode.NoExpectedSignature,
     invalid: SignatureOptionsErrorCode.InvalidExpectedSignature,
-    hint: "pass the subscription's Signature (`pulumi stack output signature --show-secrets`); an unset environment variable is the usual cause",
+    hint:
+      "no message could ever be accepted. Pass the subscription's Signature (`pulumi stack output signature --show-secrets`); " +
+      "if the receiver reads it from an environment variable (such as WEBHOOK_SIGNATURE), that variable is not set where it runs.",
     allowEmpty: false,
   });
-  const custom = options.customHeader;
   if (custom === undefined || custom === null) return { signatureHeader, signatures, customHeader: null };
 
   const name = typeof custom.name === "string" ? normalizeHeaderName(custom.name.trim()) : "";
@@ -111,6 +123,7 @@ export function resolveOptions(
     );
   }
   const values = secretList(custom.value, {
+    option: "customHeader.value",
     what: "customHeader.value",
     missing: SignatureOptionsErrorCode.InvalidCustomHeader,
     invalid: SignatureOptionsErrorCode.InvalidCustomHeader,

@@ -4,10 +4,13 @@
  * the subscription's custom header. There is no HMAC over the body, so this is a comparison
  * of secrets, made in constant time.
  *
- * `verifySignature` answers true or false and never throws, whatever it is given: the headers
- * are hostile input, and a receiver must not crash on them. `assertSignature` throws a
+ * Two kinds of input, two rules. The headers are hostile input: `verifySignature` answers false
+ * for any headers and never throws on them, and `assertSignature` throws a
  * `SignatureVerificationError` that says what to check (`MALFORMED_HEADER` for headers no HTTP
- * stack produces), and a `SignatureOptionsError` when the receiver itself is misconfigured.
+ * stack produces). The expected signature and options are the receiver's own configuration: an
+ * unusable one (an unset environment variable, most often) is a programming error, so both
+ * functions throw a `SignatureOptionsError`, and `createVerifier` throws it at setup. Answering
+ * false instead would reject every genuine message with a 401 that looks like an attack.
  */
 import { SIGNATURE_HEADER_PATTERN } from "../wire/predicates";
 import { matchesAny } from "./constantTime";
@@ -138,13 +141,16 @@ function checkHeaders(headers: HeadersLike, resolved: ResolvedOptions): Failure 
  * `options.customHeader` is given, the custom header carries the expected value.
  * Comparisons are constant time. Header names are matched case-insensitively.
  *
- * Never throws: malformed headers (null, a number or object as a value, …) and unusable
- * options (no expected signature, a non-string one, …) both answer false. Use
- * `assertSignature` to learn which check failed, e.g. while setting a receiver up.
+ * Any headers answer true or false, never a throw: malformed ones (null, a number or object as
+ * a value, a getter that throws, …) answer false. Use `assertSignature` to learn which check
+ * failed, e.g. while setting a receiver up.
  *
  * @param headers the request's headers: Node's `request.headers`, a plain record, or a WHATWG `Headers`.
  * @param expectedSignature the subscription's Signature (`pulumi stack output signature --show-secrets`),
  *   or several while an old and a new subscription overlap after a replacement.
+ * @throws SignatureOptionsError when `expectedSignature` or `options` is unusable: undefined or
+ *   empty (an unset environment variable), padded with whitespace, an impossible product word or
+ *   custom header. A configuration mistake, never a property of the message.
  *
  * @example
  * if (!verifySignature(request.headers, process.env.WEBHOOK_SIGNATURE!)) return reply(401);
@@ -154,12 +160,27 @@ export function verifySignature(
   expectedSignature: ExpectedSignature,
   options?: VerifySignatureOptions,
 ): boolean {
-  try {
-    return check(headers, resolveOptions(expectedSignature, options)) === null;
-  } catch {
-    // Unusable options, or headers whose getters throw: nothing here is proven genuine.
-    return false;
-  }
+  return createVerifier(expectedSignature, options)(headers);
+}
+
+/**
+ * `verifySignature` with the expected signature and options checked once, now: a misconfigured
+ * receiver fails when it starts, not on its first message.
+ *
+ * @returns a function that answers, for a message's headers, whether they prove it genuine; it
+ *   never throws, whatever the headers.
+ * @throws SignatureOptionsError when `expectedSignature` or `options` is unusable (see `verifySignature`).
+ *
+ * @example
+ * const verify = createVerifier(process.env.WEBHOOK_SIGNATURE!); // throws here if the variable is unset
+ * createServer((req, res) => { if (!verify(req.headers)) … });
+ */
+export function createVerifier(
+  expectedSignature: ExpectedSignature,
+  options?: VerifySignatureOptions,
+): (headers: HeadersLike) => boolean {
+  const resolved = resolveOptions(expectedSignature, options);
+  return (headers) => check(headers, resolved) === null;
 }
 
 /**

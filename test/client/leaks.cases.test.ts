@@ -10,9 +10,11 @@ import {
   AmbiguousResultError,
   ConfigurationError,
   OAuthClientCredentials,
+  REDACTED,
   ServerError,
   TransportError,
   UnexpectedResponseError,
+  UnreadableRequestError,
   WebhookSubscriptionClient,
   errorFromResponse,
   resolveSettings,
@@ -22,7 +24,7 @@ import {
 } from "../../provider/client";
 import { clientSettings, readSettings } from "../../provider/resource/settings";
 import { leaksOf } from "../support/errorViews";
-import { mockInstance, wireSubscription, type MockReply } from "./mockInstance";
+import { SUBSCRIPTION_GUID, mockInstance, wireSubscription, type MockReply } from "./mockInstance";
 
 const TOKEN = "tok-9f8e7d6c5b4a39281706";
 const HEADER_VALUE = "hv-Secret-Value-42";
@@ -88,6 +90,23 @@ function oauthAgainst(apiReply: MockReply, tokenReply?: { status: number; text: 
 }
 
 const pad = (n: number) => "x".repeat(n);
+
+/** A secret given as a number; its digits appear nowhere else in these errors. */
+const NUMERIC_SECRET = 7350921864;
+
+/** How a view could show a Buffer's bytes: `<Buffer 68 76 …>`, or the numbers of a copied array. */
+function bytesOf(text: string): string[] {
+  const bytes = [...Buffer.from(text)];
+  return [bytes.map((b) => b.toString(16).padStart(2, "0")).join(" "), bytes.join(", ")];
+}
+
+/** The error of a call the client refuses before sending anything (the instance answers nothing). */
+async function sentNothing(call: (client: WebhookSubscriptionClient) => Promise<unknown>): Promise<unknown> {
+  const instance = mockInstance();
+  const error = await rejection(call(instance.client({ token: TOKEN })));
+  expect(instance.requests).toEqual([]);
+  return error;
+}
 
 /** A 400 with one validation message, as the service words it. */
 function validationFailure(description: string, parameters: unknown[]): MockReply {
@@ -443,7 +462,74 @@ const cases: Case[] = [
     secrets: ["abcd-secret-9"],
     error: () => new ConfigurationError("baseUrl", "is wrong", '"https://u:abcd-secret-9@h/"'),
   },
+  // Secret-bearing fields that are not strings (a program's bug): refused before sending, never shown
+  {
+    name: "a customHeaderValue that is an array holding the secret",
+    secrets: [HEADER_VALUE],
+    error: () => sentNothing((client) => client.subscribe({ ...spec, customHeaderValue: [HEADER_VALUE] as never })),
+  },
+  {
+    name: "a customHeaderValue that is a nested object holding the secret (Update)",
+    secrets: [HEADER_VALUE],
+    error: () =>
+      sentNothing((client) =>
+        client.update(SUBSCRIPTION_GUID, { ...spec, customHeaderValue: { v: { deeper: [HEADER_VALUE] } } as never }),
+      ),
+  },
+  {
+    name: "a customHeaderValue that is a number",
+    secrets: [String(NUMERIC_SECRET)],
+    error: () => sentNothing((client) => client.subscribe({ ...spec, customHeaderValue: NUMERIC_SECRET as never })),
+  },
+  {
+    name: "a customHeaderValue that is a Buffer (its text and its bytes)",
+    secrets: [HEADER_VALUE, ...bytesOf(HEADER_VALUE)],
+    error: () =>
+      sentNothing((client) => client.subscribe({ ...spec, customHeaderValue: Buffer.from(HEADER_VALUE) as never })),
+  },
+  {
+    name: "a token that is an array holding the secret",
+    secrets: [TOKEN],
+    error: () =>
+      thrown(() => new WebhookSubscriptionClient({ baseUrl: "https://h.example.com", token: [TOKEN] as never })),
+  },
+  {
+    name: "an OAuth client secret that is an object holding the secret",
+    secrets: [CLIENT_SECRET],
+    error: () =>
+      thrown(
+        () =>
+          new WebhookSubscriptionClient({
+            baseUrl: "https://h.example.com",
+            oauth: {
+              clientId: "c",
+              clientSecret: { value: CLIENT_SECRET } as never,
+              tokenUrl: "https://idp.example.com/t",
+            },
+          }),
+      ),
+  },
 ];
+
+describe("a customHeaderValue of the wrong type: the request is refused and its issue keeps no input", () => {
+  const values: [string, unknown][] = [
+    ["an array", [HEADER_VALUE]],
+    ["a nested object", { v: { deeper: [HEADER_VALUE] } }],
+    ["a number", NUMERIC_SECRET],
+    ["a Buffer", Buffer.from(HEADER_VALUE)],
+    ["a boolean", true],
+  ];
+
+  it.each(values)("%s", async (_kind, value) => {
+    const error = await sentNothing((client) => client.subscribe({ ...spec, customHeaderValue: value as never }));
+    expect(error).toBeInstanceOf(UnreadableRequestError);
+    const { issues, sent } = error as UnreadableRequestError;
+    expect(sent).toBe(false);
+    expect(issues?.map(({ path, input }) => ({ path, input }))).toEqual([
+      { path: ["CustomHeaderValue"], input: REDACTED },
+    ]);
+  });
+});
 
 describe("the review's error cases leak no secret in any view", () => {
   it.each(cases)("$name", async ({ error, secrets }) => {

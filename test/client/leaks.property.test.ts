@@ -4,6 +4,8 @@
  * characters: repeated raw, in other letter case, in secret-key positions of every syntax
  * (key names in any case), inside URLs, straddling the old cut points (a 300-character quote,
  * a 4096-character body), as JSON, plain text, XML/HTML and validation envelopes.
+ * And whatever the client is given as a secret field: a customHeaderValue of any type (an
+ * array, a nested object, a number, a Buffer) holding a generated secret.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -14,11 +16,13 @@ import {
   TransportError,
   UnexpectedResponseError,
   errorFromResponse,
+  type SubscriptionSpec,
   type WebhookApiError,
 } from "../../provider/client";
 import { OPERATIONS, type Operation } from "../../provider/wire";
 import { leaksOf, shows } from "../support/errorViews";
 import { FUZZ_SEED } from "../support/fuzzSeed";
+import { SUBSCRIPTION_GUID, WORK_ITEM_GUID, mockInstance } from "./mockInstance";
 
 /** Characters of secrets: what tokens, GUIDs and header values are made of. No quote or backslash (JSON-escaped differently). */
 const SECRET_CHARS = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.~+/=!$%*()@:,;"];
@@ -205,5 +209,53 @@ describe("no view of any error shows a secret (property)", () => {
     );
     expect(cases).toBe(1000);
     console.log(`leak property: ${cases} errors, ${checkedSecrets} secrets checked in 8 views each, 0 leaks`);
+  });
+});
+
+/** A secret as a program might wrongly pass it: the value it holds, and the secret texts to look for. */
+const wrongTypeArb = fc.oneof(
+  fc.tuple(secretArb, fc.array(filler(10), { maxLength: 3 }), fc.nat()).map(([secret, others, at]) => ({
+    value: [...others.slice(0, at % (others.length + 1)), secret, ...others.slice(at % (others.length + 1))],
+    secret,
+  })),
+  fc
+    .tuple(secretArb, fc.string({ unit: fc.constantFrom(..."abcdefgh"), minLength: 1, maxLength: 8 }))
+    .map(([secret, key]) => ({ value: { [key]: { inner: [secret] } }, secret })),
+  fc
+    .integer({ min: 1000, max: Number.MAX_SAFE_INTEGER })
+    .filter((n) => !shows(`${FIXED_VOCABULARY} ${SUBSCRIPTION_GUID} ${WORK_ITEM_GUID}`, String(n)))
+    .map((n) => ({ value: n, secret: String(n) })),
+  secretArb.map((secret) => ({ value: Buffer.from(secret), secret })),
+);
+
+describe("no view of any error shows a secret field given the wrong type (property)", () => {
+  it(`holds for customHeaderValue as an array, a nested object, a number or a Buffer (FUZZ_SEED=${FUZZ_SEED})`, async () => {
+    // Nothing is sent: the client refuses a body the service could not read.
+    const instance = mockInstance();
+    const client = instance.client({ token: "tok-9f8e7d6c5b4a39281706" });
+    let cases = 0;
+    await fc.assert(
+      fc.asyncProperty(wrongTypeArb, fc.boolean(), async ({ value, secret }, update) => {
+        const spec: SubscriptionSpec = {
+          webhook: 0,
+          filterObjectGuid: WORK_ITEM_GUID,
+          filterObjectType: 2,
+          subscriberUrl: "https://hooks.example.com/orders",
+          customHeader: "X-Api-Key",
+          customHeaderValue: value as never,
+        };
+        const call = update ? client.update(SUBSCRIPTION_GUID, spec) : client.subscribe(spec);
+        const error = await call.then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(error).toMatchObject({ code: ErrorCode.UnreadableRequest });
+        expect(leaksOf(error, [secret])).toEqual([]);
+        cases += 1;
+      }),
+      { numRuns: 500, seed: FUZZ_SEED },
+    );
+    expect(instance.requests).toEqual([]);
+    expect(cases).toBe(500);
   });
 });

@@ -5,12 +5,13 @@
  * Every command must succeed as asserted; any other exit fails the test with its output.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, requireEngine } from "../support/engine";
+import { packagesExcludingSupportedNode } from "../support/nodeEngines";
 
 /** A 3.x SDK other than the lockfile's 3.248.0, still supporting Node 20, inside our range. */
 const USER_SDK = "3.247.0";
@@ -79,11 +80,14 @@ describe("the packed package in a user's project", () => {
   let env: NodeJS.ProcessEnv;
   let emulator: ChildProcess | undefined;
   let emulatorUrl: string;
+  let clone: string;
+  /** What the user's `npm install` printed on stderr, warnings included. */
+  let installWarnings: string;
 
   beforeAll(async () => {
     requireEngine();
     root = mkdtempSync(join(tmpdir(), "package-e2e-"));
-    const clone = join(root, "clone");
+    clone = join(root, "clone");
     // The committed branch, as CI or a git install would see it: nothing built, nothing ignored copied.
     await run("git", ["clone", "--quiet", "--no-hardlinks", REPO_ROOT, clone], root);
     expect(existsSync(join(clone, "dist"))).toBe(false);
@@ -105,7 +109,8 @@ describe("the packed package in a user's project", () => {
         },
       }),
     );
-    await run("npm", ["install", ...NPM], user);
+    // Warnings shown, as a user sees them: the other steps keep NPM's --loglevel=error.
+    installWarnings = (await run("npm", ["install", ...NPM, "--loglevel=warn"], user)).stderr;
 
     for (const language of ["ts", "js"] as const) {
       const dir = join(user, `${language}-infra`);
@@ -138,8 +143,25 @@ describe("the packed package in a user's project", () => {
     expect(files).toContain("package/dist/index.d.ts");
     expect(files).toContain("package/engine/wrapper/go.mod");
     expect(files).toContain("package/engine/wrapper/go.sum");
+    expect(files).toContain("package/LICENSE");
     expect(files.filter((f) => f.endsWith(".map") || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
     expect(files.filter((f) => /^package\/(test|scripts|bench|examples|infra)\//.test(f))).toEqual([]);
+  });
+
+  it("installs without a warning about this package: no `prepare` to review, no EBADENGINE", async () => {
+    expect(installWarnings).not.toMatch(/pulumi-webhook-subscriptions@[^\n]*prepare/);
+    expect(installWarnings).not.toMatch(/EBADENGINE/);
+    // Not only this Node: no installed package leaves out any version engines.node names.
+    const supported = (JSON.parse(readFileSync(join(clone, "package.json"), "utf8")) as { engines: { node: string } })
+      .engines.node;
+    expect(packagesExcludingSupportedNode(join(user, "node_modules", ".package-lock.json"), supported)).toEqual([]);
+    // The tarball's manifest has no `prepare`; the repository's keeps it (git installs build with it), untouched by the pack.
+    const installed = join(user, "node_modules", "pulumi-webhook-subscriptions", "package.json");
+    expect((JSON.parse(readFileSync(installed, "utf8")) as { scripts: Record<string, string> }).scripts.prepare).toBe(
+      undefined,
+    );
+    expect((await run("git", ["status", "--porcelain"], clone)).stdout).toBe("");
+    expect(readFileSync(join(clone, "package.json"), "utf8")).toContain('"prepare": "npm run build"');
   });
 
   it("resolves to the user's one copy of the Pulumi SDK", async () => {

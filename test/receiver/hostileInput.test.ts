@@ -1,13 +1,16 @@
 /**
  * Hostile input: a receiver is called with whatever a request (or a buggy framework) hands it.
- * `verifySignature` answers false and never throws; `assertSignature` throws a
- * `SignatureVerificationError` with code MALFORMED_HEADER, whose message shows no value.
+ * For any headers, `verifySignature` answers false and never throws; `assertSignature` throws a
+ * `SignatureVerificationError` with code MALFORMED_HEADER, whose message shows no value. Only
+ * the receiver's own configuration can make either throw a `SignatureOptionsError`.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   assertSignature,
+  createVerifier,
   SignatureErrorCode,
+  SignatureOptionsError,
   SignatureVerificationError,
   verifySignature,
   type HeadersLike,
@@ -85,13 +88,14 @@ describe("malformed headers", () => {
     expect(error.header).toBe("x-api-key");
   });
 
-  it("verifySignature answers false for unusable expected values instead of throwing", () => {
+  it("unusable expected values are the receiver's mistake: verifySignature throws SignatureOptionsError for them", () => {
     const headers = { [HEADER]: SIGNATURE };
     for (const expected of [undefined, null, 42, {}, [SIGNATURE, 1], "", [], ` ${SIGNATURE}`]) {
-      expect(verifySignature(headers, expected as string)).toBe(false);
+      expect(() => verifySignature(headers, expected as string)).toThrow(SignatureOptionsError);
     }
-    expect(verifySignature(headers, SIGNATURE, null as never)).toBe(false);
-    expect(verifySignature(headers, SIGNATURE, { product: 5 as never })).toBe(false);
+    expect(() => verifySignature(headers, SIGNATURE, { product: 5 as never })).toThrow(SignatureOptionsError);
+    // null options are no options.
+    expect(verifySignature(headers, SIGNATURE, null as never)).toBe(true);
   });
 });
 
@@ -108,12 +112,25 @@ describe("fuzzed header values and shapes", () => {
     fc.anything(),
   );
 
-  it(`verifySignature never throws, and is true only for a genuine message (FUZZ_SEED=${FUZZ_SEED})`, () => {
+  it(`verifySignature never throws on headers, throws only SignatureOptionsError for unusable options, and is true only for a genuine message (FUZZ_SEED=${FUZZ_SEED})`, () => {
     let accepted = 0;
+    let configured = 0;
     fc.assert(
       fc.property(headersArb, fc.oneof(fc.constant<unknown>(SIGNATURE), fc.anything()), (headers, expected) => {
+        // Whether it throws depends on the options alone: createVerifier decides it before any headers.
+        let verify: ((headers: HeadersLike) => boolean) | undefined;
+        try {
+          verify = createVerifier(expected as string);
+        } catch (error) {
+          expect(error).toBeInstanceOf(SignatureOptionsError);
+          expect(() => verifySignature(hostile(headers), expected as string)).toThrow(SignatureOptionsError);
+          expect(() => assertSignature(hostile(headers), expected as string)).toThrow(SignatureOptionsError);
+          return;
+        }
+        configured += 1;
         const ok = verifySignature(hostile(headers), expected as string);
         expect(typeof ok).toBe("boolean");
+        expect(verify(hostile(headers))).toBe(ok);
         if (ok) {
           accepted += 1;
           expect(expected).toBe(SIGNATURE);
@@ -130,5 +147,6 @@ describe("fuzzed header values and shapes", () => {
       { numRuns: 2000, seed: FUZZ_SEED },
     );
     expect(accepted).toBeGreaterThan(0);
+    expect(configured).toBeGreaterThan(500);
   });
 });

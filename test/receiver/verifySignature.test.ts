@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import {
   assertSignature,
+  createVerifier,
   signatureHeaderName,
   SignatureOptionsError,
   SignatureVerificationError,
@@ -43,17 +44,33 @@ function failure(
   throw new Error("assertSignature did not throw");
 }
 
-/** The options error for a bad configuration (verifySignature, which never throws, answers false). */
+/** The error `call` throws (fails the test if it does not throw). */
+function thrownBy(call: () => unknown): unknown {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+/**
+ * The options error for a bad configuration: verifySignature, assertSignature and createVerifier
+ * (at setup, before any message) all throw the same one, whatever the headers.
+ */
 function optionsFailure(expected: unknown, options?: VerifySignatureOptions): SignatureOptionsError {
   const headers = { "x-service-signature": SIGNATURE };
-  expect(verifySignature(headers, expected as string, options)).toBe(false);
-  try {
-    assertSignature(headers, expected as string, options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SignatureOptionsError);
-    return error as SignatureOptionsError;
-  }
-  throw new Error("assertSignature did not throw");
+  const errors = [
+    thrownBy(() => verifySignature(headers, expected as string, options)),
+    thrownBy(() => verifySignature(null as never, expected as string, options)),
+    thrownBy(() => assertSignature(headers, expected as string, options)),
+    thrownBy(() => createVerifier(expected as string, options)),
+  ];
+  for (const error of errors) expect(error).toBeInstanceOf(SignatureOptionsError);
+  const [first] = errors as SignatureOptionsError[];
+  for (const error of errors as SignatureOptionsError[])
+    expect([error.code, error.message]).toEqual([first!.code, first!.message]);
+  return first!;
 }
 
 describe("a genuine message", () => {
@@ -241,12 +258,27 @@ describe("the custom header", () => {
   });
 });
 
-describe("misconfigured options: assertSignature throws SignatureOptionsError, verifySignature answers false", () => {
-  it("no expected signature: an empty string, an empty array, or an unset variable", () => {
-    for (const expected of ["", [], undefined, null])
+describe("misconfigured options: verifySignature, assertSignature and createVerifier throw SignatureOptionsError", () => {
+  it("no expected signature: an unset variable, an empty string, an empty array", () => {
+    for (const expected of ["", [], [""], undefined, null])
       expect(optionsFailure(expected).code).toBe("NO_EXPECTED_SIGNATURE");
-    expect(optionsFailure(undefined).message).toMatchInlineSnapshot(
-      `"no expected signature given: pass the subscription's Signature (\`pulumi stack output signature --show-secrets\`); an unset environment variable is the usual cause"`,
+    // The README's own pattern, with WEBHOOK_SIGNATURE unset.
+    const unset = optionsFailure(process.env.PWS_TEST_VARIABLE_THAT_IS_NEVER_SET);
+    expect(unset.message).toMatchInlineSnapshot(
+      `"expectedSignature is undefined: no message could ever be accepted. Pass the subscription's Signature (\`pulumi stack output signature --show-secrets\`); if the receiver reads it from an environment variable (such as WEBHOOK_SIGNATURE), that variable is not set where it runs."`,
+    );
+    expect(optionsFailure("").message).toMatch(
+      /^expectedSignature is an empty string: no message could ever be accepted/,
+    );
+    expect(optionsFailure([]).message).toMatch(/^expectedSignature is an empty array: /);
+    expect(optionsFailure(null).message).toMatch(/^expectedSignature is null: /);
+  });
+
+  it("is a configuration error, not a message's: a genuine message does not get past it either", () => {
+    const genuine = { "x-service-signature": SIGNATURE };
+    expect(() => verifySignature(genuine, undefined as never)).toThrow(SignatureOptionsError);
+    expect(() => verifySignature(genuine, SIGNATURE, { customHeader: { name: "X-Key", value: [] } })).toThrow(
+      SignatureOptionsError,
     );
   });
 
@@ -278,11 +310,41 @@ describe("misconfigured options: assertSignature throws SignatureOptionsError, v
       `"customHeader.name must be a header name (the subscription's customHeader), got "X:Key""`,
     );
     expect(optionsFailure(SIGNATURE, { customHeader: { name: "X-Key", value: [] } }).message).toMatchInlineSnapshot(
-      `"no customHeader.value given: pass the subscription's customHeaderValue, or leave customHeader out"`,
+      `"customHeader.value is an empty array: pass the subscription's customHeaderValue, or leave customHeader out"`,
+    );
+    expect(
+      optionsFailure(SIGNATURE, { customHeader: { name: "X-Key", value: undefined as never } }).message,
+    ).toMatchInlineSnapshot(
+      `"customHeader.value is undefined: pass the subscription's customHeaderValue, or leave customHeader out"`,
     );
     expect(optionsFailure(SIGNATURE, { customHeader: { name: "X-Key", value: ` ${HEADER_VALUE}` } }).code).toBe(
       "INVALID_CUSTOM_HEADER",
     );
+  });
+});
+
+describe("createVerifier: the options checked once, at setup", () => {
+  it("answers like verifySignature for every message", () => {
+    const verify = createVerifier([SIGNATURE, NEW_SIGNATURE], { customHeader: CUSTOM });
+    const messages: HeadersLike[] = [
+      { "x-service-signature": SIGNATURE, "x-api-key": HEADER_VALUE },
+      { "x-service-signature": NEW_SIGNATURE, "X-Api-Key": HEADER_VALUE },
+      { "x-service-signature": FORGED, "x-api-key": HEADER_VALUE },
+      { "x-service-signature": SIGNATURE },
+      new Headers({ "x-service-signature": SIGNATURE, "x-api-key": HEADER_VALUE }),
+      {},
+    ];
+    const answers = messages.map((headers) => verify(headers));
+    expect(answers).toEqual([true, true, false, false, true, false]);
+    expect(
+      messages.map((headers) => verifySignature(headers, [SIGNATURE, NEW_SIGNATURE], { customHeader: CUSTOM })),
+    ).toEqual(answers);
+  });
+
+  it("never throws on headers once set up", () => {
+    const verify = createVerifier(SIGNATURE);
+    for (const headers of [null, undefined, 42, [SIGNATURE], { "x-service-signature": 42 }])
+      expect(verify(headers as never)).toBe(false);
   });
 });
 
