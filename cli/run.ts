@@ -82,8 +82,10 @@ export function runCommand(operation: Operation): Command {
         else if (operation === "up") await stack.up(options);
         else if (operation === "refresh") await stack.refresh(options);
         else await stack.destroy(options);
+        output.flush();
         return 0;
       } catch (err) {
+        output.flush();
         // The engine's own lines were streamed already; one line says what failed, not the whole output again.
         say(`${operation} failed: ${failureLine(err, output.printedErrors)}`);
         return 1;

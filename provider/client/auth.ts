@@ -18,6 +18,8 @@ import { networkFailure } from "./retry";
 export interface Credentials {
   /** How requests are authenticated, for the advice of a 401. */
   readonly kind: AuthKind;
+  /** Where the credential was read (`ClientSettings.credentialSource`), named by a 401's message. */
+  readonly source?: string;
   /**
    * The header for the next request (`Bearer …`), or undefined when none is configured.
    * Synchronous whenever no token has to be fetched, to keep the common path cheap.
@@ -48,11 +50,12 @@ export const noCredentials: Credentials = {
 };
 
 /** A fixed bearer token; a 401 is final, since there is no way to get another one. */
-export function staticToken(token: string): Credentials {
+export function staticToken(token: string, source?: string): Credentials {
   const header = `Bearer ${token}`;
   const secrets = [token];
   return {
     kind: "token",
+    source,
     authorization: () => header,
     refused: () => false,
     secrets: () => secrets,
@@ -107,9 +110,13 @@ export class OAuthClientCredentials implements Credentials {
   private secretValues: readonly string[];
   private readonly clock: Pick<Clock, "now">;
 
+  /**
+   * @param source where the client credentials were read, named by a 401's message.
+   */
   constructor(
     private readonly settings: OAuthSettings,
     private readonly transport: OAuthTransport,
+    readonly source?: string,
   ) {
     this.clock = transport.clock ?? systemClock;
     this.secretValues = [settings.clientSecret, ...urlCredentials(settings.tokenUrl)];
@@ -169,9 +176,17 @@ export class OAuthClientCredentials implements Credentials {
       });
     }
     if (status === 400 || status === 401 || status === 403) {
-      throw new UnauthorizedError({ ...errorContext, status, body: text, auth: "oauth", tokenUrl });
+      throw new UnauthorizedError({
+        ...errorContext,
+        status,
+        body: text,
+        auth: "oauth",
+        credentialSource: this.source,
+        tokenUrl,
+      });
     }
-    if (status < 200 || status >= 300) throw errorFromResponse({ ...errorContext, auth: "oauth" }, status, text);
+    if (status < 200 || status >= 300)
+      throw errorFromResponse({ ...errorContext, auth: "oauth", credentialSource: this.source }, status, text);
     const json = parseJson(text);
     this.hideIssuedToken(json);
     const parsed = TokenResponse.safeParse(json);

@@ -191,6 +191,7 @@ export class WebhookSubscriptionClient {
       guid: guid === undefined ? undefined : normalizeGuid(guid),
       filterObjectGuid: spec?.filterObjectGuid,
       auth: credentials.kind,
+      credentialSource: credentials.source,
       // Live, so that an error also hides an OAuth token issued after this context was made.
       // Every text the header value holds, whatever its type: a program may pass the wrong one.
       secrets: liveSecrets(credentials, secretTexts(spec?.customHeaderValue)),

@@ -31,13 +31,13 @@ export class Connection {
     this.ownsDispatcher = settings.dispatcher === undefined;
     this.dispatcher = settings.dispatcher ?? new Agent(AGENT_OPTIONS);
     this.credentials = settings.oauth
-      ? new OAuthClientCredentials(settings.oauth, {
-          dispatcher: this.dispatcher,
-          timeoutMs: settings.timeoutMs,
-          clock: settings.clock,
-        })
+      ? new OAuthClientCredentials(
+          settings.oauth,
+          { dispatcher: this.dispatcher, timeoutMs: settings.timeoutMs, clock: settings.clock },
+          settings.credentialSource,
+        )
       : settings.token !== undefined
-        ? staticToken(settings.token)
+        ? staticToken(settings.token, settings.credentialSource)
         : noCredentials;
     // A limiter passed in is shared with other clients of the instance (see InstanceLimiters).
     this.limiter =

@@ -25,6 +25,8 @@ import { parseJson } from "./json";
 export interface ResponseErrorContext extends ErrorContext {
   /** How the request was authenticated, for the 401 advice. @default "token" */
   readonly auth?: AuthKind;
+  /** Where the credential was read, named by a 401's message. */
+  readonly credentialSource?: string;
   /** The FilterObjectGUID sent, which names the work item of a closed-packet refusal. */
   readonly filterObjectGuid?: string | null;
   /** How many times the request was sent. */
@@ -41,7 +43,11 @@ export function errorFromResponse(context: ResponseErrorContext, status: number,
   const init = { ...context, status, body };
   switch (status) {
     case 401:
-      return new UnauthorizedError({ ...init, auth: context.auth ?? "token" });
+      return new UnauthorizedError({
+        ...init,
+        auth: context.auth ?? "token",
+        credentialSource: context.credentialSource,
+      });
     case 403:
       return new ForbiddenError(init);
     case 404:

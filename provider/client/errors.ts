@@ -223,30 +223,41 @@ const CREDENTIAL_SETTINGS =
   "a token (webhooks:token / WEBHOOKS_TOKEN) or OAuth client credentials " +
   "(webhooks:clientId, webhooks:clientSecret, webhooks:tokenUrl)";
 
-const UNAUTHORIZED_ADVICE: Record<AuthKind, string> = {
-  none: `No credentials are configured: set ${CREDENTIAL_SETTINGS}.`,
-  token:
-    "The configured token was refused: replace it with a valid, unexpired token, or use OAuth " +
-    "client credentials so that tokens are renewed automatically.",
-  oauth:
-    "A freshly issued OAuth token was refused as well: check that the OAuth client " +
-    "(webhooks:clientId) and tokenUrl belong to this instance.",
+/**
+ * What a 401 says happened and what to do, by how the request was authenticated; `from` names
+ * where the credential was read (" from webhooks:token"), or is empty.
+ */
+const UNAUTHORIZED: Record<AuthKind, (from: string) => [what: string, todo: string]> = {
+  none: () => [`${statusLine(401)}: no credential was sent.`, `Set ${CREDENTIAL_SETTINGS}.`],
+  token: (from) => [
+    `${statusLine(401)}: the instance refused the bearer token${from}.`,
+    "Replace it with a valid, unexpired token for this instance, or use OAuth client credentials " +
+      "so that tokens are renewed automatically.",
+  ],
+  oauth: (from) => [
+    `${statusLine(401)}: the instance refused a freshly issued OAuth token (client credentials${from}).`,
+    "Check that the OAuth client and its tokenUrl belong to this instance.",
+  ],
 };
 
 /**
- * 401: the bearer token is missing or expired (OAuth tokens were already renewed once).
- * With `tokenUrl`, it was the OAuth token endpoint that refused the client credentials.
+ * 401: the instance refused the credential sent (OAuth tokens were already renewed once), or
+ * none was sent. With `tokenUrl`, it was the OAuth token endpoint that refused the client credentials.
  */
 export class UnauthorizedError extends WebhookApiError {
   override readonly name = "UnauthorizedError";
-  constructor(init: ErrorInit & { auth: AuthKind; tokenUrl?: string }) {
+  /** @param init.credentialSource where the credential was read, named in the message. */
+  constructor(init: ErrorInit & { auth: AuthKind; credentialSource?: string; tokenUrl?: string }) {
+    const from = init.credentialSource ? ` from ${init.credentialSource}` : "";
     const [what, todo] = init.tokenUrl
       ? [
           `the OAuth token endpoint ${init.tokenUrl} answered ${statusLine(init.status ?? 0)} instead of a token.`,
-          "Check webhooks:clientId, webhooks:clientSecret and webhooks:tokenUrl " +
-            "(WEBHOOKS_CLIENT_ID, WEBHOOKS_CLIENT_SECRET, WEBHOOKS_TOKEN_URL).",
+          init.credentialSource
+            ? `Check the client credentials (${init.credentialSource}) and the token URL.`
+            : "Check webhooks:clientId, webhooks:clientSecret and webhooks:tokenUrl " +
+              "(WEBHOOKS_CLIENT_ID, WEBHOOKS_CLIENT_SECRET, WEBHOOKS_TOKEN_URL).",
         ]
-      : [`${statusLine(401)}: the bearer token is missing or expired.`, UNAUTHORIZED_ADVICE[init.auth]];
+      : UNAUTHORIZED[init.auth](from);
     super(ErrorCode.Unauthorized, init, what, todo);
   }
 }

@@ -69,6 +69,11 @@ export interface ClientSettings {
   readonly token?: string;
   /** OAuth2 client credentials; the token is fetched, cached and renewed. */
   readonly oauth?: OAuthSettings;
+  /**
+   * Where the token or the OAuth client credentials were read (e.g. `"webhooks:token"`), named
+   * by a 401's message so that the reader knows which setting to fix. @default not named
+   */
+  readonly credentialSource?: string;
   /** The word in the `x-<product>-signature` header of delivered messages. @default "service" */
   readonly productName?: string;
   /** Ceiling of the client-side rate limit. @default unlimited until the first 429 */
@@ -99,6 +104,7 @@ export interface ResolvedSettings {
   readonly apiVersion: ApiVersion;
   readonly token?: string;
   readonly oauth?: OAuthSettings;
+  readonly credentialSource?: string;
   readonly productName: string;
   readonly maxRequestsPerSecond?: number;
   readonly limiter?: RequestLimiter;
@@ -228,6 +234,7 @@ export function resolveSettings(settings: ClientSettings): ResolvedSettings {
     apiVersion: resolveApiVersion(settings.apiVersion),
     token: settings.token === undefined ? undefined : secretString("token", settings.token),
     oauth: settings.oauth === undefined ? undefined : resolveOAuth(settings.oauth),
+    credentialSource: settings.credentialSource,
     productName,
     maxRequestsPerSecond:
       settings.maxRequestsPerSecond === undefined

@@ -14,7 +14,7 @@
  * - update keeps GUID and Signature; delete unsubscribes where it lives, "already gone" = deleted.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { InstanceLimiters, NotFoundError } from "../client";
+import { InstanceLimiters, NotFoundError, WebhookApiError } from "../client";
 import { isLegacy } from "../wire";
 import { adopt, matches, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
@@ -219,13 +219,31 @@ async function holds(at: Instance, guid: string): Promise<boolean> {
   return at.run(`diff of ${guid}`, async () => (await readLive(at, guid)) !== undefined);
 }
 
+/**
+ * The dynamic-provider host logs a failed check, diff, read or delete as `${err}: ${err.stack}`,
+ * and a stack starts with the message: the whole message twice on one line, then frames of our
+ * code. Our errors (the client's, and the plain errors that explain a failure) leave with an
+ * empty stack, so the host prints the message once; a bug (TypeError, …) keeps its frames.
+ */
+function forTheHost<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await method(...args);
+    } catch (err) {
+      if (err instanceof Error && (err instanceof WebhookApiError || err.constructor === Error))
+        Object.defineProperty(err, "stack", { value: "", configurable: true, writable: true });
+      throw err;
+    }
+  };
+}
+
 const provider = createProvider();
 export const configure = provider.configure;
-export const check = provider.check;
-export const diff = provider.diff;
-export const create = provider.create;
-export const read = provider.read;
-export const update = provider.update;
+export const check = forTheHost(provider.check);
+export const diff = forTheHost(provider.diff);
+export const create = forTheHost(provider.create);
+export const read = forTheHost(provider.read);
+export const update = forTheHost(provider.update);
 // `delete` is a reserved word, so the export is renamed.
-const remove = provider.delete;
+const remove = forTheHost(provider.delete);
 export { remove as delete };

@@ -26,6 +26,8 @@ export class Instance {
   readonly baseUrl: string;
   /** The first 401/403 of this instance in this run: later calls fail fast instead of repeating it. */
   private refusal?: WebhookApiError;
+  /** Settles once the refusal's own operation has failed with it and the host has had a turn to send that failure. */
+  private refusalReported?: Promise<void>;
   /** Whether the instance has answered a call with anything but a refusal. */
   private accepted = false;
   /** The call that is finding out whether the credentials are accepted; the others wait for it. */
@@ -47,7 +49,7 @@ export class Instance {
    */
   async run<T>(operation: string, call: () => Promise<T>): Promise<T> {
     for (;;) {
-      if (this.refusal) throw refusedEarlier(operation, this.baseUrl, this.refusal);
+      if (this.refusal) return this.refusedEarlier(operation);
       if (this.accepted || !this.probe) break;
       await this.probe.catch(() => undefined);
     }
@@ -60,13 +62,27 @@ export class Instance {
     } catch (err) {
       const refusal = refusalIn(err);
       if (refusal) {
-        if (this.refusal) throw refusedEarlier(operation, this.baseUrl, this.refusal);
+        if (this.refusal) return this.refusedEarlier(operation);
         this.refusal = refusal;
+        // The engine prints failures in the order their responses arrive: the operations waiting
+        // here fail after this one has been thrown and the host has sent it (its promise chain
+        // runs before the next macrotask), so the full message comes first and the references after.
+        this.refusalReported = new Promise((resolve) => setImmediate(resolve));
       } else this.accepted = true; // the gate only reports a refusal once; anything else lets the rest go in parallel
       throw err;
     } finally {
       if (this.probe === attempt) this.probe = undefined;
     }
+  }
+
+  /** Fails an operation that was not attempted because the credentials were refused, once that refusal is out. */
+  private async refusedEarlier(operation: string): Promise<never> {
+    const refusal = this.refusal!;
+    await this.refusalReported;
+    throw new Error(
+      `${operation}: not attempted: ${this.baseUrl} refused this run's credentials earlier (${refusal.code}, ` +
+        `HTTP ${refusal.status ?? "?"}); the full message is on the first resource that failed. Fix the credential and run again.`,
+    );
   }
 }
 
@@ -125,11 +141,4 @@ function refusalIn(err: unknown): WebhookApiError | undefined {
   for (let e = err; e instanceof Error; e = e.cause)
     if (e instanceof UnauthorizedError || e instanceof ForbiddenError) return e;
   return undefined;
-}
-
-function refusedEarlier(operation: string, baseUrl: string, refusal: WebhookApiError): Error {
-  return new Error(
-    `${operation}: not attempted: ${baseUrl} refused this run's credentials earlier (${refusal.code}, ` +
-      `HTTP ${refusal.status ?? "?"}); the full message is on the first resource that failed. Fix the credential and run again.`,
-  );
 }

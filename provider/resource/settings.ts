@@ -25,6 +25,8 @@ export interface ConnectionSettings {
   apiVersion: ApiVersion;
   token?: string;
   oauth?: { clientId: string; clientSecret: string; tokenUrl: string };
+  /** Where the token or client credentials were read (`webhooks:token`, `WEBHOOKS_TOKEN`, …), for a 401's message. */
+  credentialSource?: string;
   productName: string;
   maxRequestsPerSecond?: number;
   /** Time allowed for each attempt's response. @default 30000 */
@@ -183,6 +185,7 @@ export function readSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = pro
   const connection: ConnectionSettings = { baseUrl, apiVersion, productName: read("productName") ?? "service" };
   if (token) connection.token = token;
   if (oauth) connection.oauth = oauth;
+  connection.credentialSource = token ? where("token") : `${where("clientId")} and ${where("clientSecret")}`;
   const maxRequestsPerSecond = number("maxRequestsPerSecond");
   if (maxRequestsPerSecond !== undefined) connection.maxRequestsPerSecond = maxRequestsPerSecond;
   const requestTimeoutMs = number("requestTimeoutMs");
@@ -229,7 +232,7 @@ function fromNamedEnv(
       `Provider "${providerName}" ${key}`,
       `names the environment variable ${variable}, which is not set in the environment of this run: export it before running pulumi`,
     );
-  labels.set(setting, variable);
+  labels.set(setting, `${variable} (Provider "${providerName}" ${key})`);
   return value;
 }
 

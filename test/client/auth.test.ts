@@ -137,7 +137,7 @@ describe("the client with OAuth", () => {
     );
     const error = await client.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthorizedError);
-    expect((error as Error).message).toContain("A freshly issued OAuth token was refused as well");
+    expect((error as Error).message).toContain("the instance refused a freshly issued OAuth token");
     expect(issued).toHaveLength(2);
   });
 });

@@ -113,7 +113,7 @@ describe("operations", () => {
 
 describe("every error class from the real emulator", () => {
   it("UnauthorizedError: no token, an unknown token, an expired token", async () => {
-    await expect(client({ token: undefined }).list()).rejects.toThrow(/No credentials are configured/);
+    await expect(client({ token: undefined }).list()).rejects.toThrow(/401 Unauthorized: no credential was sent/);
     await expect(client({ token: "not-a-real-token" }).list()).rejects.toBeInstanceOf(UnauthorizedError);
     await emulator.admin("POST", "/tokens/dev-builder/expire");
     const error = await failure(client().list());

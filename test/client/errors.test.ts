@@ -52,10 +52,23 @@ describe("errorFromResponse picks the class by status first, then body", () => {
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toMatchObject({ name: "UnauthorizedError", code: "UNAUTHORIZED", status: 401, guid: GUID });
     expect(error.message).toMatchInlineSnapshot(
-      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: the bearer token is missing or expired. No credentials are configured: set a token (webhooks:token / WEBHOOKS_TOKEN) or OAuth client credentials (webhooks:clientId, webhooks:clientSecret, webhooks:tokenUrl)."`,
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: no credential was sent. Set a token (webhooks:token / WEBHOOKS_TOKEN) or OAuth client credentials (webhooks:clientId, webhooks:clientSecret, webhooks:tokenUrl)."`,
     );
     expect(errorFromResponse(get, 401, "").message).toMatchInlineSnapshot(
-      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: the bearer token is missing or expired. The configured token was refused: replace it with a valid, unexpired token, or use OAuth client credentials so that tokens are renewed automatically."`,
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: the instance refused the bearer token. Replace it with a valid, unexpired token for this instance, or use OAuth client credentials so that tokens are renewed automatically."`,
+    );
+    // A credential was sent and refused: the message says so, and names where it was read.
+    expect(errorFromResponse({ ...get, credentialSource: "webhooks:token" }, 401, "").message).toMatchInlineSnapshot(
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: the instance refused the bearer token from webhooks:token. Replace it with a valid, unexpired token for this instance, or use OAuth client credentials so that tokens are renewed automatically."`,
+    );
+    expect(
+      errorFromResponse(
+        { ...get, auth: "oauth", credentialSource: "WEBHOOKS_CLIENT_ID and WEBHOOKS_CLIENT_SECRET" },
+        401,
+        "",
+      ).message,
+    ).toMatchInlineSnapshot(
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: 401 Unauthorized: the instance refused a freshly issued OAuth token (client credentials from WEBHOOKS_CLIENT_ID and WEBHOOKS_CLIENT_SECRET). Check that the OAuth client and its tokenUrl belong to this instance."`,
     );
   });
 

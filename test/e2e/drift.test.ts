@@ -311,7 +311,7 @@ describe("drift review", () => {
     expect(stderr).toContain(
       'drift: error: Cannot review drift of stack "clean": GetAllWebhookSubscriptions (api-version 3) failed: 401',
     );
-    expect(stderr).toContain("The configured token was refused");
+    expect(stderr).toContain("the instance refused the bearer token from WEBHOOKS_TOKEN.");
     expect(stdout.split("\n")[0]).toMatch(/^\*\*Drift review of stack `clean` failed:\*\* .*401/);
     expectNoSecrets(stdout + stderr);
   });

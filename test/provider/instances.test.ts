@@ -189,11 +189,31 @@ describe("WebhookSubscription.get", () => {
 describe("a refused credential", () => {
   it("is sent once and reported in full once; the other operations fail fast and refer to it", async () => {
     const refused = await on(a.url, { "webhooks:token": "wrong" });
+    // The order of failures as the provider's host sends them: a reference fails in a later turn of
+    // the event loop than the full failure, whose response the host sends in the turn it fails.
+    let turn = 0;
+    let spinning = true;
+    const spin = () => {
+      turn += 1;
+      if (spinning) setImmediate(spin);
+    };
+    spin();
+    let fullFailedIn = Infinity;
+    const referencesFailedIn: number[] = [];
     const results = await Promise.allSettled(
-      [1, 2, 3, 4].map((i) => refused.create(inputs({ subscriberUrl: `https://hooks.example.com/${i}` }))),
+      [1, 2, 3, 4].map((i) =>
+        refused.create(inputs({ subscriberUrl: `https://hooks.example.com/${i}` })).catch((err: Error) => {
+          if (err.message.includes("401 Unauthorized")) fullFailedIn = turn;
+          else referencesFailedIn.push(turn);
+          throw err;
+        }),
+      ),
     );
+    spinning = false;
     const messages = results.map((r) => (r.status === "rejected" ? String((r.reason as Error).message) : "ok"));
     expect(messages.filter((m) => m.includes("401 Unauthorized"))).toHaveLength(1);
+    // The full message leaves the provider first: the engine reports failures in the order they arrive.
+    for (const t of referencesFailedIn) expect(t).toBeGreaterThan(fullFailedIn);
     expect(messages.filter((m) => m.includes("refused this run's credentials earlier"))).toHaveLength(3);
     const sent = Object.values(await requests(a)).reduce((x, y) => x + y, 0);
     expect(sent).toBe(1);

@@ -290,6 +290,19 @@ describe("read", () => {
     await expect(runtime.read(id, outs!)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 
+  it("a failure leaves with its message once as the host logs it (`${err}: ${err.stack}`), naming a refused credential", async () => {
+    const { id, outs } = await runtime.create(inputs());
+    configure(emulator.url, { "webhooks:token": "wrong" });
+    const err = (await runtime.read(id, outs!).catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain("401 Unauthorized: the instance refused the bearer token from webhooks:token.");
+    const logged = `${String(err)}: ${err.stack}`;
+    expect(logged.split(err.message)).toHaveLength(2);
+    // A bug keeps its frames: they are what a report needs.
+    const bug = (await runtime.diff(id, undefined as never, inputs()).catch((e: unknown) => e)) as Error;
+    expect(bug).toBeInstanceOf(TypeError);
+    expect(bug.stack).toMatch(/\n\s+at /);
+  });
+
   it("legacy mode leaves state as it was and warns that drift cannot be seen", async () => {
     const { id, outs } = await runtime.create(inputs());
     configure(emulator.url, { "webhooks:apiVersion": "2024.1" });

@@ -27,6 +27,7 @@ describe("readSettings, default provider", () => {
         apiVersion: "3",
         productName: "service",
         token: "env-token",
+        credentialSource: "WEBHOOKS_TOKEN",
         maxRequestsPerSecond: 5,
       },
       adoptIdentical: true,
@@ -59,10 +60,9 @@ describe("readSettings, default provider", () => {
       WEBHOOKS_CLIENT_SECRET: "s3cret",
       WEBHOOKS_TOKEN_URL: "https://x.example.com/oauth/token",
     };
-    expect(readSettings(undefined, oauth).connection.oauth).toEqual({
-      clientId: "id",
-      clientSecret: "s3cret",
-      tokenUrl: "https://x.example.com/oauth/token",
+    expect(readSettings(undefined, oauth).connection).toMatchObject({
+      oauth: { clientId: "id", clientSecret: "s3cret", tokenUrl: "https://x.example.com/oauth/token" },
+      credentialSource: "WEBHOOKS_CLIENT_ID and WEBHOOKS_CLIENT_SECRET",
     });
     const { WEBHOOKS_TOKEN_URL: _omitted, ...incomplete } = oauth;
     const message = failure(() => readSettings(undefined, incomplete));
@@ -111,7 +111,13 @@ describe("readSettings, explicit Provider", () => {
       /Provider "prod" token is not set.*argument of Provider "prod"/,
     );
     expect(readSettings(prod({ "webhooks:token": "p" }), env)).toEqual({
-      connection: { baseUrl: "https://prod.example.com", apiVersion: "3", productName: "service", token: "p" },
+      connection: {
+        baseUrl: "https://prod.example.com",
+        apiVersion: "3",
+        productName: "service",
+        token: "p",
+        credentialSource: 'Provider "prod" token',
+      },
       adoptIdentical: true,
       providerName: "prod",
     });
@@ -121,7 +127,10 @@ describe("readSettings, explicit Provider", () => {
     const settings = readSettings(prod({ "webhooks:tokenFromEnv": "PROD_WEBHOOKS_TOKEN" }), {
       PROD_WEBHOOKS_TOKEN: "from-env",
     });
-    expect(settings.connection.token).toBe("from-env");
+    expect(settings.connection).toMatchObject({
+      token: "from-env",
+      credentialSource: 'PROD_WEBHOOKS_TOKEN (Provider "prod" tokenFromEnv)',
+    });
     expect(failure(() => readSettings(prod({ "webhooks:tokenFromEnv": "PROD_WEBHOOKS_TOKEN" }), {}))).toMatch(
       /Provider "prod" tokenFromEnv names the environment variable PROD_WEBHOOKS_TOKEN, which is not set/,
     );
@@ -138,6 +147,9 @@ describe("readSettings, explicit Provider", () => {
       clientSecret: "s",
       tokenUrl: "https://prod.example.com/oauth/token",
     });
+    expect(oauth.connection.credentialSource).toBe(
+      'Provider "prod" clientId and PROD_SECRET (Provider "prod" clientSecretFromEnv)',
+    );
   });
 
   it("names the Provider's argument in value errors", () => {
