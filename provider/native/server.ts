@@ -36,9 +36,6 @@ export interface NativeProviderOptions {
   readonly limiters?: () => InstanceLimiters;
 }
 
-/** The config namespace: settings arrive as `webhooks:<name>` (Configure) or `<name>` (CheckConfig). */
-const NAMESPACE = "webhooks:";
-
 /** A provider input that is always secret, whatever the program passed. */
 const SECRET_INPUTS: readonly string[] = SECRET_OUTPUTS.filter((name) => name === "customHeaderValue");
 
@@ -77,13 +74,18 @@ function explicitName(urn: string | undefined): string | undefined {
   return name === undefined || name === "" || /^default(_|$)/.test(name) ? undefined : name;
 }
 
+/** A setting's name from a config key: `webhooks:config:<name>` (Configure's variables) or `webhooks:<name>`. */
+function settingName(key: string): string {
+  return key.replace(/^webhooks:(config:)?/, "");
+}
+
 /** The settings as the lifecycle reads them (`webhooks:<name>`), from values by `<name>`. */
 function configSource(values: Record<string, unknown>, urn: string | undefined): ConfigSource {
   const provider = explicitName(urn);
   return {
     get: (key) => {
       if (key === PROVIDER_KEYS.provider) return provider;
-      const value = values[key.startsWith(NAMESPACE) ? key.slice(NAMESPACE.length) : key];
+      const value = values[settingName(key)];
       return value === undefined || value === null ? undefined : String(value);
     },
   };
@@ -157,10 +159,10 @@ export function nativeProvider(options: NativeProviderOptions): provrpc.IResourc
         .setDiffsList(changed);
     }),
     configure: unary(async (request: provproto.ConfigureRequest) => {
-      const values: Record<string, unknown> = {};
-      request
-        .getVariablesMap()
-        .forEach((value, key) => (values[key.startsWith(NAMESPACE) ? key.slice(NAMESPACE.length) : key] = value));
+      // The typed arguments when the engine sends them; else the string variables, keyed `webhooks:config:<name>`.
+      const args = request.getArgs();
+      const values: Record<string, unknown> = args ? decode(args).values : {};
+      if (!args) request.getVariablesMap().forEach((value, key) => (values[settingName(key)] = value));
       config = configSource(values, request.getUrn());
       acceptSecrets = request.getAcceptsecrets();
       await core.configure({ config });

@@ -94,7 +94,11 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await emulator.reset();
-  await rpc("configure", configureRequest({ "webhooks:baseUrl": emulator.url, "webhooks:token": "dev-builder" }));
+  // As engine 3.248 sends them: variables keyed `<package>:config:<name>`.
+  await rpc(
+    "configure",
+    configureRequest({ "webhooks:config:baseUrl": emulator.url, "webhooks:config:token": "dev-builder" }),
+  );
 });
 
 describe("plugin info and schema", () => {
@@ -170,6 +174,18 @@ describe("provider config", () => {
   it("passes a setting not known yet (preview)", async () => {
     const response = await rpc("checkConfig", checkRequest({ baseUrl: UNKNOWN, token: "t" }, PROVIDER_URN));
     expect(response.getFailuresList()).toEqual([]);
+  });
+
+  it("reads the typed arguments when Configure carries them, secrets unwrapped", async () => {
+    const request = new provproto.ConfigureRequest()
+      .setAcceptsecrets(true)
+      .setArgs(encode({ baseUrl: emulator.url, token: "dev-builder", maxRequestsPerSecond: 50 }, ["token"]));
+    await rpc("configure", request);
+    const listed = await rpc(
+      "invoke",
+      new provproto.InvokeRequest().setTok("webhooks:index:listWebhookSubscriptions").setArgs(encode({})),
+    );
+    expect(listed.getReturn()!.toJavaScript()).toEqual({ subscriptions: [] });
   });
 
   it("diffs config without replacing the provider", async () => {
