@@ -22,7 +22,6 @@ import {
   subscriberUrlProblem,
   webhookName,
   type Subscription,
-  type WebhookId,
 } from "../wire";
 
 /** Placeholder the engine sends for values not known yet (during preview). */
@@ -95,7 +94,8 @@ const FIELDS = {
   webhook: z.preprocess(
     (value) =>
       typeof value === "string" && Object.hasOwn(Webhook, value) ? Webhook[value as keyof typeof Webhook] : value,
-    z.custom<WebhookId>(isWebhookId),
+    // `id` names the enum, so the native plugin's schema declares it as the type `Webhook`.
+    z.enum(Webhook).meta({ id: "Webhook" }),
   ),
   filterObjectType: WireObjectType,
   // The all-zero GUID is how some instances write "no filter"; the service reads it so too.

@@ -28,8 +28,19 @@ export interface ListWebhookSubscriptionsOptions {
 export async function listWebhookSubscriptions(
   options: ListWebhookSubscriptionsOptions = {},
 ): Promise<ListedSubscription[]> {
-  const source = options.provider ? await configOf(options.provider) : stackConfig();
-  const client = new WebhookSubscriptionClient(clientSettings(readSettings(source).connection));
+  return listSubscriptions(options.provider ? await configOf(options.provider) : stackConfig());
+}
+
+/**
+ * Lists the subscriptions of the instance that `source` configures, without their secrets.
+ * Shared by both front doors: this function and the native plugin's `listWebhookSubscriptions`.
+ * @param env where the default provider's `WEBHOOKS_*` and a Provider's `tokenFromEnv` are read.
+ */
+export async function listSubscriptions(
+  source: ConfigSource,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ListedSubscription[]> {
+  const client = new WebhookSubscriptionClient(clientSettings(readSettings(source, env).connection));
   try {
     return (await client.list()).map(({ signature: _s, customHeaderValue: _v, ...listed }) => listed);
   } finally {

@@ -76,16 +76,23 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
       return { inputs, failures: reasons };
     },
 
-    async diff(id: string, olds: Outputs, news: SubscriptionInputs): Promise<pulumi.dynamic.DiffResult> {
+    /** Also says which properties change (`changed`), for a front door that shows a detailed diff. */
+    async diff(
+      id: string,
+      olds: Outputs,
+      news: SubscriptionInputs,
+    ): Promise<pulumi.dynamic.DiffResult & { changed: string[] }> {
       const settings = "settings" in configured ? configured.settings : undefined;
       const result = diffSubscription(olds, news, isLegacy(apiVersionOf(settings)));
       const replaces = [...result.replaces];
+      const changed = [...result.changed];
       let changes = result.changes;
       if (settings && olds.baseUrl && olds.baseUrl !== session().home.baseUrl) {
         // The subscription's instance changed. Held by the new instance too (the same instance
         // under a new URL): only the record changes. Otherwise it moves: created there, then
         // unsubscribed from where it lives.
         changes = true;
+        changed.push("baseUrl");
         if (!(await holds(session().home, id))) replaces.push("baseUrl");
       }
       if (replaces.length > 0) {
@@ -95,7 +102,7 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
         // (a rotation changes nothing the service stores).
         if (settings) session().claimed.add(id);
       }
-      return { changes, replaces, deleteBeforeReplace: false };
+      return { changes, replaces, deleteBeforeReplace: false, changed };
     },
 
     async create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {

@@ -70,7 +70,8 @@ export const PROVIDER_KEYS = {
 /** What the engine passes for a value not known yet (a preview of an Output from an uncreated resource). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-const SECRET_SETTINGS: ReadonlySet<SettingName> = new Set(["token", "clientSecret"]);
+/** Settings that are secrets: never shown, and stored as ciphertext. */
+export const SECRET_SETTINGS: ReadonlySet<SettingName> = new Set(["token", "clientSecret"]);
 
 /** The client's name of a field → ours, to relabel the client's value checks. */
 const CLIENT_FIELDS: Record<string, SettingName> = {

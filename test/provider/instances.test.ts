@@ -54,6 +54,7 @@ describe("a subscription records its instance", () => {
       changes: true,
       replaces: ["baseUrl"],
       deleteBeforeReplace: false,
+      changed: ["baseUrl"],
     });
     const created = await moved.create(inputs());
     expect(created.outs!.baseUrl).toBe(b.url);
@@ -80,6 +81,7 @@ describe("a subscription records its instance", () => {
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
+      changed: ["baseUrl"],
     });
     const before = await requests(a);
     const { outs: updated } = await sameInstance.update(id, outs!, inputs());
@@ -172,7 +174,12 @@ describe("a subscription records its instance", () => {
       "webhooks:clientSecret": "dev-secret",
       "webhooks:tokenUrl": `${a.url}/oauth/token`,
     });
-    expect(await oauth.diff(id, outs!, inputs())).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await oauth.diff(id, outs!, inputs())).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+      changed: [],
+    });
   });
 });
 

@@ -385,22 +385,26 @@ describe("diff and check through the runtime", () => {
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
+      changed: ["subscriberUrl"],
     });
     expect(await runtime.diff(id, outs!, inputs({ webhook: 2 }))).toEqual({
       changes: true,
       replaces: ["webhook"],
       deleteBeforeReplace: false,
+      changed: ["webhook"],
     });
     expect(await runtime.diff(id, outs!, inputs())).toEqual({
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
+      changed: [],
     });
     configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
     expect(await runtime.diff(id, outs!, inputs({ subscriberUrl: "https://hooks.example.com/v2" }))).toEqual({
       changes: true,
       replaces: ["subscriberUrl"],
       deleteBeforeReplace: false,
+      changed: ["subscriberUrl"],
     });
     expect((await stats()).requests).toEqual(before);
   });

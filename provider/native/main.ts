@@ -1,0 +1,25 @@
+/**
+ * The native plugin's entry, bundled into the plugin directory (`npm run build:plugin`). The
+ * nodejs language host runs `@pulumi/pulumi/cmd/run-plugin <plugin dir> <engine address>`, which
+ * requires this; it serves the provider and prints its port, which the engine reads from stdout.
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { serve } from "./server";
+
+/** The schema the build wrote beside this file; its version is the plugin's. */
+function readSchema(dir: string): { schema: string; version: string } {
+  const schema = readFileSync(path.join(dir, "schema.json"), "utf8");
+  return { schema, version: (JSON.parse(schema) as { version: string }).version };
+}
+
+async function main(): Promise<void> {
+  const plugin = await serve(readSchema(__dirname));
+  // As a string: a number would be coloured when stdout is a terminal.
+  console.log(String(plugin.port));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exit(1);
+});

@@ -1,0 +1,301 @@
+/**
+ * The native plugin's front door: Pulumi's `ResourceProvider` gRPC service, on the protocol's
+ * generated stubs, as a thin adapter over the one lifecycle (`createProvider`, runtime.ts).
+ * Here only what the protocol needs: marshalling (codec.ts), the provider's config, previews,
+ * the detailed diff, the two functions, and the methods a provider answers without a lifecycle.
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { InstanceLimiters } from "../client";
+import { webhookName } from "../wire";
+import { desiredOf, type SubscriptionInputs } from "../resource/inputs";
+import { listSubscriptions } from "../resource/list";
+import { createProvider } from "../resource/runtime";
+import {
+  PROVIDER_KEYS,
+  readSettings,
+  SECRET_SETTINGS,
+  SettingsNotKnownYet,
+  type ConfigSource,
+} from "../resource/settings";
+import { SECRET_OUTPUTS } from "../resource/webhookSubscription";
+import { decode, encode, UNKNOWN } from "./codec";
+import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN } from "./schema";
+
+export interface NativeProviderOptions {
+  /** The plugin's version (GetPluginInfo). */
+  readonly version: string;
+  /** The package schema, as JSON (GetSchema). */
+  readonly schema: string;
+  /** Where the default provider's `WEBHOOKS_*` and `tokenFromEnv` are read. @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Injected rate limiters, e.g. on a test clock. @default one set per session */
+  readonly limiters?: () => InstanceLimiters;
+}
+
+/** A provider input that is always secret, whatever the program passed. */
+const SECRET_INPUTS: readonly string[] = SECRET_OUTPUTS.filter((name) => name === "customHeaderValue");
+
+/** A handler's failure as the engine shows it: the message, no stack. */
+function failure(err: unknown): grpc.ServiceError {
+  const message = err instanceof Error ? err.message : String(err);
+  return Object.assign(new Error(message), {
+    code: grpc.status.UNKNOWN,
+    details: message,
+    metadata: new grpc.Metadata(),
+  });
+}
+
+/** Wraps an async handler: its result or its error goes to the callback. */
+function unary<Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    handle(call.request).then(
+      (response) => callback(null, response),
+      (err: unknown) => callback(failure(err)),
+    );
+  };
+}
+
+function unimplemented(method: string): grpc.handleUnaryCall<unknown, never> {
+  return (_call, callback) =>
+    callback({ code: grpc.status.UNIMPLEMENTED, details: `${method} is not implemented by the webhooks provider` });
+}
+
+/**
+ * An explicit provider's name, from its URN, as the lifecycle reads it (`webhooks:provider`):
+ * its settings are then named after it and never fall back to `WEBHOOKS_*`. The engine names
+ * the default provider `default` or `default_<version>`.
+ */
+function explicitName(urn: string | undefined): string | undefined {
+  const name = urn?.split("::").at(-1);
+  return name === undefined || name === "" || /^default(_|$)/.test(name) ? undefined : name;
+}
+
+/** A setting's name from a config key: `webhooks:config:<name>` (Configure's variables) or `webhooks:<name>`. */
+function settingName(key: string): string {
+  return key.replace(/^webhooks:(config:)?/, "");
+}
+
+/** The settings as the lifecycle reads them (`webhooks:<name>`), from values by `<name>`. */
+function configSource(values: Record<string, unknown>, urn: string | undefined): ConfigSource {
+  const provider = explicitName(urn);
+  return {
+    get: (key) => {
+      if (key === PROVIDER_KEYS.provider) return provider;
+      const value = values[settingName(key)];
+      return value === undefined || value === null ? undefined : String(value);
+    },
+  };
+}
+
+/** What a preview shows as the outputs: the desired subscription, what only the service knows unknown. */
+function previewOutputs(inputs: SubscriptionInputs, olds?: Record<string, unknown>): Record<string, unknown> {
+  const desired = desiredOf(inputs);
+  const webhook: unknown = desired.webhook;
+  return {
+    // An update keeps the GUID and the Signature.
+    guid: olds?.guid ?? UNKNOWN,
+    signature: olds?.signature ?? UNKNOWN,
+    ...desired,
+    webhookName: typeof webhook === "number" ? (webhookName(webhook) ?? null) : UNKNOWN,
+    adoptGuid: inputs.adoptGuid ?? olds?.adoptGuid ?? null,
+    rotation: inputs.rotation ?? null,
+    baseUrl: olds?.baseUrl ?? UNKNOWN,
+  };
+}
+
+/**
+ * The `ResourceProvider` service over one lifecycle instance (one plugin process serves one
+ * provider: the default one or an explicit one).
+ */
+export function nativeProvider(options: NativeProviderOptions): provrpc.IResourceProviderServer {
+  const env = options.env ?? process.env;
+  const core = createProvider({ env, ...(options.limiters ? { limiters: options.limiters } : {}) });
+  let acceptSecrets = false;
+  let config: ConfigSource = { get: () => undefined };
+
+  const outputs = (values: object, inputSecrets: Iterable<string> = []) =>
+    encode(values, [...SECRET_OUTPUTS, ...inputSecrets], acceptSecrets);
+  const inputs = (values: Record<string, unknown>, secrets: Iterable<string> = []) =>
+    encode(values, [...SECRET_INPUTS, ...secrets], acceptSecrets);
+
+  return {
+    getPluginInfo: unary(async () => new plugproto.PluginInfo().setVersion(options.version)),
+    getSchema: unary(async (request: provproto.GetSchemaRequest) => {
+      if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}`);
+      return new provproto.GetSchemaResponse().setSchema(options.schema);
+    }),
+
+    checkConfig: unary(async (request: provproto.CheckRequest) => {
+      const news = decode(request.getNews());
+      const response = new provproto.CheckResponse().setInputs(
+        encode(news.values, [...news.secrets, ...SECRET_SETTINGS], true),
+      );
+      try {
+        readSettings(configSource(news.values, request.getUrn()), env);
+      } catch (err) {
+        if (err instanceof SettingsNotKnownYet) return response;
+        // Without `property`, as in check: the engine would print the value next to it.
+        const message = err instanceof Error ? err.message : String(err);
+        response.setFailuresList([new provproto.CheckFailure().setProperty("").setReason(message)]);
+      }
+      return response;
+    }),
+    diffConfig: unary(async (request: provproto.DiffRequest) => {
+      const olds = decode(request.getOldInputs() ?? request.getOlds()).values;
+      const news = decode(request.getNews()).values;
+      const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+      const changed = [...keys].filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
+      // A new setting never replaces the provider: its resources see the change in their own diff.
+      return new provproto.DiffResponse()
+        .setChanges(
+          changed.length > 0
+            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+            : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+        )
+        .setDiffsList(changed);
+    }),
+    configure: unary(async (request: provproto.ConfigureRequest) => {
+      // The typed arguments when the engine sends them; else the string variables, keyed `webhooks:config:<name>`.
+      const args = request.getArgs();
+      const values: Record<string, unknown> = args ? decode(args).values : {};
+      if (!args) request.getVariablesMap().forEach((value, key) => (values[settingName(key)] = value));
+      config = configSource(values, request.getUrn());
+      acceptSecrets = request.getAcceptsecrets();
+      await core.configure({ config });
+      return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
+    }),
+
+    check: unary(async (request: provproto.CheckRequest) => {
+      const news = decode(request.getNews());
+      const result = await core.check(decode(request.getOlds()).values, news.values);
+      return new provproto.CheckResponse()
+        .setInputs(inputs(result.inputs ?? {}, news.secrets))
+        .setFailuresList(
+          (result.failures ?? []).map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)),
+        );
+    }),
+    diff: unary(async (request: provproto.DiffRequest) => {
+      const news = decode(request.getNews()).values as SubscriptionInputs;
+      const result = await core.diff(request.getId(), decode(request.getOlds()).values, news);
+      const replaces = new Set(result.replaces);
+      const { Kind } = provproto.PropertyDiff;
+      const response = new provproto.DiffResponse()
+        .setChanges(
+          result.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+        )
+        .setReplacesList([...replaces])
+        .setDeletebeforereplace(result.deleteBeforeReplace ?? false)
+        .setDiffsList(result.changed)
+        .setHasdetaileddiff(true);
+      for (const key of result.changed)
+        response
+          .getDetaileddiffMap()
+          .set(
+            key,
+            new provproto.PropertyDiff()
+              .setKind(replaces.has(key) ? Kind.UPDATE_REPLACE : Kind.UPDATE)
+              .setInputdiff(key !== "baseUrl"),
+          );
+      return response;
+    }),
+    create: unary(async (request: provproto.CreateRequest) => {
+      const news = decode(request.getProperties());
+      const values = news.values as SubscriptionInputs;
+      if (request.getPreview())
+        return new provproto.CreateResponse().setId("").setProperties(outputs(previewOutputs(values), news.secrets));
+      const created = await core.create(values);
+      return new provproto.CreateResponse().setId(created.id).setProperties(outputs(created.outs ?? {}, news.secrets));
+    }),
+    read: unary(async (request: provproto.ReadRequest) => {
+      const state = decode(request.getProperties());
+      const given = decode(request.getInputs());
+      // `pulumi import` reads by id alone: no state yet.
+      const hasState = Object.keys(state.values).length > 0;
+      const result = await core.read(request.getId(), hasState ? state.values : {});
+      const response = new provproto.ReadResponse();
+      if (!result.id) return response; // gone: the engine drops it from state
+      return response
+        .setId(result.id)
+        .setProperties(outputs(result.props ?? {}, given.secrets))
+        .setInputs(inputs(result.inputs ?? given.values, given.secrets));
+    }),
+    update: unary(async (request: provproto.UpdateRequest) => {
+      const olds = decode(request.getOlds()).values;
+      const news = decode(request.getNews());
+      const values = news.values as SubscriptionInputs;
+      if (request.getPreview())
+        return new provproto.UpdateResponse().setProperties(outputs(previewOutputs(values, olds), news.secrets));
+      const updated = await core.update(request.getId(), olds, values);
+      return new provproto.UpdateResponse().setProperties(outputs(updated.outs ?? {}, news.secrets));
+    }),
+    delete: unary(async (request: provproto.DeleteRequest) => {
+      await core.delete(request.getId(), decode(request.getProperties()).values);
+      return new Empty();
+    }),
+
+    invoke: unary(async (request: provproto.InvokeRequest) => {
+      const args = decode(request.getArgs()).values;
+      const response = new provproto.InvokeResponse();
+      switch (request.getTok()) {
+        case GET_FUNCTION_TOKEN: {
+          const guid = args.guid;
+          if (typeof guid !== "string" || guid === "")
+            return response.setFailuresList([
+              new provproto.CheckFailure()
+                .setProperty("guid")
+                .setReason(`guid is required: the GUID of the subscription to read, got: ${JSON.stringify(guid)}.`),
+            ]);
+          // Read as `WebhookSubscription.get` reads: by GUID alone, failing when the instance holds none.
+          const found = await core.read(guid, {});
+          return response.setReturn(outputs(found.props ?? {}));
+        }
+        case LIST_FUNCTION_TOKEN:
+          return response.setReturn(encode({ subscriptions: await listSubscriptions(config, env) }));
+        default:
+          throw new Error(
+            `unknown function ${request.getTok()}: the webhooks provider has ${GET_FUNCTION_TOKEN} and ${LIST_FUNCTION_TOKEN}.`,
+          );
+      }
+    }),
+
+    // Nothing in flight outlives its call, so there is nothing to cancel.
+    cancel: unary(async () => new Empty()),
+    // The engine attaches to a provider started by hand (PULUMI_DEBUG_PROVIDERS); this one needs
+    // nothing from the engine (warnings go to stderr), so attaching is only acknowledged.
+    attach: unary(async () => new Empty()),
+    getMapping: unary(async () => new provproto.GetMappingResponse().setProvider("").setData("")),
+    getMappings: unary(async () => new provproto.GetMappingsResponse()),
+
+    handshake: unimplemented("Handshake"),
+    parameterize: unimplemented("Parameterize"),
+    call: unimplemented("Call"),
+    construct: unimplemented("Construct"),
+    list: (call) =>
+      call.destroy(Object.assign(new Error("List is not implemented"), { code: grpc.status.UNIMPLEMENTED })),
+  };
+}
+
+/** A running plugin server. */
+export interface RunningPlugin {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Serves the provider on `127.0.0.1:<port>` (0: a free one). */
+export async function serve(options: NativeProviderOptions, port = 0): Promise<RunningPlugin> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
+  server.addService(provrpc.ResourceProviderService, nativeProvider(options));
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  return {
+    port: bound,
+    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+  };
+}
