@@ -9,11 +9,12 @@
  * copy is installed and built already (see test/support/repoCopy.ts).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyRepository } from "../support/repoCopy";
+import { freePort } from "../support/freePort";
 import { REPO_ROOT, requireEngine } from "../support/engine";
 import { shellSections, type ShellSection } from "../support/shellBlocks";
 import { ShellSession, terminalEnv } from "../support/shellSession";
@@ -28,16 +29,6 @@ const PORTS_LINE = /^export EMULATOR_PORT=\d+ PRODUCTION_PORT=\d+ RECEIVER_PORT=
 const NPM_CI_LINE = /^npm ci(\s.*)?\n/m;
 /** An example's `up`, as the page writes it. */
 const UP_LINE = /^npx webhook-subscriptions up --cwd \S+ --stack \S+(\s+#.*)?$/;
-
-/** A free loopback port (closed again: the page's commands listen on it). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
-  const address = probe.address();
-  await new Promise((done) => probe.close(done));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 /** Whether something accepts connections on the loopback port. */
 function listening(port: number): Promise<boolean> {
