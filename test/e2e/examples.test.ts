@@ -188,8 +188,8 @@ describe("examples/README.md", () => {
 
   it("clean-up: every stack removed, the processes stopped, the copy as it was", async () => {
     const output = await runSection(CLEAN_UP);
-    for (const example of EXAMPLES) expect(output).toContain(`Stack '${example}' has been removed!`);
     for (const port of Object.values(ports)) expect(await listening(port), `port ${port} is closed`).toBe(false);
     expect(listing(repo)).toEqual(before);
+    for (const example of EXAMPLES) expect(output).toContain(`Stack '${example}' has been removed!`);
   });
 });
