@@ -119,10 +119,11 @@ beforeAll(async () => {
     );
   sections.set(SETUP, { heading: SETUP, script });
 
-  // Pulumi's own bookkeeping (the selected stack of each project) stays out of this machine's ~/.pulumi.
+  // Pulumi's bookkeeping (each project's selected stack) and npx's entry for the copy (`npx` of a
+  // package's own bin installs the package into npm's cache) stay with the copy, not in ~/.pulumi, ~/.npm.
   const pulumiHome = join(root, "pulumi-home");
   mkdirSync(pulumiHome);
-  shell = ShellSession.start(repo, terminalEnv({ PULUMI_HOME: pulumiHome }));
+  shell = ShellSession.start(repo, terminalEnv({ PULUMI_HOME: pulumiHome, npm_config_cache: join(root, "npm-cache") }));
 }, 600_000);
 
 afterAll(async () => {
