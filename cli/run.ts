@@ -73,7 +73,7 @@ export function runCommand(operation: Operation): Command {
       const env = values.fast ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
       const { workspace, backend } = await projectWorkspace({ engine, workDir, env });
       const stack = await openStack(operation, stackName, workspace);
-      say(`${operation} of stack "${stackName}" (program ${workDir}, backend ${displayBackend(backend)})`);
+      say(`${operation} of stack "${stackName}" (program ${workDir}, state in ${displayBackend(backend)})`);
 
       const output = engineOutput(process.stdout, process.stderr);
       const options = { color: process.stdout.isTTY ? ("always" as const) : ("never" as const), ...output.callbacks };

@@ -1,5 +1,5 @@
 /**
- * The two output formats of `npm run drift`: markdown for a pull-request comment, JSON for
+ * The two output formats of `webhook-subscriptions drift`: markdown for a pull-request comment, JSON for
  * programs (the schema is documented in docs/drift.md).
  */
 import { formatMarkdown } from "./markdown";

@@ -140,13 +140,32 @@ function notesBlock(report: DriftReport): string {
   return report.notes.map((note) => `> **Note:** ${cell(note.charAt(0).toUpperCase() + note.slice(1))}`).join("\n");
 }
 
+/** A shell word: as is when plain, else single-quoted (an ignored URL prefix may hold `?` or `&`). */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command that runs this review again, with its stacks and ignore rules: the package's bin,
+ * which exists wherever the package is installed (this repository's `npm run drift` does not).
+ */
+function rerunCommand(report: DriftReport, ...extra: readonly string[]): string {
+  const flags = [
+    ...[report.stack, ...(report.alsoManagedBy ?? [])].flatMap((stack) => ["--stack", stack]),
+    ...(report.ignored?.rules ?? []).flatMap((rule) => ["--ignore", rule]),
+    ...extra,
+  ];
+  return ["npx webhook-subscriptions drift", ...flags.map(shellWord)].join(" ");
+}
+
 function footer(report: DriftReport): string {
   const facts = [
-    report.backend ? `backend ${report.backend}` : "",
+    // "state in …": the backend may read "the backend the Pulumi CLI is logged in to".
+    report.backend ? `state in ${report.backend}` : "",
     report.instance ? `api-version ${report.instance.apiVersion}` : "",
     `reviewed in ${(report.durationMs / 1000).toFixed(1)}s`,
   ].filter(Boolean);
-  return `<sub>${cell(facts.join(" · "))} · \`npm run drift -- --stack ${report.stack}\`</sub>`;
+  return `<sub>${cell(facts.join(" · "))} · ${code(rerunCommand(report))}</sub>`;
 }
 
 /** The whole comment; long reports fold the in-sync rows, then drop the snippets, then cut rows, to fit in one comment. */
@@ -158,7 +177,7 @@ export function formatMarkdown(report: DriftReport): string {
   const inSync = report.managed.filter((m) => m.status === "in-sync");
   const folded =
     inSync.length > 0 ? [`| ${STATUS_TEXT["in-sync"]} | ${plural(inSync.length, "subscription")} |  |  |  |  |`] : [];
-  const tooLong = "*The report is too long for one comment: run `npm run drift -- --format json` for all of it.*";
+  const tooLong = `*The report is too long for one comment: run ${code(rerunCommand(report, "--format", "json"))} for all of it.*`;
 
   const render = (rows: readonly string[], withSnippets: boolean, note = "") =>
     [

@@ -7,7 +7,7 @@
 /** Version of the report's JSON shape; bumped on any breaking change to it. */
 export const REPORT_VERSION = 1 as const;
 
-/** Exit codes of `npm run drift`, fixed by product.md. */
+/** Exit codes of `webhook-subscriptions drift`, fixed by product.md. */
 export const EXIT_CODE = { noDrift: 0, error: 1, drift: 2 } as const;
 
 /**
@@ -113,7 +113,7 @@ export interface ReportScope {
 export interface DriftReport extends ReportScope {
   readonly version: typeof REPORT_VERSION;
   readonly status: ReportStatus;
-  /** 0, 1 or 2: what `npm run drift` exits with. */
+  /** 0, 1 or 2: what `webhook-subscriptions drift` exits with. */
   readonly exitCode: 0 | 1 | 2;
   /** ISO 8601 time the review finished. */
   readonly generatedAt: string;
@@ -241,7 +241,7 @@ export function undeterminedReport(
   };
 }
 
-/** A failed review, for printing: what `npm run drift` reports when `reviewDrift` throws. */
+/** A failed review, for printing: what `webhook-subscriptions drift` reports when `reviewDrift` throws. */
 export function errorReport(context: ReportContext, error: ReportError): DriftReport {
   return {
     ...header(context, "error"),

@@ -72,7 +72,7 @@ export interface ReviewDriftOptions {
   readonly ignore?: readonly string[];
 }
 
-/** Explains the legacy outcome; `npm run drift` exits 1 on it (docs/drift.md). */
+/** Explains the legacy outcome; `webhook-subscriptions drift` exits 1 on it (docs/drift.md). */
 export function legacyReason(stack: string): string {
   return (
     `Drift cannot be determined for stack "${stack}": it uses the legacy API 2024.1 (webhooks:apiVersion / WEBHOOKS_API_VERSION), ` +

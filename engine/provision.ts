@@ -148,7 +148,7 @@ async function buildFromGoModules(binDir: string, log: (line: string) => void): 
       `Cannot provision the Pulumi CLI ${PULUMI_VERSION}: it is not on PATH, the official installer ` +
         `could not be reached, and there is no Go toolchain to build it. Install one of: ` +
         `the Pulumi CLI ${PULUMI_VERSION} (https://www.pulumi.com/docs/install/), or Go >= 1.25 ` +
-        `(https://go.dev/dl/), then run \`npm run engine\` again.`,
+        `(https://go.dev/dl/), then run \`npx webhook-subscriptions engine\` again.`,
     );
   }
   log(`building pulumi ${PULUMI_VERSION} with ${go} (cold build: several minutes on 2 cores)`);

@@ -1,7 +1,7 @@
 /**
  * Adopt: `pulumi import` cannot work for dynamic providers, so a subscription made elsewhere is
  * adopted with `adoptGuid`: the provider reads it, brings it to the declared state with Update
- * (keeping its GUID and Signature) and manages it from then on. `npm run drift` lists unmanaged
+ * (keeping its GUID and Signature) and manages it from then on. `npx webhook-subscriptions drift` lists unmanaged
  * subscriptions with a ready-made snippet like this one.
  */
 import * as pulumi from "@pulumi/pulumi";

@@ -80,7 +80,7 @@ export async function adopt(s: Session, guid: string, spec: DesiredSubscription)
       throw new Error(
         `adoptGuid ${guid}: no subscription with that GUID exists on ${home.baseUrl} for the configured account ` +
           "(subscriptions may be per user: another account's cannot be adopted). " +
-          "Check the GUID (`npm run drift` lists the unmanaged subscriptions with their GUIDs), or remove adoptGuid to create a new subscription.",
+          "Check the GUID (`npx webhook-subscriptions drift --stack <stack>` lists the unmanaged subscriptions with their GUIDs), or remove adoptGuid to create a new subscription.",
         { cause: err },
       );
     throw err;

@@ -135,7 +135,7 @@ const FIELD_MESSAGES: Record<Field, (input: unknown) => string> = {
   customHeader: (input) => `customHeader must be a string (an HTTP header name), got: ${show(input)}.`,
   customHeaderValue: (input) => `customHeaderValue must be a string, got a ${typeof input}.`,
   adoptGuid: (input) =>
-    `adoptGuid must be the GUID of an existing subscription (see \`npm run drift\` for unmanaged ones), got: ${show(input)}.`,
+    `adoptGuid must be the GUID of an existing subscription (\`npx webhook-subscriptions drift --stack <stack>\` lists the unmanaged ones), got: ${show(input)}.`,
   rotation: (input) =>
     `rotation must be a string (any label; changing it replaces the subscription, which rotates its Signature), got: ${show(input)}.`,
 };

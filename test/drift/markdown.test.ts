@@ -130,7 +130,34 @@ describe("formatMarkdown", () => {
     const text = formatMarkdown(driftReport(context, many, []));
     expect(text.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
     expect(text).toMatch(/\| … \| \d+ more rows \|/);
-    expect(text).toContain("--format json");
+    expect(text).toContain("run `npx webhook-subscriptions drift --stack prod --format json` for all of it");
+  });
+
+  it("ends with where it looked and the command that runs it again, in any project", () => {
+    const footer = (report: Parameters<typeof formatMarkdown>[0]) =>
+      formatMarkdown(report).trimEnd().split("\n").at(-1);
+    expect(footer(driftReport(context, [inSync(1)], []))).toMatch(
+      /^<sub>state in s3:\/\/state-bucket · api-version 3 · reviewed in \d+\.\ds · `npx webhook-subscriptions drift --stack prod`<\/sub>$/,
+    );
+    const shared = driftReport(
+      {
+        ...context,
+        backend: "the backend the Pulumi CLI is logged in to (`pulumi whoami -v`)",
+        alsoManagedBy: ["billing"],
+        ignored: {
+          rules: ["https://legacy.example.com/hooks?team=a&b", "3f2a9c1d-0000-4000-8000-000000000001"],
+          guids: [],
+        },
+      },
+      [inSync(1)],
+      [],
+    );
+    expect(footer(shared)).toContain(
+      "<sub>state in the backend the Pulumi CLI is logged in to (`pulumi whoami -v`) · ",
+    );
+    expect(footer(shared)).toContain(
+      "`npx webhook-subscriptions drift --stack prod --stack billing --ignore 'https://legacy.example.com/hooks?team=a&b' --ignore 3f2a9c1d-0000-4000-8000-000000000001`",
+    );
   });
 });
 

@@ -1,130 +1,196 @@
 /**
- * Every example program, and the root program, really runs: on the real engine against the
- * emulator, from a copy of its directory (so no stack files land in the repo).
+ * examples/README.md, run as a reader runs it: its `sh` blocks (setup, one per example, clean-up),
+ * in order, in one bash session, in a fresh copy of the repository, on the real engine. Each
+ * example's last `up` runs a second time and must change nothing; after the clean-up the copy
+ * holds exactly the files it held before and the background processes are gone.
+ *
+ * Two edits to the page's text, both explicit below: the setup's ports line gets free ports (8080,
+ * 8081 and 3000 may be taken on a shared machine), and its `npm ci` line is left out because the
+ * copy is installed and built already (see test/support/repoCopy.ts).
  */
-import { cpSync } from "node:fs";
-import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openStack } from "../../engine/automation";
-import { EmulatorHarness } from "../support/emulatorHarness";
-import { REPO_ROOT, requireEngine, workDir } from "../support/engine";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyRepository } from "../support/repoCopy";
+import { freePort } from "../support/freePort";
+import { REPO_ROOT, requireEngine } from "../support/engine";
+import { shellSections, type ShellSection } from "../support/shellBlocks";
+import { ShellSession, terminalEnv } from "../support/shellSession";
 
-let emulator: EmulatorHarness;
+const EXAMPLES = ["basic", "legacy", "adopt", "receiver", "multi-instance"];
+const SETUP = "Setup";
+const CLEAN_UP = "Clean up";
 
-beforeAll(async () => {
-  emulator = await EmulatorHarness.start();
-});
-afterAll(async () => {
-  await emulator?.close();
-});
-beforeEach(async () => {
-  await emulator.reset();
-});
+/** The setup's one line of ports: the only values this test changes. */
+const PORTS_LINE = /^export EMULATOR_PORT=\d+ PRODUCTION_PORT=\d+ RECEIVER_PORT=\d+(?=\s)/m;
+/** The setup's `npm ci`: already done for the copy. */
+const NPM_CI_LINE = /^npm ci(\s.*)?\n/m;
+/** An example's `up`, as the page writes it. */
+const UP_LINE = /^npx webhook-subscriptions up --cwd \S+ --stack \S+(\s+#.*)?$/;
 
-/**
- * Opens stack "dev" of a program assembled in a fresh work dir from `copies`
- * (repo path → path in the work dir; "." is the work dir itself).
- */
-async function exampleStack(
-  name: string,
-  copies: Record<string, string>,
-  config: Record<string, string> = {},
-  env: Record<string, string> = {},
-): Promise<Stack> {
-  const dir = workDir(name);
-  for (const [from, to] of Object.entries(copies)) cpSync(join(REPO_ROOT, from), join(dir, to), { recursive: true });
-  return openStack({
-    engine: requireEngine(),
-    backendDir: join(dir, ".state"),
-    stackName: "dev",
-    workDir: dir,
-    config: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v }])),
-    env: { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder", ...env },
+/** Whether something accepts connections on the loopback port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
   });
 }
 
-describe("examples", () => {
-  it("basic: four subscriptions of different events and scopes, stable on a second up", async () => {
-    const stack = await exampleStack("basic", { "examples/basic": "." });
-    const preview = await stack.preview();
-    expect(preview.changeSummary).toEqual({ create: 5 });
-    const up = await stack.up();
-    expect(up.summary.resourceChanges).toEqual({ create: 5 });
-    const live = await emulator.all();
-    expect(live.map((s) => s.Webhook).sort()).toEqual([0, 1, 3, 5]);
-    const guids = up.outputs.guids!.value as Record<string, string>;
-    expect(live.find((s) => s.GUID === guids.audit)!.SubscriberURL).toBe(
-      `https://hooks.example.com/audit?after=${guids.businessObjects}`,
+/** The GUIDs of the subscriptions an emulator holds (the page's emulators answer the dev token). */
+async function guidsOn(port: number): Promise<string[]> {
+  const response = await fetch(
+    `http://127.0.0.1:${port}/configuration/WebHookSubscription/GetAllWebhookSubscriptions?api-version=3`,
+    { headers: { authorization: "Bearer dev-builder" } },
+  );
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { GUID: string }[]).map((subscription) => subscription.GUID);
+}
+
+/** The lines of the engine's last "Resources:" summary in `output`, e.g. ["+ 5 created"]. */
+function lastSummary(output: string): string[] {
+  const at = output.lastIndexOf("\nResources:\n");
+  if (at < 0) return [];
+  const lines = output.slice(at + "\nResources:\n".length).split("\n");
+  return lines
+    .slice(
+      0,
+      lines.findIndex((line) => line.trim() === ""),
+    )
+    .map((line) => line.trim());
+}
+
+/** Every file and directory under `dir`, relative, except git's and the installed packages. */
+function listing(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .filter((path) => !/^(\.git|node_modules)(\/|$)/.test(path))
+    .sort();
+}
+
+let root: string;
+let repo: string;
+let shell: ShellSession;
+let sections: Map<string, ShellSection>;
+let ports: { emulator: number; production: number; receiver: number };
+let before: string[];
+
+/** Runs a section of the page; then, for an example, its last `up` again, which must change nothing. */
+async function runSection(heading: string): Promise<string> {
+  const section = sections.get(heading);
+  expect(section, `examples/README.md has a "## ${heading}" section with an sh block`).toBeDefined();
+  const output = await shell.run(section!.script);
+  if (!EXAMPLES.includes(heading)) return output;
+  const up = section!.script.split("\n").filter((line) => UP_LINE.test(line.trim()));
+  expect(up.length, `the "${heading}" block runs the example with npx webhook-subscriptions up`).toBeGreaterThan(0);
+  const again = await shell.run(up.at(-1)!.trim());
+  const summary = lastSummary(again);
+  expect(summary, `a second up of "${heading}" changes nothing:\n${again}`).toHaveLength(1);
+  expect(summary[0], `a second up of "${heading}" changes nothing:\n${again}`).toMatch(/^\d+ unchanged$/);
+  return output;
+}
+
+beforeAll(async () => {
+  requireEngine();
+  root = mkdtempSync(join(tmpdir(), "examples-e2e-"));
+  repo = join(root, "repo");
+  await copyRepository(repo);
+  before = listing(repo);
+
+  const page = readFileSync(join(repo, "examples", "README.md"), "utf8");
+  sections = new Map(shellSections(page).map((section) => [section.heading, section]));
+  ports = { emulator: await freePort(), production: await freePort(), receiver: await freePort() };
+  const setup = sections.get(SETUP);
+  if (!setup) throw new Error('examples/README.md has no "## Setup" section with an sh block');
+  for (const line of [PORTS_LINE, NPM_CI_LINE]) {
+    const count = setup.script.match(new RegExp(line.source, "gm"))?.length ?? 0;
+    if (count !== 1) throw new Error(`the setup block must have exactly one line matching ${line}; found ${count}`);
+  }
+  const script = setup.script
+    .replace(NPM_CI_LINE, "")
+    .replace(
+      PORTS_LINE,
+      `export EMULATOR_PORT=${ports.emulator} PRODUCTION_PORT=${ports.production} RECEIVER_PORT=${ports.receiver}`,
     );
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
-    await stack.destroy();
-    expect(await emulator.all()).toEqual([]);
+  sections.set(SETUP, { heading: SETUP, script });
+
+  // Pulumi's bookkeeping (each project's selected stack) and npx's entry for the copy (`npx` of a
+  // package's own bin installs the package into npm's cache) stay with the copy, not in ~/.pulumi, ~/.npm.
+  const pulumiHome = join(root, "pulumi-home");
+  mkdirSync(pulumiHome);
+  shell = ShellSession.start(repo, terminalEnv({ PULUMI_HOME: pulumiHome, npm_config_cache: join(root, "npm-cache") }));
+}, 600_000);
+
+afterAll(async () => {
+  await shell?.close();
+  if (shell) {
+    const transcript = join(REPO_ROOT, ".work", "e2e", "examples-transcript.txt");
+    mkdirSync(join(REPO_ROOT, ".work", "e2e"), { recursive: true });
+    writeFileSync(transcript, shell.transcript);
+  }
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("examples/README.md", () => {
+  it("has a section for every example, between the setup and the clean-up", () => {
+    const examples = readdirSync(join(repo, "examples"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect([...examples].sort()).toEqual([...EXAMPLES].sort());
+    expect([...sections.keys()]).toEqual([SETUP, ...EXAMPLES, CLEAN_UP]);
   });
 
-  it("legacy: a change replaces the subscription (new GUID), the old one is unsubscribed", async () => {
-    const stack = await exampleStack("legacy", { "examples/legacy": "." });
-    const first = (await stack.up()).outputs.guid!.value as string;
-    await stack.setConfig("path", { value: "v2" });
-    const up = await stack.up();
-    expect(up.summary.resourceChanges).toEqual({ same: 1, replace: 1 });
-    const second = up.outputs.guid!.value as string;
-    expect(second).not.toBe(first);
-    expect((await emulator.all()).map((s) => s.GUID)).toEqual([second]);
-    await stack.destroy();
-    expect(await emulator.all()).toEqual([]);
+  it("setup: the emulator listens", async () => {
+    await runSection(SETUP);
+    expect(await listening(ports.emulator)).toBe(true);
   });
 
-  it("adopt: takes over an existing subscription, keeping its GUID and Signature", async () => {
-    const existing = await emulator.subscribe({
-      Webhook: 3,
-      FilterObjectType: 7,
-      SubscriberURL: "https://old.example.com/catalogue",
-    });
-    const stack = await exampleStack("adopt", { "examples/adopt": "." }, { guid: existing.GUID });
-    const up = await stack.up();
-    expect(up.outputs.guid!.value).toBe(existing.GUID);
-    expect(up.outputs.signature!.value).toBe(existing.Signature);
-    expect(await emulator.all()).toEqual([
-      expect.objectContaining({ GUID: existing.GUID, SubscriberURL: "https://hooks.example.com/catalogue" }),
-    ]);
-    await stack.destroy();
-    expect(await emulator.all()).toEqual([]);
+  it("basic: five resources created, the secret output shown when asked for", async () => {
+    const output = await runSection("basic");
+    expect(output).toContain("+ 5 created");
+    expect(output).toMatch(/createdSignature\s+[0-9a-f-]{36}/);
   });
 
-  it("multi-instance: the same subscriptions on test and production, each on its own instance", async () => {
-    const production = await EmulatorHarness.start();
-    try {
-      const stack = await exampleStack(
-        "multi-instance",
-        { "examples/multi-instance": "." },
-        { productionBaseUrl: production.url },
-        { PROD_WEBHOOKS_TOKEN: "dev-builder" },
-      );
-      const up = await stack.up();
-      expect(up.summary.resourceChanges).toEqual({ create: 6 });
-      const onTest = up.outputs.test!.value as Array<{ guid: string; instance: string }>;
-      const onProduction = up.outputs.prod!.value as Array<{ guid: string; instance: string }>;
-      expect((await emulator.all()).map((s) => s.GUID).sort()).toEqual(onTest.map((s) => s.guid).sort());
-      expect((await production.all()).map((s) => s.GUID).sort()).toEqual(onProduction.map((s) => s.guid).sort());
-      expect(onProduction.every((s) => s.instance === production.url)).toBe(true);
-      expect((await stack.preview()).changeSummary).toEqual({ same: 6 });
-      await stack.destroy();
-      expect(await emulator.all()).toEqual([]);
-      expect(await production.all()).toEqual([]);
-    } finally {
-      await production.close();
-    }
+  it("legacy: the changed path replaces the subscription, and the old one is unsubscribed", async () => {
+    const output = await runSection("legacy");
+    expect(lastSummary(output)).toEqual(["+-1 replaced", "1 unchanged"]);
+    const [, previous, next] = /~ guid\s*: "([0-9a-f-]{36})" => "([0-9a-f-]{36})"/.exec(output) ?? [];
+    const live = await guidsOn(ports.emulator);
+    expect(live).toContain(next);
+    expect(live).not.toContain(previous);
   });
 
-  it("the root program (Pulumi.yaml, main: infra/) creates its subscriptions and is stable", async () => {
-    const stack = await exampleStack("root", { "Pulumi.yaml": "Pulumi.yaml", infra: "infra" });
-    await stack.setConfig("receiverApiKey", { value: "k", secret: true });
-    const up = await stack.up();
-    expect(up.summary.resourceChanges).toEqual({ create: 5 });
-    expect(await emulator.all()).toHaveLength(4);
-    expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
-    await stack.destroy();
-    expect(await emulator.all()).toEqual([]);
+  it("adopt: the existing subscription's GUID is kept", async () => {
+    const output = await runSection("adopt");
+    const guid = (await shell.run('printf "%s\\n" "$GUID"')).trim();
+    expect(guid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(output).toMatch(new RegExp(`guid\\s*: "${guid}"`));
+  });
+
+  it("receiver: the genuine message is accepted, the forged one refused", async () => {
+    const output = await runSection("receiver");
+    expect(output).toContain("accepted /hooks:");
+    expect(output).toContain('"status":204');
+    expect(output).toContain("HTTP/1.1 401 Unauthorized");
+  });
+
+  it("multi-instance: two subscriptions on each instance", async () => {
+    const output = await runSection("multi-instance");
+    expect(output).toContain("+ 6 created");
+    for (const port of [ports.emulator, ports.production])
+      expect(output.match(new RegExp(`instance: "http://127\\.0\\.0\\.1:${port}"`, "g"))).toHaveLength(2);
+    expect(await guidsOn(ports.production)).toHaveLength(2);
+  });
+
+  it("clean-up: every stack removed, the processes stopped, the copy as it was", async () => {
+    const output = await runSection(CLEAN_UP);
+    for (const port of Object.values(ports)) expect(await listening(port), `port ${port} is closed`).toBe(false);
+    expect(listing(repo)).toEqual(before);
+    for (const example of EXAMPLES) expect(output).toContain(`Stack '${example}' has been removed!`);
   });
 });

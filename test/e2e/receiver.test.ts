@@ -7,7 +7,6 @@
  */
 import { execFile } from "node:child_process";
 import { cpSync, readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { basename, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
@@ -15,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { startReceiver, type RunningReceiver } from "../../examples/receiver/server";
 import { engineEnv, openStack } from "../../engine/automation";
+import { freePort } from "../support/freePort";
 import { REPO_ROOT, requireEngine, workDir } from "../support/engine";
 
 const execFileAsync = promisify(execFile);
@@ -23,19 +23,6 @@ const EXAMPLE_DIR = resolve(REPO_ROOT, "examples", "receiver");
 const LOCAL_FILES = /^(Pulumi\..+\.yaml|\.pulumi-state|node_modules)$/;
 const PACKET = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const HEADER_VALUE = "receiver-e2e-header-value";
-
-/**
- * A free loopback port. The subscription must name the receiver's URL before the receiver can
- * know the Signature, just as a real receiver is deployed first and given its secret after.
- */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
-  const address = probe.address();
-  await new Promise((done) => probe.close(done));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 /** POSTs a message to the receiver as an attacker would: with headers of our choosing. */
 async function post(url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {

@@ -184,7 +184,7 @@ describe("create", () => {
   it("fails clearly when the adopted GUID does not exist, creating nothing", async () => {
     const missing = "00000000-1111-4222-8333-444444444444";
     await expect(runtime.create(inputs({ adoptGuid: missing }))).rejects.toThrow(
-      /adoptGuid 00000000-1111-4222-8333-444444444444: no subscription with that GUID exists.*npm run drift/,
+      /adoptGuid 00000000-1111-4222-8333-444444444444: no subscription with that GUID exists.*npx webhook-subscriptions drift --stack <stack>/,
     );
     expect(await emulator.all()).toHaveLength(0);
   });

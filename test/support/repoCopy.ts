@@ -1,0 +1,56 @@
+/**
+ * A fresh copy of this repository, as a user has it after `git clone` and `npm ci`, for tests
+ * that run what the docs tell a user to type. `npm ci` itself is not run: on this 2-core machine
+ * it takes about two minutes and needs the registry or a warm cache. Instead the copy's
+ * node_modules links to this checkout's install of the same lockfile, entry by entry, so that
+ * the one package that must be the copy's own, the `file:` self-link, is.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readlinkSync, realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { REPO_ROOT } from "./engine";
+
+const execFileAsync = promisify(execFile);
+
+/** This package's name: node_modules holds it as a `file:` link to the repository root. */
+const SELF = "pulumi-webhook-subscriptions";
+
+/**
+ * Copies into `dir` (which must be empty or missing) the files git knows, as they are in the
+ * working tree (tracked ones, and new ones that are not ignored): what a clone of the current
+ * work holds. Then links node_modules and builds dist/, the build `npm ci` runs (`prepare`).
+ */
+export async function copyRepository(dir: string): Promise<void> {
+  const { stdout } = await execFileAsync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  mkdirSync(dir, { recursive: true });
+  for (const file of stdout.split("\0")) {
+    // A file deleted in the working tree but not yet in git's index is not part of the work.
+    if (file !== "" && existsSync(join(REPO_ROOT, file)))
+      cpSync(join(REPO_ROOT, file), join(dir, file), { verbatimSymlinks: true });
+  }
+  linkNodeModules(dir);
+  await execFileAsync("npm", ["run", "build", "--silent"], { cwd: dir });
+}
+
+/**
+ * node_modules of the copy: a real directory whose entries link to this checkout's packages,
+ * except the self-link, which points at the copy (`..`, as npm made it), and `.bin`, whose
+ * relative links are recreated so that `webhook-subscriptions` runs the copy's bin.
+ */
+function linkNodeModules(dir: string): void {
+  const from = join(REPO_ROOT, "node_modules");
+  if (realpathSync(join(from, SELF)) !== realpathSync(REPO_ROOT))
+    throw new Error(`${join(from, SELF)} is not the \`file:\` link to ${REPO_ROOT}: run \`npm ci\` here first.`);
+  const to = join(dir, "node_modules");
+  mkdirSync(join(to, ".bin"), { recursive: true });
+  for (const entry of readdirSync(from)) {
+    if (entry === ".bin") continue;
+    symlinkSync(entry === SELF ? ".." : join(from, entry), join(to, entry));
+  }
+  for (const bin of readdirSync(join(from, ".bin")))
+    symlinkSync(readlinkSync(join(from, ".bin", bin)), join(to, ".bin", bin));
+}
