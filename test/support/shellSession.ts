@@ -7,7 +7,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 
 /** How long `close` lets the session's processes stop after SIGTERM before it sends SIGKILL. */
 const STOP_GRACE_MS = 10_000;
@@ -24,6 +24,11 @@ export function terminalEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
     const projectSetting = key.startsWith("WEBHOOKS_") && key !== "WEBHOOKS_ENGINE_CACHE";
     if (!fromRunner && !projectSetting) env[key] = value;
   }
+  // npm puts the project's node_modules/.bin folders on PATH for its scripts; a terminal has none.
+  env.PATH = (env.PATH ?? "")
+    .split(delimiter)
+    .filter((dir) => dir && !dir.includes("node_modules"))
+    .join(delimiter);
   return { ...env, ...extra };
 }
 
