@@ -18,7 +18,7 @@ export {
   listWebhookSubscriptions,
   type ListWebhookSubscriptionsOptions,
   type ListedSubscription,
-} from "./provider/resource";
+} from "./provider/dynamic";
 
 // The service's vocabulary.
 export {

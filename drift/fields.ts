@@ -2,7 +2,7 @@
  * Which outputs of a WebhookSubscription are compared, which of them are secret, and how a
  * value read from state or from engine events is made comparable.
  */
-import { SECRET_OUTPUTS, SUBSCRIPTION_FIELDS } from "../provider/resource/model";
+import { SECRET_OUTPUTS, SUBSCRIPTION_FIELDS } from "../provider/model";
 import type { FieldValue } from "./report";
 
 /**

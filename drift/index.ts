@@ -1,7 +1,7 @@
 /**
  * The drift review (`pulumi-webhook-subscriptions/drift`): `reviewDrift`, the report it returns,
  * and the formats `webhook-subscriptions drift` prints. Built on the client, the resource's
- * public model (provider/resource/model.ts), the wire vocabulary and the Automation API.
+ * public model (provider/model.ts), the wire vocabulary and the Automation API.
  */
 export { reviewDrift, legacyReason, type ReviewDriftOptions } from "./reviewDrift";
 export * from "./report";

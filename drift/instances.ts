@@ -3,7 +3,7 @@
  * explicit `Provider`'s (its config in state), each with the managed subscriptions it holds.
  * Two providers reaching one base URL are one instance: one GetAll, listed once.
  */
-import { readSettings, type ConfigSource, type ConnectionSettings } from "../provider/resource/model";
+import { readSettings, type ConfigSource, type ConnectionSettings } from "../provider/model";
 import type { StateSnapshot, StateSubscription } from "./stateSnapshot";
 
 export interface StackInstance {

@@ -7,7 +7,7 @@
  * classifier resolves those with the plaintext state and the live subscription.
  */
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/resource/model";
+import { WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/model";
 
 /** What the refresh preview says about one resource. */
 export interface RefreshObservation {

@@ -17,7 +17,7 @@ import {
   WebhookSubscriptionClient,
   type RequestEvent,
 } from "../provider/client";
-import { clientSettings, type ConfigSource } from "../provider/resource/model";
+import { clientSettings, type ConfigSource } from "../provider/model";
 import { isLegacy, type Subscription } from "../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
 import { displayBackend } from "../engine/backend";

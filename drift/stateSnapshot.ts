@@ -5,7 +5,7 @@
  * The Automation API exports state with `--show-secrets`, so the outputs here hold plaintext
  * secrets. They are kept in memory to tell which secret changed, and never printed.
  */
-import { PROVIDER_KEYS, WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/resource/model";
+import { PROVIDER_KEYS, WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/model";
 import { COMPARED_FIELDS, unwrapValue, MASKED, type ComparedField } from "./fields";
 import type { FieldValue } from "./report";
 
@@ -74,7 +74,7 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
     }
   }
 
-  // Explicit Providers: provider resources whose config names them (see provider/resource/provider.ts).
+  // Explicit Providers: provider resources whose config names them (see provider/dynamic/provider.ts).
   const providers = new Map<string, Record<string, FieldValue>>();
   const providerByUrn = new Map<string, string>();
   for (const r of resources) {

@@ -9,9 +9,9 @@ import ts from "typescript";
 import type { DeclaredProperty, SchemaDeclarations } from "../provider/native/schema";
 
 const ROOT = path.resolve(__dirname, "..");
-const RESOURCE_FILE = path.join(ROOT, "provider/resource/webhookSubscription.ts");
-const PROVIDER_FILE = path.join(ROOT, "provider/resource/provider.ts");
-const LIST_FILE = path.join(ROOT, "provider/resource/list.ts");
+const RESOURCE_FILE = path.join(ROOT, "provider/dynamic/webhookSubscription.ts");
+const PROVIDER_FILE = path.join(ROOT, "provider/dynamic/provider.ts");
+const LIST_FILE = path.join(ROOT, "provider/dynamic/list.ts");
 
 /** The declarations, read from this checkout's sources. */
 export function readSchemaDeclarations(): SchemaDeclarations {

@@ -9,10 +9,10 @@
  * - secrets from `SECRET_OUTPUTS` and `SECRET_SETTINGS`, the settings' names from `SETTING_SOURCES`.
  */
 import { z } from "zod";
-import { SUBSCRIPTION_FIELDS } from "../resource/diff";
-import { SubscriptionInputSchema, UNKNOWN } from "../resource/inputs";
-import { PROVIDER_KEYS, SECRET_SETTINGS, SETTING_SOURCES } from "../resource/settings";
-import { SECRET_OUTPUTS } from "../resource/webhookSubscription";
+import { SUBSCRIPTION_FIELDS } from "../core/diff";
+import { SubscriptionInputSchema, UNKNOWN } from "../core/inputs";
+import { PROVIDER_KEYS, SECRET_SETTINGS, SETTING_SOURCES } from "../core/settings";
+import { SECRET_OUTPUTS } from "../core/outputs";
 
 /** The plugin's name: `pulumi-resource-webhooks`, config `webhooks:*`. */
 export const PACKAGE_NAME = "webhooks";

@@ -11,17 +11,11 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import type { InstanceLimiters } from "../client";
 import { webhookName } from "../wire";
-import { desiredOf, type SubscriptionInputs } from "../resource/inputs";
-import { listSubscriptions } from "../resource/list";
-import { createProvider } from "../resource/runtime";
-import {
-  PROVIDER_KEYS,
-  readSettings,
-  SECRET_SETTINGS,
-  SettingsNotKnownYet,
-  type ConfigSource,
-} from "../resource/settings";
-import { SECRET_OUTPUTS } from "../resource/webhookSubscription";
+import { desiredOf, type SubscriptionInputs } from "../core/inputs";
+import { listSubscriptions } from "../core/list";
+import { createProvider } from "../core/lifecycle";
+import { PROVIDER_KEYS, readSettings, SECRET_SETTINGS, SettingsNotKnownYet, type ConfigSource } from "../core/settings";
+import { SECRET_OUTPUTS } from "../core/outputs";
 import { decode, encode, UNKNOWN } from "./codec";
 import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN } from "./schema";
 

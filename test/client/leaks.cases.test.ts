@@ -22,7 +22,7 @@ import {
   type ErrorContext,
   type SubscriptionSpec,
 } from "../../provider/client";
-import { clientSettings, readSettings } from "../../provider/resource/settings";
+import { clientSettings, readSettings } from "../../provider/core/settings";
 import { leaksOf } from "../support/errorViews";
 import { SUBSCRIPTION_GUID, mockInstance, wireSubscription, type MockReply } from "./mockInstance";
 

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encode, UNKNOWN } from "../../provider/native/codec";
 import { pluginSchema, type PackageSchema } from "../../provider/native/schema";
 import { serve, type RunningPlugin } from "../../provider/native/server";
-import { checkInputs } from "../../provider/resource/inputs";
-import { readSettings } from "../../provider/resource/settings";
+import { checkInputs } from "../../provider/core/inputs";
+import { readSettings } from "../../provider/core/settings";
 import { readSchemaDeclarations } from "../../scripts/schemaDeclarations";
 import { EmulatorHarness, objectScopedBody } from "../support/emulatorHarness";
 

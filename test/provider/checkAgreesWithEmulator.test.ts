@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { dialectNamed } from "../../emulator/dialect";
 import { OPERATION_DEFINITIONS } from "../../emulator/operations";
 import { Store } from "../../emulator/store";
-import { checkInputs, desiredOf, type SubscriptionInputs } from "../../provider/resource/inputs";
+import { checkInputs, desiredOf, type SubscriptionInputs } from "../../provider/core/inputs";
 import { EMPTY_GUID, encodeSubscribe, type SubscriptionSpec } from "../../provider/wire";
 import { FUZZ_SEED } from "../support/fuzzSeed";
 

@@ -1,8 +1,8 @@
 /** diff: local, deep equality of normalised desired inputs against state; identity changes replace. */
 import { describe, expect, it } from "vitest";
-import { diffSubscription } from "../../provider/resource/diff";
-import { UNKNOWN } from "../../provider/resource/inputs";
-import type { SubscriptionOutputs } from "../../provider/resource/outputs";
+import { diffSubscription } from "../../provider/core/diff";
+import { UNKNOWN } from "../../provider/core/inputs";
+import type { SubscriptionOutputs } from "../../provider/core/outputs";
 
 const GUID = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
 const state: SubscriptionOutputs = {

@@ -3,7 +3,7 @@
  * (never a secret's) and what to do; good inputs are normalised to what the service returns.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { UNKNOWN, checkInputs, type SubscriptionInputs } from "../../provider/resource/inputs";
+import { UNKNOWN, checkInputs, type SubscriptionInputs } from "../../provider/core/inputs";
 import type { WebhookId } from "../../provider/wire";
 import { BAD_INPUTS, GUID, SECRET, typeScoped, valid } from "../support/badInputs";
 

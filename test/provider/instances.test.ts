@@ -4,8 +4,8 @@
  * credential is reported once, settings fail `check`, and adoptIdentical is honoured.
  */
 import { describe, expect, it, vi } from "vitest";
-import { createProvider } from "../../provider/resource/runtime";
-import type { SubscriptionInputs } from "../../provider/resource/inputs";
+import { createProvider } from "../../provider/core/lifecycle";
+import type { SubscriptionInputs } from "../../provider/core/inputs";
 import { useEmulator } from "../support/emulatorHarness";
 
 const a = useEmulator();

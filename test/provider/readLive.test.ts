@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { UnauthorizedError, type WebhookSubscriptionClient } from "../../provider/client";
-import { readLive } from "../../provider/resource/readLive";
-import { Instance } from "../../provider/resource/session";
+import { readLive } from "../../provider/core/readLive";
+import { Instance } from "../../provider/core/session";
 import { SUBSCRIPTION_GUID, mockInstance, wireSubscription } from "../client/mockInstance";
 
 const OTHER = "22222222-3333-4444-8555-666666666666";

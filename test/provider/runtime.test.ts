@@ -3,8 +3,8 @@
  * create (adoption, reconciliation, legacy confirmation), read, update and delete.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import * as runtime from "../../provider/resource/runtime";
-import { checkInputs, type SubscriptionInputs } from "../../provider/resource/inputs";
+import * as runtime from "../../provider/dynamic/runtime";
+import { checkInputs, type SubscriptionInputs } from "../../provider/core/inputs";
 import { EmulatorHarness, objectScopedBody, typeScopedBody } from "../support/emulatorHarness";
 
 const PACKET = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";

@@ -4,7 +4,7 @@
  * names the setting where it was read and never shows a secret.
  */
 import { describe, expect, it } from "vitest";
-import { readSettings, UNKNOWN_VALUE, SettingsNotKnownYet } from "../../provider/resource/settings";
+import { readSettings, UNKNOWN_VALUE, SettingsNotKnownYet } from "../../provider/core/settings";
 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 const env = { WEBHOOKS_BASE_URL: "https://x.example.com", WEBHOOKS_TOKEN: "t" };

@@ -1,6 +1,6 @@
 /** ListSnapshots: reads share one GetAll, failures are not shared, own writes keep it coherent. */
 import { describe, expect, it } from "vitest";
-import { ListSnapshots } from "../../provider/resource/snapshot";
+import { ListSnapshots } from "../../provider/core/snapshot";
 import type { Subscription } from "../../provider/wire";
 
 function sub(guid: string, url = "https://h.example.com/x"): Subscription {

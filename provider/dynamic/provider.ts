@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ApiVersion } from "../wire";
-import { PROVIDER_KEYS } from "./settings";
+import { PROVIDER_KEYS } from "../core/settings";
 
 /** Arguments of a `Provider`; each is the counterpart of a `webhooks:*` stack config key. */
 export interface ProviderArgs {

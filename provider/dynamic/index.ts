@@ -6,7 +6,7 @@ export {
   type ConnectionSettings,
   type ConfigSource,
   type ProviderSettings,
-} from "./settings";
-export { checkInputs, type CheckFailure } from "./inputs";
+} from "../core/settings";
+export { checkInputs, type CheckFailure } from "../core/inputs";
 export { Provider, type ProviderArgs } from "./provider";
 export { listWebhookSubscriptions, type ListWebhookSubscriptionsOptions, type ListedSubscription } from "./list";

@@ -3,10 +3,11 @@
  * default provider finds its instance. The drift review (and anything else that reads stacks)
  * builds on this and on the client, never on the provider's workings.
  */
-export { WEBHOOK_SUBSCRIPTION_TYPE, SECRET_OUTPUTS } from "./webhookSubscription";
-export type { SubscriptionOutputs } from "./outputs";
+export { WEBHOOK_SUBSCRIPTION_TYPE } from "./dynamic/webhookSubscription";
+export { SECRET_OUTPUTS } from "./core/outputs";
+export type { SubscriptionOutputs } from "./core/outputs";
 /** The fields the service stores (compared by diff and by the drift review). */
-export { SUBSCRIPTION_FIELDS, type SubscriptionField } from "./diff";
+export { SUBSCRIPTION_FIELDS, type SubscriptionField } from "./core/diff";
 /** Provider settings: the default provider's (stack config, then the environment) and explicit Providers'. */
 export {
   SETTING_SOURCES,
@@ -15,4 +16,4 @@ export {
   clientSettings,
   type ConfigSource,
   type ConnectionSettings,
-} from "./settings";
+} from "./core/settings";

@@ -1,10 +1,11 @@
 /**
- * The dynamic provider: Pulumi's contract, implemented. The fixed `__provider` module in state
- * requires this file by package name, so keep its path (`pulumi-webhook-subscriptions/runtime`).
+ * The lifecycle of a webhook subscription: Pulumi's provider contract, implemented once for both
+ * front doors — the dynamic provider (../dynamic/runtime.ts) and the native plugin
+ * (../native/server.ts) are thin adapters over `createProvider()`. The result types are the
+ * contract's shapes (type-only: nothing of the dynamic-provider host is loaded).
  *
- * The engine runs one plugin process per provider (the default one and each explicit
- * `Provider`), and the host calls `configure` with that provider's config before anything
- * else; this module is that process's provider (`createProvider()`'s methods).
+ * The engine runs one provider process per provider (the default one and each explicit
+ * provider), and calls `configure` with that provider's config before anything else.
  *
  * - check validates and normalises inputs, and the settings, before any API call (so at preview);
  * - diff is local, except when the subscription's recorded instance differs from the settings'
@@ -14,7 +15,7 @@
  * - update keeps GUID and Signature; delete unsubscribes where it lives, "already gone" = deleted.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { InstanceLimiters, NotFoundError, WebhookApiError } from "../client";
+import { InstanceLimiters, NotFoundError } from "../client";
 import { isLegacy } from "../wire";
 import { adopt, matches, subscribeOnce, updateChecked } from "./create";
 import { diffSubscription } from "./diff";
@@ -225,32 +226,3 @@ async function holds(at: Instance, guid: string): Promise<boolean> {
   if (at.legacy) return false;
   return at.run(`diff of ${guid}`, async () => (await readLive(at, guid)) !== undefined);
 }
-
-/**
- * The dynamic-provider host logs a failed check, diff, read or delete as `${err}: ${err.stack}`,
- * and a stack starts with the message: the whole message twice on one line, then frames of our
- * code. Our errors (the client's, and the plain errors that explain a failure) leave with an
- * empty stack, so the host prints the message once; a bug (TypeError, …) keeps its frames.
- */
-function forTheHost<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args) => {
-    try {
-      return await method(...args);
-    } catch (err) {
-      if (err instanceof Error && (err instanceof WebhookApiError || err.constructor === Error))
-        Object.defineProperty(err, "stack", { value: "", configurable: true, writable: true });
-      throw err;
-    }
-  };
-}
-
-const provider = createProvider();
-export const configure = provider.configure;
-export const check = forTheHost(provider.check);
-export const diff = forTheHost(provider.diff);
-export const create = forTheHost(provider.create);
-export const read = forTheHost(provider.read);
-export const update = forTheHost(provider.update);
-// `delete` is a reserved word, so the export is renamed.
-const remove = forTheHost(provider.delete);
-export { remove as delete };

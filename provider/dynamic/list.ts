@@ -3,13 +3,11 @@
  * programs that only need to see what exists (e.g. to skip declaring what another team owns).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { WebhookSubscriptionClient } from "../client";
-import type { Subscription } from "../wire";
 import { providerConfig, type Provider } from "./provider";
-import { clientSettings, readSettings, type ConfigSource } from "./settings";
+import { listSubscriptions, type ListedSubscription } from "../core/list";
+import type { ConfigSource } from "../core/settings";
 
-/** A listed subscription, without its secrets (Signature, custom header value). */
-export type ListedSubscription = Omit<Subscription, "signature" | "customHeaderValue">;
+export type { ListedSubscription };
 
 export interface ListWebhookSubscriptionsOptions {
   /**
@@ -29,23 +27,6 @@ export async function listWebhookSubscriptions(
   options: ListWebhookSubscriptionsOptions = {},
 ): Promise<ListedSubscription[]> {
   return listSubscriptions(options.provider ? await configOf(options.provider) : stackConfig());
-}
-
-/**
- * Lists the subscriptions of the instance that `source` configures, without their secrets.
- * Shared by both front doors: this function and the native plugin's `listWebhookSubscriptions`.
- * @param env where the default provider's `WEBHOOKS_*` and a Provider's `tokenFromEnv` are read.
- */
-export async function listSubscriptions(
-  source: ConfigSource,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<ListedSubscription[]> {
-  const client = new WebhookSubscriptionClient(clientSettings(readSettings(source, env).connection));
-  try {
-    return (await client.list()).map(({ signature: _s, customHeaderValue: _v, ...listed }) => listed);
-  } finally {
-    await client.close();
-  }
 }
 
 /** The stack's `webhooks:*` config, as the default provider reads it. */

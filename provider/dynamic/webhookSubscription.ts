@@ -3,7 +3,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { WebhookId, WebhookName } from "../wire";
-import { SUBSCRIPTION_FIELDS } from "./diff";
+import { SUBSCRIPTION_FIELDS } from "../core/diff";
+import { SECRET_OUTPUTS } from "../core/outputs";
 import { PROVIDER_MODULE } from "./providerModule";
 
 /** Type token in state: a dynamic resource of module `webhooks`. */
@@ -11,9 +12,6 @@ export const WEBHOOK_SUBSCRIPTION_TYPE = "pulumi-nodejs:dynamic/webhooks:Webhook
 
 /** Every output a `get` reads besides those declared below: the stored fields and adoptGuid. */
 const OUTPUT_NAMES = [...SUBSCRIPTION_FIELDS, "adoptGuid"];
-
-/** Outputs kept secret in state and in every display, whatever the program passed. */
-export const SECRET_OUTPUTS = ["signature", "customHeaderValue"] as const;
 
 /** Arguments of a WebhookSubscription. */
 export interface WebhookSubscriptionArgs {

@@ -29,3 +29,6 @@ export type ResourceOnly = Pick<SubscriptionOutputs, "adoptGuid" | "rotation">;
 export function outputsOf(live: Subscription, own: ResourceOnly, baseUrl: string): SubscriptionOutputs {
   return { ...live, webhookName: webhookName(live.webhook) ?? null, ...own, baseUrl };
 }
+
+/** Outputs kept secret in state and in every display, whatever the program passed (both front doors). */
+export const SECRET_OUTPUTS = ["signature", "customHeaderValue"] as const;
