@@ -6,7 +6,7 @@
  * test (plain `pulumi up`).
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, vi } from "vitest";
 import type { StatsSnapshot } from "../../emulator";
@@ -44,6 +44,29 @@ export function locks(backendDir: string): string[] {
   return existsSync(root)
     ? readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))
     : [];
+}
+
+/**
+ * Deletes the file backend's metadata sidecars (`<stack>.json.attrs`) that a kill left empty or
+ * cut short — the backend rewrites the sidecar in place just before it renames the new state in,
+ * and a torn one makes every later command fail with `failed to load checkpoint: EOF` — as
+ * docs/recovery.md tells users to. Returns the paths it deleted.
+ */
+export function removeTornSidecars(backendDir: string): string[] {
+  const root = join(backendDir, ".pulumi", "stacks");
+  const torn = readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".attrs"))
+    .map((file) => join(root, file))
+    .filter((path) => {
+      try {
+        JSON.parse(readFileSync(path, "utf8"));
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  for (const path of torn) rmSync(path);
+  return torn;
 }
 
 /** Processes of a process group that still run (zombies are dead; in a container nobody may reap them). */
