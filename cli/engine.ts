@@ -9,7 +9,8 @@ const USAGE = `usage: webhook-subscriptions engine
 
 Makes the Pulumi CLI available: a compatible \`pulumi\` on PATH, else the cache
 ($WEBHOOKS_ENGINE_CACHE or ~/.cache/pulumi-webhook-subscriptions/engine), else the official
-installer, else a build from Go modules. Prints the directory holding \`pulumi\`.`;
+installer, else a build from Go modules — with the language hosts built beside it when
+$WEBHOOKS_LANGUAGE_HOST_SOURCE names their source folder. Prints the directory holding \`pulumi\`.`;
 
 export const engineCommand: Command = {
   usage: USAGE,

@@ -3,35 +3,49 @@
  *   1. a compatible `pulumi` already on PATH;
  *   2. our cache from an earlier run (an official install or a Go build);
  *   3. the official installer through the Automation API (needs internet);
- *   4. a build from Go modules with the machine's Go toolchain (see wrapper/go.mod);
+ *   4. a build from Go modules with the machine's Go toolchain (see wrapper/v<version>/go.mod);
  * and fails with a message that says what to install when none of these works.
- * The result is a directory `<root>/bin` holding `pulumi` and the dynamic-provider shim.
+ * The result is a directory `<root>/bin` holding `pulumi` and the dynamic-provider shim, and the
+ * language hosts when they could be had (see languageHosts.ts).
  */
-import { execFile, spawn } from "node:child_process";
-import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { copyFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
 import { SemVer, satisfies } from "semver";
+import { buildLanguageHosts, languageHostSource, NODEJS_HOST } from "./languageHosts";
+import { run } from "./run";
 
 const execFileAsync = promisify(execFile);
 
 /**
  * The Pulumi CLI version this package is built and tested with (the lockfile's SDK and
- * engine/wrapper/go.mod pin the same). A user's own SDK may be any 3.x in the package's range:
- * the CLI and the SDK talk over a stable protocol, so the engine need not match it.
+ * engine/wrapper/v3.248.0/go.mod pin the same). A user's own SDK may be any 3.x in the package's
+ * range: the CLI and the SDK talk over a stable protocol, so the engine need not match it.
  */
 export const PULUMI_VERSION = "3.248.0";
 
 /** A `pulumi` already on PATH is used when it is at least this (the SDK range's floor). */
-const OLDEST_CLI_ON_PATH = "3.216.0";
+const OLDEST_CLI_ON_PATH = "3.248.0";
 
-/** The Go module that builds the CLI; beside this file in the sources, at the package root's engine/ in dist/. */
-const WRAPPER_DIR =
-  [resolve(__dirname, "wrapper"), resolve(__dirname, "..", "..", "engine", "wrapper")].find((dir) =>
-    existsSync(join(dir, "go.mod")),
-  ) ?? resolve(__dirname, "wrapper");
+/** The folder of the Go modules that build the CLI: beside this file in the sources, at the package root's engine/ in dist/. */
+const WRAPPERS =
+  [resolve(__dirname, "wrapper"), resolve(__dirname, "..", "..", "engine", "wrapper")].find((dir) => existsSync(dir)) ??
+  resolve(__dirname, "wrapper");
+
+/** The Go module that builds CLI `version`: `wrapper/v<version>/`, made as its go.mod's comment says. */
+function wrapperDir(version: string): string {
+  const dir = join(WRAPPERS, `v${version}`);
+  if (existsSync(join(dir, "go.mod"))) return dir;
+  const known = existsSync(WRAPPERS) ? readdirSync(WRAPPERS).join(", ") : "none";
+  throw new Error(
+    `Cannot build the Pulumi CLI ${version} from Go modules: there is no ${join(dir, "go.mod")} ` +
+      `(wrapper modules: ${known}). Ask for one of those versions, or make the module as ` +
+      "engine/wrapper/v3.248.0/go.mod's comment says.",
+  );
+}
 const SHIM_NAME = "pulumi-resource-pulumi-nodejs";
 const LANGUAGE_HOST_MODULE = "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3";
 
@@ -55,11 +69,21 @@ export interface ProvisionOptions {
   cacheDir?: string;
   /** How long the official installer may take before we fall through to the Go build. */
   installTimeoutMs?: number;
+  /**
+   * Exactly this CLI version (one with a wrapper module, for the Go build); a `pulumi` on PATH is
+   * then used only if it is this version. @default PULUMI_VERSION, or any compatible `pulumi` on PATH
+   */
+  version?: string;
+  /**
+   * The language hosts' source folder (see languageHosts.ts), built beside a CLI we built.
+   * @default `$WEBHOOKS_LANGUAGE_HOST_SOURCE`; none: no hosts unless the module proxy serves them
+   */
+  languageHostSource?: string;
 }
 
-/** Where the engine of the pinned version is cached (outside the repo). */
-export function engineRoot(cacheDir = defaultCacheDir()): string {
-  return join(cacheDir, `v${PULUMI_VERSION}`);
+/** Where the engine of a version (the pinned one by default) is cached (outside the repo). */
+export function engineRoot(cacheDir = defaultCacheDir(), version = PULUMI_VERSION): string {
+  return join(cacheDir, `v${version}`);
 }
 
 function defaultCacheDir(): string {
@@ -70,55 +94,56 @@ function defaultCacheDir(): string {
 /** Finds or makes the engine; see the module comment for the order. */
 export async function provisionEngine(options: ProvisionOptions = {}): Promise<Engine> {
   const log = options.log ?? (() => {});
-  const root = engineRoot(options.cacheDir);
+  const version = options.version ?? PULUMI_VERSION;
+  const root = engineRoot(options.cacheDir, version);
   const binDir = join(root, "bin");
+  // Checked first, so that a wrong folder fails at once rather than after a build.
+  const hostSource = languageHostSource(options.languageHostSource);
 
-  const onPath = await findOnPath();
+  // A CLI on PATH (an official install) comes with its language hosts.
+  const onPath = await findOnPath(options.version ? version : `>=${OLDEST_CLI_ON_PATH} <4`);
   if (onPath) {
     log(`using pulumi ${onPath.version} from PATH (${onPath.binDir})`);
-    return { ...onPath, hasLanguageHost: existsSync(join(onPath.binDir, "pulumi-language-nodejs")) };
+    return { ...onPath, hasLanguageHost: existsSync(join(onPath.binDir, NODEJS_HOST)) };
   }
 
-  if ((await versionOf(join(binDir, "pulumi"))) === PULUMI_VERSION) {
-    log(`using cached pulumi ${PULUMI_VERSION} (${binDir})`);
-    return finish(root, "cache");
+  if ((await versionOf(join(binDir, "pulumi"))) === version) {
+    log(`using cached pulumi ${version} (${binDir})`);
+    // A Go build cached before the source was named gets its hosts now (an official install has them).
+    if (hostSource && !existsSync(join(binDir, NODEJS_HOST))) await buildLanguageHosts(hostSource, binDir, log);
+    return finish("cache");
   }
 
-  log(`no pulumi ${PULUMI_VERSION} on PATH or in the cache; trying the official installer`);
+  log(`no pulumi ${version} on PATH or in the cache; trying the official installer`);
   try {
     await withTimeout(
-      PulumiCommand.install({ root, version: new SemVer(PULUMI_VERSION) }),
+      PulumiCommand.install({ root, version: new SemVer(version) }),
       options.installTimeoutMs ?? 30_000,
       "the official installer",
     );
-    return finish(root, "official-install");
+    return finish("official-install");
   } catch (err) {
     log(`official installer unavailable (${firstLine(err)}); building from Go modules instead`);
   }
 
-  await buildFromGoModules(binDir, log);
-  return finish(root, "go-build");
+  const env = await buildFromGoModules(version, binDir, log);
+  if (hostSource) await buildLanguageHosts(hostSource, binDir, log);
+  else await buildLanguageHostFromProxy(version, binDir, env, log);
+  return finish("go-build");
 
-  function finish(engineRootDir: string, source: EngineSource): Engine {
+  function finish(source: EngineSource): Engine {
     installShim(binDir);
-    return {
-      root: engineRootDir,
-      binDir,
-      version: PULUMI_VERSION,
-      source,
-      hasLanguageHost: existsSync(join(binDir, "pulumi-language-nodejs")),
-    };
+    return { root, binDir, version, source, hasLanguageHost: existsSync(join(binDir, NODEJS_HOST)) };
   }
 }
 
-/** A 3.x `pulumi` on PATH, no older than the SDK range's floor. */
-async function findOnPath(): Promise<Omit<Engine, "hasLanguageHost"> | undefined> {
+/** The first `pulumi` on PATH whose version satisfies `range` (an exact version or a semver range). */
+async function findOnPath(range: string): Promise<Omit<Engine, "hasLanguageHost"> | undefined> {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, "pulumi");
     const version = await versionOf(candidate);
-    if (version && satisfies(version, `>=${OLDEST_CLI_ON_PATH} <4`))
-      return { root: dirname(dir), binDir: dir, version, source: "path" };
+    if (version && satisfies(version, range)) return { root: dirname(dir), binDir: dir, version, source: "path" };
   }
   return undefined;
 }
@@ -138,20 +163,25 @@ export async function versionOf(cli: string): Promise<string | undefined> {
 }
 
 /**
- * Builds the CLI (and, where the module proxy has it, the Node.js language host) into `binDir`.
- * A cold build downloads a few hundred modules and compiles for many minutes, so it reports progress.
+ * Builds CLI `version` into `binDir` and returns the Go environment it used. A cold build
+ * downloads a few hundred modules and compiles for many minutes, so it reports progress.
  */
-async function buildFromGoModules(binDir: string, log: (line: string) => void): Promise<void> {
+async function buildFromGoModules(
+  version: string,
+  binDir: string,
+  log: (line: string) => void,
+): Promise<NodeJS.ProcessEnv> {
+  const wrapper = wrapperDir(version);
   const go = await goVersion();
   if (!go) {
     throw new Error(
-      `Cannot provision the Pulumi CLI ${PULUMI_VERSION}: it is not on PATH, the official installer ` +
+      `Cannot provision the Pulumi CLI ${version}: it is not on PATH, the official installer ` +
         `could not be reached, and there is no Go toolchain to build it. Install one of: ` +
-        `the Pulumi CLI ${PULUMI_VERSION} (https://www.pulumi.com/docs/install/), or Go >= 1.25 ` +
-        `(https://go.dev/dl/), then run \`npx webhook-subscriptions engine\` again.`,
+        `the Pulumi CLI ${version} (https://www.pulumi.com/docs/install/), or Go >= 1.25 ` +
+        `(https://go.dev/dl/), then run \`npm run engine\` again.`,
     );
   }
-  log(`building pulumi ${PULUMI_VERSION} with ${go} (cold build: several minutes on 2 cores)`);
+  log(`building pulumi ${version} with ${go} (cold build: several minutes on 2 cores)`);
   mkdirSync(binDir, { recursive: true });
   const env = {
     ...process.env,
@@ -162,31 +192,36 @@ async function buildFromGoModules(binDir: string, log: (line: string) => void): 
   };
 
   log("downloading Go modules…");
-  await run("go", ["mod", "download"], WRAPPER_DIR, env, log);
+  await run("go", ["mod", "download"], wrapper, env, log);
 
   const tmp = join(binDir, `pulumi.tmp-${process.pid}`);
-  const ldflags = `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${PULUMI_VERSION}`;
+  const ldflags = `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`;
   log("compiling pulumi…");
   await run(
     "go",
     ["build", "-v", "-trimpath", "-ldflags", ldflags, "-o", tmp, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"],
-    WRAPPER_DIR,
+    wrapper,
     env,
     log,
   );
   renameSync(tmp, join(binDir, "pulumi"));
   log(`built ${join(binDir, "pulumi")}`);
-
-  await buildLanguageHost(binDir, env, log);
+  return env;
 }
 
 /**
- * The Node.js language host has no version tags: its module is required at the pseudo-version of
- * the commit the pkg tag points to. Some module mirrors refuse that pseudo-version; the host is
- * then left out and program directories run through the Automation API's in-process runtime.
+ * Without a source folder: the Node.js language host has no version tags, so its module is
+ * required at the pseudo-version of the commit the pkg tag points to. Some module mirrors refuse
+ * that pseudo-version; the host is then left out and program directories run through the
+ * Automation API's in-process runtime.
  */
-async function buildLanguageHost(binDir: string, env: NodeJS.ProcessEnv, log: (line: string) => void) {
-  const pseudo = await languageHostPseudoVersion(env);
+async function buildLanguageHostFromProxy(
+  version: string,
+  binDir: string,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+) {
+  const pseudo = await languageHostPseudoVersion(version, env);
   if (!pseudo) {
     log("the module proxy does not say which commit the pkg tag points to; skipping the language host");
     return;
@@ -199,10 +234,10 @@ async function buildLanguageHost(binDir: string, env: NodeJS.ProcessEnv, log: (l
     // Best effort, outside the pinned wrapper: this mirror's checksum database lacks these modules.
     const getEnv = { ...env, GOFLAGS: "-mod=mod", GOSUMDB: "off" };
     await run("go", ["get", `${LANGUAGE_HOST_MODULE}@${pseudo}`], scratch, getEnv, log);
-    const tmp = join(binDir, `pulumi-language-nodejs.tmp-${process.pid}`);
+    const tmp = join(binDir, `${NODEJS_HOST}.tmp-${process.pid}`);
     await run("go", ["build", "-trimpath", "-o", tmp, LANGUAGE_HOST_MODULE], scratch, env, log);
-    renameSync(tmp, join(binDir, "pulumi-language-nodejs"));
-    log("built pulumi-language-nodejs");
+    renameSync(tmp, join(binDir, NODEJS_HOST));
+    log(`built ${NODEJS_HOST}`);
   } catch (err) {
     log(
       `pulumi-language-nodejs ${pseudo} is not available from the module proxy (${lastLine(err)}); ` +
@@ -214,12 +249,12 @@ async function buildLanguageHost(binDir: string, env: NodeJS.ProcessEnv, log: (l
 }
 
 /** `v3.0.0-<commit time>-<commit>` from the pkg tag's origin, as `go get <module>@<commit>` would compute. */
-async function languageHostPseudoVersion(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+async function languageHostPseudoVersion(version: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   try {
     const { stdout } = await execFileAsync(
       "go",
-      ["mod", "download", "-json", `github.com/pulumi/pulumi/pkg/v3@v${PULUMI_VERSION}`],
-      { cwd: WRAPPER_DIR, env, timeout: 120_000 },
+      ["mod", "download", "-json", `github.com/pulumi/pulumi/pkg/v3@v${version}`],
+      { cwd: wrapperDir(version), env, timeout: 120_000 },
     );
     const info = JSON.parse(stdout) as { Info?: string };
     if (!info.Info) return undefined;
@@ -248,45 +283,6 @@ async function goVersion(): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Runs a command, turning `go build -v` package lines into a compact progress count and
- * keeping the tail of the output for the error message.
- */
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  log: (line: string) => void,
-): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    const tail: string[] = [];
-    let packages = 0;
-    const onData = (chunk: Buffer) => {
-      for (const line of chunk.toString().split("\n")) {
-        if (!line.trim()) continue;
-        tail.push(line);
-        if (tail.length > 20) tail.shift();
-        if (/^[\w.-]+(\/[\w.~-]+)+$/.test(line.trim())) {
-          packages += 1;
-          if (packages % 100 === 0) log(`  compiled ${packages} packages…`);
-        } else if (line.startsWith("go: downloading")) {
-          packages += 1;
-          if (packages % 50 === 0) log(`  downloaded ${packages} modules…`);
-        }
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code === 0) resolvePromise();
-      else reject(new Error(`${command} ${args.join(" ")} failed (exit ${code}):\n${tail.join("\n")}`));
-    });
-  });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -1,9 +1,12 @@
 /**
- * Provisions the engine once per test run. A failure is handed to the end-to-end tests, which
- * then fail with the reason: they never skip.
+ * Provisions the engine once per test run, with the language hosts built from
+ * `../shared/engine-src` when that folder is there (see support/toolchain.ts). A failure is
+ * handed to the end-to-end tests, which then fail with the reason: they never skip.
  */
+import { existsSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { provisionEngine, type Engine } from "../../engine/provision";
+import { testLanguageHostSource } from "../support/toolchain";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -14,7 +17,11 @@ declare module "vitest" {
 export default async function setup(project: TestProject): Promise<void> {
   const started = Date.now();
   try {
-    const engine = await provisionEngine({ log: (line) => console.log(`[engine] ${line}`) });
+    const source = testLanguageHostSource();
+    const engine = await provisionEngine({
+      log: (line) => console.log(`[engine] ${line}`),
+      ...(existsSync(source) ? { languageHostSource: source } : {}),
+    });
     console.log(
       `[engine] pulumi ${engine.version} (${engine.source}) ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${engine.binDir}`,
     );

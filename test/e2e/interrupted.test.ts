@@ -10,7 +10,7 @@ import { openStack } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import { adoptionRecorder, compareFleet, describeComparison, exactly, fleet, fleetProgram } from "../support/fleet";
-import { checkpoint as checkpointAt, killMidRun, locks as locksAt } from "../support/interruption";
+import { checkpoint as checkpointAt, fixtureRun, killMidRun, locks as locksAt } from "../support/interruption";
 
 const COUNT = 30;
 const PROJECT = "interrupted";
@@ -46,7 +46,7 @@ describe("an up killed with SIGKILL", () => {
     });
     const subscribes = await killMidRun(
       emulator,
-      {
+      fixtureRun({
         engine: requireEngine(),
         backendDir: join(dir, "state"),
         workDir: dir,
@@ -55,7 +55,7 @@ describe("an up killed with SIGKILL", () => {
         emulatorUrl: emulator.url,
         count: COUNT,
         operation: "up",
-      },
+      }),
       // Once a quick create is recorded while slow ones are still in flight.
       { operation: "SubscribeToWebhook", after: KILL_AFTER_SUBSCRIBES, until: () => recorded() > 0 },
     );

@@ -23,7 +23,7 @@ import {
   fleetProgram,
   type FleetVariant,
 } from "../support/fleet";
-import { checkpoint, killMidRun, locks } from "../support/interruption";
+import { checkpoint, fixtureRun, killMidRun, locks } from "../support/interruption";
 import type { InterruptedRunParameters } from "./fixtures/interrupted-run";
 
 const COUNT = 30;
@@ -78,7 +78,7 @@ async function interrupt(
   });
   const seen = await killMidRun(
     emulator,
-    {
+    fixtureRun({
       engine: requireEngine(),
       backendDir: join(dir, "state"),
       workDir: dir,
@@ -89,7 +89,7 @@ async function interrupt(
       operation,
       variant,
       env: FAST,
-    },
+    }),
     { operation: slow, after: KILL_AFTER },
   );
   // The delayed requests complete on the service after the kill.

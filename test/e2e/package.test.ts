@@ -1,20 +1,23 @@
 /**
- * The package as a user gets it: packed from a clean clone of this branch (prepack builds),
- * installed into a fresh "user project" beside a different @pulumi/pulumi 3.x than our pin, and
- * used only through what it ships: `npx webhook-subscriptions …` and `require(…)`.
- * Every command must succeed as asserted; any other exit fails the test with its output.
+ * The package as a user gets it and runs it: packed from a clean clone of this branch (prepack
+ * builds), installed into a fresh user project, and run the way users run it — plain `pulumi up`,
+ * `preview`, `refresh`, `destroy`, `cancel` and `stack output` in the project directory, through
+ * the real Node.js language host — plus what the package ships: `npx webhook-subscriptions …` and
+ * `require(…)`. One scenario set, run on each toolchain of support/toolchain.ts. Every command
+ * must exit as asserted; any other exit fails the test with its output.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, requireEngine } from "../support/engine";
+import { EmulatorHarness } from "../support/emulatorHarness";
+import { REPO_ROOT } from "../support/engine";
+import { checkpoint, killMidRun, locks, removeTornSidecars } from "../support/interruption";
 import { packagesExcludingSupportedNode } from "../support/nodeEngines";
+import { TOOLCHAINS, provisionToolchain } from "../support/toolchain";
 
-/** A 3.x SDK other than the lockfile's 3.248.0, still supporting Node 20, inside our range. */
-const USER_SDK = "3.247.0";
 const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
 
 interface Result {
@@ -74,57 +77,123 @@ const sub = new WebhookSubscription("types", {
 exports.guid = sub.guid;
 `;
 
-describe("the packed package in a user's project", () => {
-  let root: string;
+/** Subscriptions of the program whose `pulumi up` is killed. */
+const FLEET = 12;
+/** Kill once this many Subscribes have reached the service (and one is recorded, one held). */
+const KILL_AFTER_SUBSCRIBES = 6;
+
+const FLEET_PROGRAM = `import { Webhook, WebhookSubscription } from "pulumi-webhook-subscriptions";
+
+for (let i = 0; i < ${FLEET}; i++)
+  new WebhookSubscription(\`sub-\${i}\`, {
+    webhook: Webhook.BusinessObjectTypeUpdated,
+    filterObjectType: 4,
+    subscriberUrl: \`https://hooks.example.com/fleet/\${i}\`,
+  });
+`;
+
+let root: string;
+let tarball: string;
+let clone: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "package-e2e-"));
+  clone = join(root, "clone");
+  // The committed branch, as CI or a git install would see it: nothing built, nothing ignored copied.
+  await run("git", ["clone", "--quiet", "--no-hardlinks", REPO_ROOT, clone], root);
+  expect(existsSync(join(clone, "dist"))).toBe(false);
+  await run("npm", ["ci", "--ignore-scripts", ...NPM], clone);
+  await run("npm", ["pack", "--pack-destination", root, ...NPM], clone);
+  const packed = readdirSync(root).find((name) => name.endsWith(".tgz"));
+  if (!packed) throw new Error(`npm pack wrote no tarball into ${root}`);
+  tarball = join(root, packed);
+}, 900_000);
+
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+it("the tarball ships dist/ (built by prepack) and the engine's Go module files, and no sources or source maps", async () => {
+  const listing = await run("tar", ["-tzf", tarball], root);
+  const files = listing.stdout.split("\n").filter(Boolean);
+  expect(files).toContain("package/dist/cli/index.js");
+  expect(files).toContain("package/dist/index.d.ts");
+  expect(files).toContain("package/engine/wrapper/v3.248.0/go.mod");
+  expect(files).toContain("package/engine/wrapper/v3.248.0/go.sum");
+  expect(files).toContain("package/LICENSE");
+  expect(files.filter((f) => f.endsWith(".map") || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
+  expect(files.filter((f) => /^package\/(test|scripts|bench|examples|infra)\//.test(f))).toEqual([]);
+});
+
+describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (toolchain) => {
   let user: string;
+  let state: string;
   let env: NodeJS.ProcessEnv;
   let emulator: ChildProcess | undefined;
-  let emulatorUrl: string;
-  let clone: string;
+  let service: EmulatorHarness;
   /** What the user's `npm install` printed on stderr, warnings included. */
   let installWarnings: string;
 
-  beforeAll(async () => {
-    requireEngine();
-    root = mkdtempSync(join(tmpdir(), "package-e2e-"));
-    clone = join(root, "clone");
-    // The committed branch, as CI or a git install would see it: nothing built, nothing ignored copied.
-    await run("git", ["clone", "--quiet", "--no-hardlinks", REPO_ROOT, clone], root);
-    expect(existsSync(join(clone, "dist"))).toBe(false);
-    await run("npm", ["ci", "--ignore-scripts", ...NPM], clone);
-    await run("npm", ["pack", "--pack-destination", root, ...NPM], clone);
-    const tarball = readdirSync(root).find((name) => name.endsWith(".tgz"));
-    if (!tarball) throw new Error(`npm pack wrote no tarball into ${root}`);
+  /** `pulumi <args> --stack dev` in a program directory of the user project. */
+  const pulumi = async (program: string, args: string[], expected = 0) => {
+    const result = await run("pulumi", [...args, "--stack", "dev"], join(user, program), env, expected);
+    // The transcript's summary, e.g. "pulumi up (ts-infra): + 2 created", for the run's log.
+    // The last "Resources:" block: `up` prints the preview's first.
+    const summary = [...result.stdout.matchAll(/\nResources:\n((?: {4}.*\n)+)/g)].pop()?.[1];
+    if (summary)
+      console.log(
+        `[${toolchain.name}] pulumi ${args.join(" ")} (${program}): ${summary
+          .trim()
+          .split(/\s*\n\s*/)
+          .join(", ")}`,
+      );
+    return result;
+  };
 
-    user = join(root, "user");
-    mkdirSync(user);
+  beforeAll(async () => {
+    const { engine, nodeBinDir } = await provisionToolchain(toolchain, (line) => console.log(`[toolchain] ${line}`));
+    if (!engine.hasLanguageHost)
+      throw new Error(
+        `pulumi ${engine.version} in ${engine.binDir} has no pulumi-language-nodejs: set WEBHOOKS_LANGUAGE_HOST_SOURCE ` +
+          "to a folder laid out like ../shared/engine-src, or put an official Pulumi install on PATH",
+      );
+    user = join(root, toolchain.cli);
+    state = join(user, "state");
+    mkdirSync(state, { recursive: true });
+    env = {
+      // The toolchain's node first: npm, npx and the language host run on it; then its CLI and hosts.
+      PATH: [nodeBinDir, engine.binDir, process.env.PATH].join(delimiter),
+      PULUMI_HOME: join(user, "pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_BACKEND_URL: pathToFileURL(state).href,
+      PULUMI_CONFIG_PASSPHRASE: "user-passphrase",
+      WEBHOOKS_TOKEN: "dev-builder",
+    };
     writeFileSync(
       join(user, "package.json"),
       JSON.stringify({
         name: "user-infra",
         private: true,
         dependencies: {
-          "@pulumi/pulumi": USER_SDK,
-          "pulumi-webhook-subscriptions": pathToFileURL(join(root, tarball)).href,
+          "@pulumi/pulumi": toolchain.sdk,
+          "pulumi-webhook-subscriptions": pathToFileURL(tarball).href,
         },
       }),
     );
     // Warnings shown, as a user sees them: the other steps keep NPM's --loglevel=error.
-    installWarnings = (await run("npm", ["install", ...NPM, "--loglevel=warn"], user)).stderr;
-
-    for (const language of ["ts", "js"] as const) {
-      const dir = join(user, `${language}-infra`);
-      mkdirSync(dir);
-      writeFileSync(join(dir, "Pulumi.yaml"), `name: ${language}-infra\nruntime: nodejs\n`);
-      writeFileSync(join(dir, `index.${language}`), PROGRAM(language, `/${language}`));
-    }
-    mkdirSync(join(root, "state"));
-    env = {
-      PULUMI_BACKEND_URL: pathToFileURL(join(root, "state")).href,
-      PULUMI_CONFIG_PASSPHRASE: "user-passphrase",
-      WEBHOOKS_TOKEN: "dev-builder",
+    installWarnings = (await run("npm", ["install", ...NPM, "--loglevel=warn"], user, env)).stderr;
+    const programs = {
+      "ts-infra": PROGRAM("ts", "/ts"),
+      "js-infra": PROGRAM("js", "/js"),
+      "fleet-infra": FLEET_PROGRAM,
     };
-  }, 900_000);
+    for (const [name, program] of Object.entries(programs)) {
+      mkdirSync(join(user, name));
+      writeFileSync(join(user, name, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
+      writeFileSync(join(user, name, name === "js-infra" ? "index.js" : "index.ts"), program);
+      await pulumi(name, ["stack", "init"]);
+    }
+  }, 1_800_000);
 
   afterAll(async () => {
     if (emulator?.pid !== undefined && emulator.exitCode === null) {
@@ -133,19 +202,20 @@ describe("the packed package in a user's project", () => {
       process.kill(-emulator.pid, "SIGTERM");
       await exited;
     }
-    if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it("ships dist/ (built by prepack) and the engine's Go module files, and no sources or source maps", async () => {
-    const listing = await run("tar", ["-tzf", readdirSync(root).find((n) => n.endsWith(".tgz")) ?? ""], root);
-    const files = listing.stdout.split("\n").filter(Boolean);
-    expect(files).toContain("package/dist/cli/index.js");
-    expect(files).toContain("package/dist/index.d.ts");
-    expect(files).toContain("package/engine/wrapper/go.mod");
-    expect(files).toContain("package/engine/wrapper/go.sum");
-    expect(files).toContain("package/LICENSE");
-    expect(files.filter((f) => f.endsWith(".map") || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
-    expect(files.filter((f) => /^package\/(test|scripts|bench|examples|infra)\//.test(f))).toEqual([]);
+  it(`runs node ${toolchain.node} and pulumi ${toolchain.cli}, with the user's one copy of SDK ${toolchain.sdk}`, async () => {
+    expect((await run("node", ["--version"], user, env)).stdout.trim()).toBe(`v${toolchain.node}`);
+    expect((await run("pulumi", ["version"], user, env)).stdout.trim()).toBe(`v${toolchain.cli}`);
+    const { stdout } = await run("npm", ["ls", "@pulumi/pulumi", "--all", "--parseable"], user, env);
+    expect(stdout.trim().split("\n")).toEqual([join(user, "node_modules", "@pulumi", "pulumi")]);
+    const { stdout: version } = await run(
+      "node",
+      ["-p", 'require("@pulumi/pulumi/package.json").version'],
+      join(user, "node_modules", "pulumi-webhook-subscriptions"),
+      env,
+    );
+    expect(version.trim()).toBe(toolchain.sdk);
   });
 
   it("installs without a warning about this package: no `prepare` to review, no EBADENGINE", async () => {
@@ -154,7 +224,16 @@ describe("the packed package in a user's project", () => {
     // Not only this Node: no installed package leaves out any version engines.node names.
     const supported = (JSON.parse(readFileSync(join(clone, "package.json"), "utf8")) as { engines: { node: string } })
       .engines.node;
-    expect(packagesExcludingSupportedNode(join(user, "node_modules", ".package-lock.json"), supported)).toEqual([]);
+    const userSdk = JSON.parse(
+      readFileSync(join(user, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8"),
+    ) as { engines?: { node?: string } };
+    expect(
+      packagesExcludingSupportedNode(
+        join(user, "node_modules", ".package-lock.json"),
+        supported,
+        userSdk.engines?.node ?? "*",
+      ),
+    ).toEqual([]);
     // The tarball's manifest has no `prepare`; the repository's keeps it (git installs build with it), untouched by the pack.
     const installed = join(user, "node_modules", "pulumi-webhook-subscriptions", "package.json");
     expect((JSON.parse(readFileSync(installed, "utf8")) as { scripts: Record<string, string> }).scripts.prepare).toBe(
@@ -164,22 +243,11 @@ describe("the packed package in a user's project", () => {
     expect(readFileSync(join(clone, "package.json"), "utf8")).toContain('"prepare": "npm run build"');
   });
 
-  it("resolves to the user's one copy of the Pulumi SDK", async () => {
-    const { stdout } = await run("npm", ["ls", "@pulumi/pulumi", "--all", "--parseable"], user);
-    expect(stdout.trim().split("\n")).toEqual([join(user, "node_modules", "@pulumi", "pulumi")]);
-    const { stdout: version } = await run(
-      "node",
-      ["-p", 'require("@pulumi/pulumi/package.json").version'],
-      join(user, "node_modules", "pulumi-webhook-subscriptions"),
-    );
-    expect(version.trim()).toBe(USER_SDK);
-  });
-
   it("the receiver entry loads no @pulumi/pulumi: only the package's own files and node built-ins", async () => {
     const script =
       'const r = require("pulumi-webhook-subscriptions/receiver");' +
       "console.log(JSON.stringify({ names: Object.keys(r), loaded: Object.keys(require.cache) }));";
-    const { stdout } = await run("node", ["-e", script], user);
+    const { stdout } = await run("node", ["-e", script], user, env);
     const { names, loaded } = JSON.parse(stdout) as { names: string[]; loaded: string[] };
     expect(names).toEqual(expect.arrayContaining(["verifySignature", "assertSignature"]));
     expect(loaded.filter((path) => path.includes("@pulumi"))).toEqual([]);
@@ -190,12 +258,12 @@ describe("the packed package in a user's project", () => {
   it("`npx webhook-subscriptions emulator` serves", async () => {
     const child = spawn("npx", ["webhook-subscriptions", "emulator", "--port", "0"], {
       cwd: user,
-      env: cleanEnv(),
+      env: { ...cleanEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
     emulator = child;
-    emulatorUrl = await new Promise<string>((resolve, reject) => {
+    const url = await new Promise<string>((resolve, reject) => {
       let out = "";
       let err = "";
       child.stderr?.on("data", (chunk: Buffer) => (err += chunk.toString()));
@@ -206,65 +274,129 @@ describe("the packed package in a user's project", () => {
         if (match?.[1]) resolve(match[1]);
       });
     });
-    const response = await fetch(
-      `${emulatorUrl}/configuration/WebHookSubscription/GetAllWebhookSubscriptions?api-version=3`,
-      {
-        headers: { authorization: "Bearer dev-builder" },
-      },
-    );
-    expect(response.status).toBe(200);
-    env.WEBHOOKS_BASE_URL = emulatorUrl;
+    service = EmulatorHarness.attach(url);
+    expect(await service.all()).toEqual([]);
+    env.WEBHOOKS_BASE_URL = url;
   });
 
-  it.each(["ts", "js"] as const)("a %s program goes up, then comes back with no changes", async (language) => {
-    const args = ["webhook-subscriptions", "up", "--cwd", join(user, `${language}-infra`), "--stack", "dev"];
-    const first = await run("npx", args, user, env);
-    expect(first.stdout).toMatch(/\+ 2 created/);
-    const second = await run("npx", args, user, env);
-    expect(second.stdout).toMatch(/2 unchanged/);
-    expect(second.stdout).not.toMatch(/created|updated|deleted|replaced/);
+  it.each(["ts", "js"] as const)(
+    "a %s program: `pulumi up`, a no-op `pulumi preview --expect-no-changes`, `pulumi stack output --show-secrets`",
+    async (language) => {
+      const program = `${language}-infra`;
+      const up = await pulumi(program, ["up", "--yes"]);
+      expect(up.stdout).toMatch(/\+ 2 created/);
+      const preview = await pulumi(program, ["preview", "--expect-no-changes"]);
+      expect(preview.stdout).toMatch(/2 unchanged/);
+      const outputs = JSON.parse((await pulumi(program, ["stack", "output", "--show-secrets", "--json"])).stdout) as {
+        guid: string;
+      };
+      const live = (await service.all()).find((s) => s.SubscriberURL === `https://hooks.example.com/${language}`);
+      expect(outputs.guid).toBe(live?.GUID);
+    },
+  );
+
+  it("the bin's runner (for machines without a language host) finds the program and agrees: no changes", async () => {
+    const args = ["webhook-subscriptions", "preview", "--cwd", join(user, "ts-infra"), "--stack", "dev"];
+    const { stdout } = await run("npx", args, user, env);
+    expect(stdout).toMatch(/2 unchanged/);
+    expect(stdout).not.toMatch(/to (create|update|delete|replace)/);
   });
 
-  it("`npx webhook-subscriptions drift` exits 0 in sync, then 2 after an out-of-band edit", async () => {
+  it("`pulumi destroy`; the drift review in sync, then drift after an out-of-band edit, which `pulumi refresh` records and `pulumi up` reverts", async () => {
     // One project per instance: the JavaScript one goes, or the review would list its subscription as unmanaged.
-    await run(
-      "npx",
-      ["webhook-subscriptions", "destroy", "--cwd", join(user, "js-infra"), "--stack", "dev"],
-      user,
-      env,
-    );
-    const args = [
-      "webhook-subscriptions",
-      "drift",
-      "--stack",
-      "dev",
-      "--cwd",
-      join(user, "ts-infra"),
-      "--format",
-      "json",
-    ];
-    const clean = await run("npx", args, user, env, 0);
-    const report = JSON.parse(clean.stdout) as { status: string; managed: { guid: string }[] };
-    expect(report.status).toBe("in-sync");
-    const guid = report.managed[0]?.guid;
+    expect((await pulumi("js-infra", ["destroy", "--yes"])).stdout).toMatch(/- 2 deleted/);
+    const drift = (expected: number) =>
+      run(
+        "npx",
+        ["webhook-subscriptions", "drift", "--stack", "dev", "--cwd", join(user, "ts-infra"), "--format", "json"],
+        user,
+        env,
+        expected,
+      ).then((result) => {
+        const report = JSON.parse(result.stdout) as { status: string; managed: { guid: string }[] };
+        console.log(
+          `[${toolchain.name}] npx webhook-subscriptions drift (ts-infra): exit ${expected}, ${report.status}`,
+        );
+        return report;
+      });
+    const clean = await drift(0);
+    expect(clean.status).toBe("in-sync");
+    const guid = clean.managed[0]?.guid;
     expect(guid).toMatch(/^[0-9a-f-]{36}$/);
 
     // Someone changes the subscription outside Pulumi.
-    const edit = await fetch(
-      `${emulatorUrl}/configuration/WebHookSubscription/UpdateWebhookSubscription?api-version=3`,
-      {
-        method: "POST",
-        headers: { authorization: "Bearer dev-builder", "content-type": "application/json" },
-        body: JSON.stringify({
-          GUID: guid,
-          Webhook: 5,
-          FilterObjectType: 4,
-          SubscriberURL: "https://elsewhere.example.com/ts",
-        }),
-      },
-    );
+    const edit = await service.config("UpdateWebhookSubscription", {
+      body: { GUID: guid, Webhook: 5, FilterObjectType: 4, SubscriberURL: "https://elsewhere.example.com/ts" },
+    });
     expect(edit.status).toBe(200);
-    const drifted = await run("npx", args, user, env, 2);
-    expect((JSON.parse(drifted.stdout) as { status: string }).status).toBe("drift");
+    expect((await drift(2)).status).toBe("drift");
+
+    expect((await pulumi("ts-infra", ["refresh", "--yes"])).stdout).toMatch(/~ 1 updated/);
+    // The state now holds the edit, so the program differs from it (7: the CLI's exit for unexpected changes).
+    const changes = await pulumi("ts-infra", ["preview", "--expect-no-changes"], 7);
+    expect(changes.stdout).toMatch(/~ 1 to update/);
+    expect((await pulumi("ts-infra", ["up", "--yes"])).stdout).toMatch(/~ 1 updated/);
+    expect((await drift(0)).status).toBe("in-sync");
+    expect((await pulumi("ts-infra", ["destroy", "--yes"])).stdout).toMatch(/- 2 deleted/);
+    expect(await service.all()).toEqual([]);
+  });
+
+  it("a killed `pulumi up` recovers as docs/recovery.md says: cancel, refresh --clear-pending-creates, up — no duplicates", async () => {
+    const recorded = () => checkpoint(state, "fleet-infra", "dev").resources.filter((r) => r.startsWith("sub-"));
+    // Half the Subscribes answer late: when the kill lands, some are recorded, some in flight.
+    await service.admin("PUT", "/faults", {
+      seed: 8,
+      rules: [{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 3000, probability: 0.5 }],
+    });
+    const fleet = join(user, "fleet-infra");
+    await killMidRun(
+      service,
+      {
+        name: "pulumi up",
+        command: "pulumi",
+        args: ["up", "--yes", "--stack", "dev"],
+        cwd: fleet,
+        env: { ...cleanEnv(), ...env },
+        workDir: fleet,
+        completed: /Duration:/,
+      },
+      { operation: "SubscribeToWebhook", after: KILL_AFTER_SUBSCRIBES, until: () => recorded().length > 0 },
+    );
+    // The delayed Subscribes complete on the service after the kill.
+    await service.admin("DELETE", "/faults");
+    await service.answeredAll();
+    // A kill while the backend rewrote the state's metadata sidecar tears it; docs/recovery.md says to delete it.
+    const torn = removeTornSidecars(state);
+    if (torn.length > 0) console.log(`[${toolchain.name}] the kill tore ${torn.join(", ")}: deleted`);
+    expect(locks(state)).toHaveLength(1);
+    expect(checkpoint(state, "fleet-infra", "dev").pending.length).toBeGreaterThan(0);
+
+    // 1. The lock blocks the next run until `pulumi cancel` removes it (the file backend: the lock file).
+    const blocked = await pulumi("fleet-infra", ["up", "--yes"], 1);
+    expect(`${blocked.stdout}${blocked.stderr}`).toMatch(/locked/);
+    await pulumi("fleet-infra", ["cancel", "--yes"]);
+    expect(locks(state)).toEqual([]);
+
+    // 2. Refresh drops the creates that never finished.
+    await pulumi("fleet-infra", ["refresh", "--clear-pending-creates", "--yes"]);
+    expect(checkpoint(state, "fleet-infra", "dev").pending).toEqual([]);
+    const unrecorded = (await service.all()).length - recorded().length;
+    expect(unrecorded, "subscriptions the killed run committed but never recorded").toBeGreaterThan(0);
+
+    // 3. Up creates the rest and adopts each unrecorded subscription instead of duplicating it.
+    const up = await pulumi("fleet-infra", ["up", "--yes"]);
+    const adopted = new Set(
+      [...up.stdout.matchAll(/adopted the existing identical subscription ([0-9a-f-]{36})/g)].map((m) => m[1]),
+    );
+    expect(adopted.size).toBe(unrecorded);
+    const live = await service.all();
+    expect(new Set(live.map((s) => s.SubscriberURL)).size).toBe(FLEET);
+    expect(live).toHaveLength(FLEET);
+    expect(recorded()).toHaveLength(FLEET);
+
+    // 4. Settled.
+    await pulumi("fleet-infra", ["preview", "--expect-no-changes"]);
+    await pulumi("fleet-infra", ["destroy", "--yes"]);
+    expect(await service.all()).toEqual([]);
   });
 });

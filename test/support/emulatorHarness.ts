@@ -73,6 +73,8 @@ export function objectScopedBody(
 /** A running emulator plus helpers for its two APIs and its admin API. */
 export class EmulatorHarness {
   private running: RunningEmulator | undefined;
+  /** The address of an emulator another process runs (see `attach`). */
+  private attached: string | undefined;
 
   /** Starts an emulator on a free port; the caller closes it. */
   static async start(options: EmulatorOptions = {}): Promise<EmulatorHarness> {
@@ -81,10 +83,18 @@ export class EmulatorHarness {
     return harness;
   }
 
+  /** Drives an emulator that another process runs (e.g. the package's bin); `close` leaves it running. */
+  static attach(url: string): EmulatorHarness {
+    const harness = new EmulatorHarness();
+    harness.attached = url;
+    return harness;
+  }
+
   /** Base URL of the running emulator. */
   get url(): string {
-    if (!this.running) throw new Error("the emulator is not running");
-    return this.running.url;
+    const url = this.running?.url ?? this.attached;
+    if (!url) throw new Error("the emulator is not running");
+    return url;
   }
 
   async open(options: EmulatorOptions = {}): Promise<void> {

@@ -2,10 +2,11 @@
  * Killing an engine operation the way a crashed CI runner would — SIGKILL of the whole process
  * group in the middle of the run — and looking at what it left: the checkpoint at rest, the
  * backend's lock files, and any plugin the dead engine orphaned. Shared by the interrupted-run
- * tests (default and skip-checkpoints mode).
+ * tests (default and skip-checkpoints mode, through the Automation API) and the packed package's
+ * test (plain `pulumi up`).
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, vi } from "vitest";
 import type { StatsSnapshot } from "../../emulator";
@@ -43,6 +44,29 @@ export function locks(backendDir: string): string[] {
   return existsSync(root)
     ? readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))
     : [];
+}
+
+/**
+ * Deletes the file backend's metadata sidecars (`<stack>.json.attrs`) that a kill left empty or
+ * cut short — the backend rewrites the sidecar in place just before it renames the new state in,
+ * and a torn one makes every later command fail with `failed to load checkpoint: EOF` — as
+ * docs/recovery.md tells users to. Returns the paths it deleted.
+ */
+export function removeTornSidecars(backendDir: string): string[] {
+  const root = join(backendDir, ".pulumi", "stacks");
+  const torn = readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".attrs"))
+    .map((file) => join(root, file))
+    .filter((path) => {
+      try {
+        JSON.parse(readFileSync(path, "utf8"));
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  for (const path of torn) rmSync(path);
+  return torn;
 }
 
 /** Processes of a process group that still run (zombies are dead; in a container nobody may reap them). */
@@ -105,37 +129,60 @@ export interface KillPoint {
 }
 
 /** Requests of `operation` the emulator has received, and API requests received and answered (every operation). */
-async function traffic(emulator: EmulatorHarness, operation: Operation) {
+async function traffic(emulator: Pick<EmulatorHarness, "admin">, operation: Operation) {
   const { requests, status } = (await emulator.admin("GET", "/stats")).json as StatsSnapshot;
   const sum = (counters: Record<string, number>) => Object.values(counters).reduce((a, b) => a + b, 0);
   return { of: requests[operation] ?? 0, received: sum(requests), answered: sum(status) };
 }
 
+/** An engine operation to kill: a command run in a process group of its own. */
+export interface RunToKill {
+  /** What it runs, for messages, e.g. `up`. */
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Where the run's plugins work: what the dead engine leaves running there is killed after it. */
+  readonly workDir: string;
+  /** Output that says the run completed, i.e. the kill came too late. */
+  readonly completed: RegExp;
+}
+
+/** The fixture's engine operation (Automation API, inline program) as a run to kill. */
+export function fixtureRun(parameters: InterruptedRunParameters): RunToKill {
+  return {
+    name: parameters.operation,
+    command: join(REPO_ROOT, "node_modules", ".bin", "tsx"),
+    args: [join(REPO_ROOT, "test", "e2e", "fixtures", "interrupted-run.ts")],
+    cwd: REPO_ROOT,
+    env: { ...process.env, INTERRUPTED_RUN: JSON.stringify(parameters) },
+    workDir: parameters.workDir,
+    completed: new RegExp(`${parameters.operation} finished`),
+  };
+}
+
 /**
- * Runs the fixture's engine operation in a process group of its own and SIGKILLs the group at
- * `kill`: once `kill.after` more requests of `kill.operation` have reached the service, at least
- * one request of the run has been answered and at least one is still held by the service (a
- * delay fault) — so the kill finds requests answered, in flight and not yet sent — and
- * `kill.until` holds. Then kills the plugins it orphaned and checks that nothing of the run is
- * left. Returns the requests of `kill.operation` seen at the kill.
+ * Starts `run` in a process group of its own and SIGKILLs the group at `kill`: once `kill.after`
+ * more requests of `kill.operation` have reached the service, at least one request of the run
+ * has been answered and at least one is still held by the service (a delay fault) — so the kill
+ * finds requests answered, in flight and not yet sent — and `kill.until` holds. Then kills the
+ * plugins it orphaned and checks that nothing of the run is left. Returns the requests of
+ * `kill.operation` seen at the kill.
  */
 export async function killMidRun(
-  emulator: EmulatorHarness,
-  parameters: InterruptedRunParameters,
+  emulator: Pick<EmulatorHarness, "admin">,
+  run: RunToKill,
   kill: KillPoint,
 ): Promise<number> {
   const before = await traffic(emulator, kill.operation);
-  const child = spawn(
-    join(REPO_ROOT, "node_modules", ".bin", "tsx"),
-    [join(REPO_ROOT, "test", "e2e", "fixtures", "interrupted-run.ts")],
-    {
-      cwd: REPO_ROOT,
-      // Its own process group: one signal reaches the script, the pulumi CLI and the provider plugin.
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, INTERRUPTED_RUN: JSON.stringify(parameters) },
-    },
-  );
+  const child = spawn(run.command, run.args, {
+    cwd: run.cwd,
+    // Its own process group: one signal reaches the CLI and whatever serves the program.
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: run.env,
+  });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -158,28 +205,25 @@ export async function killMidRun(
       const reached = seen >= kill.after && answered > 0 && held > 0 && (kill.until?.() ?? true);
       expect(
         reached || ended,
-        `waiting for ${kill.after} ${kill.operation} requests of the ${parameters.operation} to reach the service, ` +
+        `waiting for ${kill.after} ${kill.operation} requests of the ${run.name} to reach the service, ` +
           `one answered and one still held${kill.until ? ", and the caller's condition" : ""}; ` +
           `seen ${seen}, answered ${answered}, held ${held}:\n${output}`,
       ).toBe(true);
     },
     { timeout: 120_000, interval: 25 },
   );
-  expect(ended, `the ${parameters.operation} ended before the kill:\n${output}`).toBe(false);
+  expect(ended, `the ${run.name} ended before the kill:\n${output}`).toBe(false);
   process.kill(-child.pid!, "SIGKILL");
   await exited;
   await vi.waitFor(
     () => expect(liveMembers(child.pid!), "processes of the killed group still running").toEqual([]),
     PROCESS_EXIT,
   );
-  const strays = killStrays(parameters.workDir);
+  const strays = killStrays(run.workDir);
   await vi.waitFor(
-    () =>
-      expect(processesIn(parameters.workDir), `plugins orphaned by the kill (${strays.join(", ")}) still run`).toEqual(
-        [],
-      ),
+    () => expect(processesIn(run.workDir), `plugins orphaned by the kill (${strays.join(", ")}) still run`).toEqual([]),
     PROCESS_EXIT,
   );
-  expect(output).not.toContain(`${parameters.operation} finished`);
+  expect(output).not.toMatch(run.completed);
   return seen;
 }

@@ -16,9 +16,12 @@ interface LockedPackage {
  * The packages of `lockfile` whose `engines.node` leaves out some Node version that `supported`
  * (our package.json's `engines.node`) includes, as `"path@version needs <range>"` lines;
  * development-only packages are left out, as a user never installs them.
+ * @param userSdk in a user's project: the `engines.node` of the user's own `@pulumi/pulumi`, which
+ *   narrows what that project can run on (SDK 3.249 and later need Node 22), whatever we support.
  */
-export function packagesExcludingSupportedNode(lockfile: string, supported: string): string[] {
+export function packagesExcludingSupportedNode(lockfile: string, supported: string, userSdk?: string): string[] {
   const { packages } = JSON.parse(readFileSync(lockfile, "utf8")) as { packages: Record<string, LockedPackage> };
+  if (userSdk !== undefined) supported = bothRanges(supported, userSdk);
   return (
     Object.entries(packages)
       // "" is the project itself (this repository, or the user's).
@@ -26,4 +29,12 @@ export function packagesExcludingSupportedNode(lockfile: string, supported: stri
       .filter(([, entry]) => !semver.subset(supported, entry.engines?.node ?? "*"))
       .map(([path, entry]) => `${path}@${entry.version ?? "?"} needs ${entry.engines?.node ?? "?"}`)
   );
+}
+
+/** The versions in both ranges, as one range: every pair of their comparator sets, joined. */
+function bothRanges(a: string, b: string): string {
+  const sets = (range: string) => new semver.Range(range).set.map((set) => set.map((c) => c.value).join(" "));
+  return sets(a)
+    .flatMap((x) => sets(b).map((y) => `${x} ${y}`.trim()))
+    .join(" || ");
 }
