@@ -23,7 +23,7 @@ import {
   fleetProgram,
   type FleetVariant,
 } from "../support/fleet";
-import { checkpoint, fixtureRun, killMidRun, locks } from "../support/interruption";
+import { checkpoint, fixtureRun, killMidRun, locks, removeTornSidecars } from "../support/interruption";
 import type { InterruptedRunParameters } from "./fixtures/interrupted-run";
 
 const COUNT = 30;
@@ -95,6 +95,9 @@ async function interrupt(
   // The delayed requests complete on the service after the kill.
   await emulator.admin("DELETE", "/faults");
   await emulator.answeredAll();
+  // A kill can tear the file backend's metadata file beside the state; docs/recovery.md says to delete it.
+  const torn = removeTornSidecars(join(dir, "state"));
+  if (torn.length > 0) console.log(`[interrupted] removed the torn ${torn.join(", ")}, as docs/recovery.md says`);
   const state = checkpoint(join(dir, "state"), PROJECT, name);
   const live = await emulator.all();
   const recorded = state.resources.filter((r) => r.startsWith("sub-")).length;
