@@ -16,6 +16,8 @@ import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT } from "../support/engine";
 import { checkpoint, killMidRun, locks, removeTornSidecars } from "../support/interruption";
 import { packagesExcludingSupportedNode } from "../support/nodeEngines";
+import { shellBlocks } from "../support/shellBlocks";
+import { ShellSession, terminalEnv } from "../support/shellSession";
 import { TOOLCHAINS, provisionToolchain } from "../support/toolchain";
 
 const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
@@ -399,4 +401,67 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     await pulumi("fleet-infra", ["destroy", "--yes"]);
     expect(await service.all()).toEqual([]);
   });
+});
+
+/**
+ * The README's "Use it in your own Pulumi project", run as written from an empty directory on
+ * today's toolchain (a machine with a Pulumi CLI), with the README's own "Declaring subscriptions"
+ * program as index.ts. Substituted, each exactly once: the package name in `npm install` (it is not
+ * on the registry: the tarball instead), the example instance URL (the emulator) and the `…`
+ * passphrase. `$TOKEN` comes from the environment, as the README expects.
+ */
+describe("the README's own-project path, as written, from an empty directory", () => {
+  const today = TOOLCHAINS.at(-1)!;
+  let session: ShellSession | undefined;
+  let service: EmulatorHarness;
+
+  afterAll(async () => {
+    await session?.close();
+    await service?.close();
+  });
+
+  it("npm init, install, login, stack init, config, pulumi up: the README's subscription on the instance", async () => {
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const section = "Use it in your own Pulumi project";
+    const script = shellBlocks(readme).find((b) => b.heading === section)?.script;
+    const program = shellBlocks(readme, "ts").find((b) => b.heading === "Declaring subscriptions")?.script;
+    if (!script || !program) throw new Error(`README.md lost its "${section}" sh block or its program`);
+    service = await EmulatorHarness.start();
+    const once = (text: string, from: string | RegExp, to: string) => {
+      const matches = text.match(new RegExp(from, "g"))?.length ?? 0;
+      if (matches !== 1) throw new Error(`README.md: expected ${String(from)} once in "${section}", found ${matches}`);
+      return text.replace(from, to);
+    };
+    let commands = once(script, / pulumi-webhook-subscriptions\n/.source, ` ${pathToFileURL(tarball).href}\n`);
+    commands = once(commands, "https://instance\\.example\\.com/api", service.url);
+    commands = once(commands, "PULUMI_CONFIG_PASSPHRASE=…", "PULUMI_CONFIG_PASSPHRASE=readme-passphrase");
+    // The program is written where the README says it goes: after the config, before `pulumi up`.
+    const [beforeProgram, afterProgram] = commands.split(/^# index\.ts declares.*$/m);
+    if (afterProgram === undefined) throw new Error(`README.md: "${section}" no longer says where index.ts comes in`);
+
+    const { engine, nodeBinDir } = await provisionToolchain(today, (line) => console.log(`[toolchain] ${line}`));
+    const home = mkdtempSync(join(tmpdir(), "readme-user-"));
+    session = ShellSession.start(
+      home,
+      terminalEnv({
+        HOME: home,
+        // A machine with Node.js and a Pulumi CLI; `pulumi up` answers its prompt by itself.
+        PATH: [nodeBinDir, engine.binDir, process.env.PATH].join(delimiter),
+        PULUMI_SKIP_CONFIRMATIONS: "true",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        TOKEN: "dev-builder",
+        npm_config_cache: join(process.env.HOME ?? home, ".npm"),
+      }),
+    );
+    await session.run(beforeProgram!);
+    writeFileSync(join(home, "webhooks", "index.ts"), program);
+    const up = await session.run(afterProgram);
+    expect(up).toMatch(/\+ 2 created/);
+    const declared = (await service.all()).map((s) => [s.SubscriberURL, s.CustomHeader]);
+    expect(declared).toEqual([["https://hooks.example.com/orders", "X-Api-Key"]]);
+    // Still in the README's project and shell: a second run changes nothing, and destroy cleans up.
+    expect(await session.run("pulumi preview --expect-no-changes")).toMatch(/2 unchanged/);
+    await session.run("pulumi destroy");
+    expect(await service.all()).toEqual([]);
+  }, 900_000);
 });

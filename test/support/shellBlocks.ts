@@ -12,35 +12,40 @@ export interface ShellSection {
 }
 
 const HEADING = /^## (.+)$/;
-const FENCE_OPEN = /^```sh\s*$/;
 const FENCE_CLOSE = /^```\s*$/;
+
+/** Every fenced block of `language` (`sh` by default) on the page, in order, with the `## ` heading of its section. */
+export function shellBlocks(markdown: string, language = "sh"): ShellSection[] {
+  const fenceOpen = new RegExp(`^\`\`\`${language}\\s*$`);
+  const blocks: ShellSection[] = [];
+  /** Before the first `## `: the page's top, "". */
+  let heading = "";
+  let block: string[] | undefined;
+  for (const line of markdown.split("\n")) {
+    if (block) {
+      if (FENCE_CLOSE.test(line)) {
+        blocks.push({ heading, script: block.join("\n") });
+        block = undefined;
+      } else block.push(line);
+      continue;
+    }
+    const match = HEADING.exec(line);
+    if (match?.[1]) heading = match[1].trim();
+    else if (fenceOpen.test(line)) block = [];
+  }
+  if (block) throw new Error(`an sh block is not closed:\n${block.join("\n")}`);
+  return blocks;
+}
 
 /**
  * Every `## ` section that has an `sh` block, in page order. A section with two blocks is an
  * error: which one to run would be a guess.
  */
 export function shellSections(markdown: string): ShellSection[] {
-  const sections: { heading: string; scripts: string[] }[] = [];
-  let block: string[] | undefined;
-  for (const line of markdown.split("\n")) {
-    if (block) {
-      if (FENCE_CLOSE.test(line)) {
-        const section = sections.at(-1);
-        if (!section) throw new Error(`an sh block before the first "## " heading:\n${block.join("\n")}`);
-        section.scripts.push(block.join("\n"));
-        block = undefined;
-      } else block.push(line);
-      continue;
-    }
-    const heading = HEADING.exec(line);
-    if (heading?.[1]) sections.push({ heading: heading[1].trim(), scripts: [] });
-    else if (FENCE_OPEN.test(line)) block = [];
+  const blocks = shellBlocks(markdown);
+  for (const { heading } of blocks) {
+    const count = blocks.filter((b) => b.heading === heading).length;
+    if (count > 1) throw new Error(`section "${heading}" has ${count} sh blocks; expected one`);
   }
-  if (block) throw new Error(`an sh block is not closed:\n${block.join("\n")}`);
-  return sections
-    .filter((section) => section.scripts.length > 0)
-    .map(({ heading, scripts }) => {
-      if (scripts.length > 1) throw new Error(`section "${heading}" has ${scripts.length} sh blocks; expected one`);
-      return { heading, script: scripts[0]! };
-    });
+  return blocks;
 }
