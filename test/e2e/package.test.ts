@@ -407,8 +407,8 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
  * The README's "Use it in your own Pulumi project", run as written from an empty directory on
  * today's toolchain (a machine with a Pulumi CLI), with the README's own "Declaring subscriptions"
  * program as index.ts. Substituted, each exactly once: the package name in `npm install` (it is not
- * on the registry: the tarball instead), the example instance URL (the emulator) and the `…`
- * passphrase. `$TOKEN` comes from the environment, as the README expects.
+ * on the registry: the tarball instead), the example instance URL (the emulator), the `…`
+ * passphrase, and `--local` (below). `$TOKEN` comes from the environment, as the README expects.
  */
 describe("the README's own-project path, as written, from an empty directory", () => {
   const today = TOOLCHAINS.at(-1)!;
@@ -427,14 +427,17 @@ describe("the README's own-project path, as written, from an empty directory", (
     const program = shellBlocks(readme, "ts").find((b) => b.heading === "Declaring subscriptions")?.script;
     if (!script || !program) throw new Error(`README.md lost its "${section}" sh block or its program`);
     service = await EmulatorHarness.start();
-    const once = (text: string, from: string | RegExp, to: string) => {
-      const matches = text.match(new RegExp(from, "g"))?.length ?? 0;
+    const once = (text: string, from: RegExp, to: string) => {
+      const matches = text.match(new RegExp(from.source, `${from.flags}g`))?.length ?? 0;
       if (matches !== 1) throw new Error(`README.md: expected ${String(from)} once in "${section}", found ${matches}`);
       return text.replace(from, to);
     };
-    let commands = once(script, / pulumi-webhook-subscriptions\n/.source, ` ${pathToFileURL(tarball).href}\n`);
-    commands = once(commands, "https://instance\\.example\\.com/api", service.url);
-    commands = once(commands, "PULUMI_CONFIG_PASSPHRASE=…", "PULUMI_CONFIG_PASSPHRASE=readme-passphrase");
+    let commands = once(script, / pulumi-webhook-subscriptions$/m, ` ${pathToFileURL(tarball).href}`);
+    commands = once(commands, /https:\/\/instance\.example\.com\/api/, service.url);
+    commands = once(commands, /PULUMI_CONFIG_PASSPHRASE=…/, "PULUMI_CONFIG_PASSPHRASE=readme-passphrase");
+    // `--local` is file://~, and the CLI takes ~ from the passwd entry, not $HOME: on this machine
+    // that is the real home, which a test must not write. The same backend kind, in the test's home.
+    commands = once(commands, /pulumi login --local/, 'pulumi login "file://$HOME"');
     // The program is written where the README says it goes: after the config, before `pulumi up`.
     const [beforeProgram, afterProgram] = commands.split(/^# index\.ts declares.*$/m);
     if (afterProgram === undefined) throw new Error(`README.md: "${section}" no longer says where index.ts comes in`);
@@ -448,6 +451,8 @@ describe("the README's own-project path, as written, from an empty directory", (
         // A machine with Node.js and a Pulumi CLI; `pulumi up` answers its prompt by itself.
         PATH: [nodeBinDir, engine.binDir, process.env.PATH].join(delimiter),
         PULUMI_SKIP_CONFIRMATIONS: "true",
+        // ~/.pulumi as the CLI would have it, in the test's home (the CLI's own ~ is the passwd entry's).
+        PULUMI_HOME: join(home, ".pulumi"),
         PULUMI_SKIP_UPDATE_CHECK: "true",
         TOKEN: "dev-builder",
         npm_config_cache: join(process.env.HOME ?? home, ".npm"),
