@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ApiVersion } from "../wire";
-import { PROVIDER_KEYS } from "../core/settings";
+import { PROVIDER_KEYS, SECRET_SETTINGS } from "../core/settings";
 
 /** Arguments of a `Provider`; each is the counterpart of a `webhooks:*` stack config key. */
 export interface ProviderArgs {
@@ -48,9 +48,6 @@ export interface ProviderArgs {
   readonly adoptIdentical?: pulumi.Input<boolean>;
 }
 
-/** Arguments whose values are secret whatever the program passed. */
-const SECRET_ARGS: ReadonlySet<string> = new Set(["token", "clientSecret"]);
-
 /**
  * A Provider's arguments under the config keys its plugin reads (`settings.ts`): `webhooks:<arg>`,
  * the two `…FromEnv` names, and the Provider's name.
@@ -87,7 +84,8 @@ export class Provider extends pulumi.ProviderResource {
   constructor(name: string, args: ProviderArgs, opts?: pulumi.ResourceOptions) {
     // The engine hands a provider resource's inputs to its plugin's `configure` as config.
     const config = providerConfig(name, { ...args }, (arg, value) =>
-      SECRET_ARGS.has(arg) ? pulumi.secret(value) : value,
+      // Secret whatever the program passed: the settings that are secret (token, clientSecret).
+      (SECRET_SETTINGS as ReadonlySet<string>).has(arg) ? pulumi.secret(value) : value,
     );
     super("pulumi-nodejs", name, config as pulumi.Inputs, opts);
     this.declared = { name, args };
