@@ -3,8 +3,10 @@
  * declared with the WebhookSubscription class in a program and previewed, so the message is the
  * one users see from `pulumi preview`/`up`. The engine stops a deployment at its first check
  * failure (docs/errors.md, "One invalid resource per run", cites its source), so each case gets its
- * own preview (a few stacks side by side to keep it short); one `up` of all cases together then
- * shows that it names exactly one of them and that nothing reaches the service.
+ * own preview, one after the other: inline programs previewed side by side in this one process
+ * failed under load (a program lost its engine connection: "14 UNAVAILABLE: No connection
+ * established"), which is this test's harness, not the product. One `up` of all cases together
+ * then shows that it names exactly one of them and that nothing reaches the service.
  */
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -30,19 +32,14 @@ const CASES = BAD_INPUTS.filter(([name]) => !NOT_THROUGH_THE_CLASS.has(name)).ma
     resource: `case-${String(index).padStart(2, "0")}`,
   }),
 );
-/** Stacks previewing side by side; each preview is mostly process start-up, so a few overlap well on 2 cores. */
-const WORKERS = 3;
 const WRITES = ["SubscribeToWebhook", "UpdateWebhookSubscription", "Unsubscribe"];
 
 let emulator: EmulatorHarness;
-/** Error diagnostics per resource name, from the case's own preview. */
-const errors = new Map<string, string[]>();
-/** Each worker's stack declares whatever its `declared` holds when the program runs. */
-const workers: Array<{ stack: Stack; declared: typeof CASES }> = [];
-
-function declare(cases: typeof CASES): void {
-  for (const c of cases) new WebhookSubscription(c.resource, c.raw as unknown as WebhookSubscriptionArgs);
-}
+/** Per case: the error diagnostics of its own preview, and how the preview ended (for a failure message). */
+const previews = new Map<string, { messages: string[]; ended: string }>();
+/** The stack's program declares whatever `declared` holds when it runs. */
+let stack: Stack;
+let declared: typeof CASES = [];
 
 async function statsRequests(): Promise<Record<string, number>> {
   return (await emulator.admin("GET", "/stats")).json.requests;
@@ -51,33 +48,27 @@ async function statsRequests(): Promise<Record<string, number>> {
 beforeAll(async () => {
   emulator = await EmulatorHarness.start();
   const started = Date.now();
-  for (let w = 0; w < WORKERS; w++) {
-    const dir = workDir(`bad-input-${w}`);
-    const worker: (typeof workers)[number] = { stack: undefined as unknown as Stack, declared: [] };
-    worker.stack = await openStack({
-      engine: requireEngine(),
-      backendDir: join(dir, "state"),
-      stackName: `bad-input-${w}`,
-      workDir: dir,
-      projectName: "bad-input",
-      program: async () => declare(worker.declared),
-      config: { "webhooks:baseUrl": { value: emulator.url }, "webhooks:token": { value: "dev-builder", secret: true } },
-    });
-    workers.push(worker);
+  const dir = workDir("bad-input");
+  stack = await openStack({
+    engine: requireEngine(),
+    backendDir: join(dir, "state"),
+    stackName: "bad-input",
+    workDir: dir,
+    projectName: "bad-input",
+    program: async () => {
+      for (const c of declared) new WebhookSubscription(c.resource, c.raw as unknown as WebhookSubscriptionArgs);
+    },
+    config: { "webhooks:baseUrl": { value: emulator.url }, "webhooks:token": { value: "dev-builder", secret: true } },
+  });
+  for (const c of CASES) {
+    declared = [c];
+    const { onEvent, byResource } = errorDiagnostics();
+    const ended = await stack.preview({ onEvent }).then(
+      () => "the preview succeeded",
+      (err: Error) => `the preview failed: ${err.message.split("\n").slice(-12).join("\n")}`,
+    );
+    previews.set(c.resource, { messages: byResource.get(c.resource) ?? [], ended });
   }
-  const queue = [...CASES];
-  await Promise.all(
-    workers.map(async (worker) => {
-      for (let c = queue.shift(); c; c = queue.shift()) {
-        worker.declared = [c];
-        const { onEvent, byResource } = errorDiagnostics();
-        await worker.stack.preview({ onEvent }).then(
-          () => errors.set(c.resource, []),
-          () => errors.set(c.resource, byResource.get(c.resource) ?? []),
-        );
-      }
-    }),
-  );
   console.log(
     `[bad-input] ${CASES.length} cases previewed through the engine in ${((Date.now() - started) / 1000).toFixed(1)}s`,
   );
@@ -92,18 +83,17 @@ describe("bad input through the engine", () => {
   });
 
   it.each(CASES)("preview: $name → one clear message naming $field", ({ resource, field, message }) => {
-    const messages = errors.get(resource);
-    expect(messages, "the preview should have failed on this resource").toHaveLength(1);
-    expect(messages![0]).toContain(`resource '${resource}' has a problem: `);
-    expect(messages![0]).toContain(field);
-    expect(messages![0]).toMatch(message);
+    const { messages, ended } = previews.get(resource)!;
+    expect(messages, `the preview should have failed on this resource; ${ended}`).toHaveLength(1);
+    expect(messages[0]!).toContain(`resource '${resource}' has a problem: `);
+    expect(messages[0]!).toContain(field);
+    expect(messages[0]!).toMatch(message);
   });
 
   it("up of every case together fails before any call to the service", async () => {
-    const worker = workers[0]!;
-    worker.declared = CASES;
+    declared = CASES;
     const { onEvent, byResource } = errorDiagnostics();
-    const failure = await worker.stack.up({ onEvent }).then(
+    const failure = await stack.up({ onEvent }).then(
       () => "succeeded",
       (err: Error) => err.message,
     );
