@@ -16,8 +16,10 @@ import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireEngine } from "../support/engine";
 
 const TOKEN = "dev-builder";
-/** The example's custom header value. */
+const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+/** The example's custom header value, and the one of a subscription made out of band. */
 const HEADER_VALUE = "change-me";
+const IMPORTED_HEADER_VALUE = "imported-header-value";
 
 let root: string;
 /** A copy of this checkout (its files, not git's history), where `npm run build:plugin` runs. */
@@ -195,5 +197,75 @@ describe("examples/yaml with the plugin by path", () => {
     expect((await liveAt("https://hooks.example.com/objects")).GUID).not.toBe(live.GUID);
     expect((await pulumi(example, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
     expect(await service.all()).toEqual([]);
+  });
+});
+
+describe("`pulumi import` of a subscription made out of band", () => {
+  let project: string;
+  let program: string;
+  let made: Record<string, unknown> & { GUID: string; Signature: string };
+
+  beforeAll(async () => {
+    project = join(root, "import");
+    program = join(project, "Pulumi.yaml");
+    mkdirSync(project);
+    const plugin = join(checkout, "dist", "plugin", "webhooks");
+    writeFileSync(
+      program,
+      `name: webhooks-import\nruntime: yaml\nplugins:\n  providers:\n    - name: webhooks\n      path: ${plugin}\n`,
+    );
+    await initStack(project);
+    made = await service.subscribe({
+      Webhook: 5,
+      FilterObjectType: 4,
+      SubscriberURL: "https://hooks.example.com/imported",
+      CustomHeader: "X-Token",
+      CustomHeaderValue: IMPORTED_HEADER_VALUE,
+    });
+  });
+
+  it("imports it with its Signature; the YAML it generates previews with no changes", async () => {
+    const imported = await pulumi(project, [
+      "import",
+      "webhooks:index:WebhookSubscription",
+      "adopted",
+      made.GUID,
+      "--yes",
+      "--out",
+      "imported.yaml",
+    ]);
+    expect(imported.stdout).toMatch(/= 1 imported/);
+    const generated = readFileSync(join(project, "imported.yaml"), "utf8");
+    console.log(`[native yaml] pulumi import generated:\n${generated}`);
+    // The value is in the code as a literal; YAML leaves out fn::secret because the schema marks the input secret.
+    expect(generated).toContain(`customHeaderValue: ${IMPORTED_HEADER_VALUE}`);
+
+    writeFileSync(
+      program,
+      `${readFileSync(program, "utf8")}${generated}outputs:\n  signature: \${adopted.signature}\n`,
+    );
+    const preview = await pulumi(project, ["preview", "--expect-no-changes"]);
+    expect(preview.stdout).toMatch(/2 unchanged/);
+    await pulumi(project, ["up", "--yes"]);
+    const outputs = JSON.parse((await pulumi(project, ["stack", "output", "--show-secrets", "--json"])).stdout) as {
+      signature: string;
+    };
+    expect(outputs.signature).toBe(made.Signature);
+
+    const exported = (await pulumi(project, ["stack", "export"])).stdout;
+    expect(exported).not.toContain(IMPORTED_HEADER_VALUE);
+    expect(exported).not.toContain(made.Signature);
+  });
+
+  it("the literal moved into secret stack config: still no changes", async () => {
+    edit(program, `customHeaderValue: ${IMPORTED_HEADER_VALUE}`, "customHeaderValue: ${headerValue}");
+    writeFileSync(
+      program,
+      `${readFileSync(program, "utf8")}config:\n  headerValue:\n    type: string\n    secret: true\n`,
+    );
+    await pulumi(project, ["config", "set", "--secret", "headerValue", IMPORTED_HEADER_VALUE]);
+    expect(readFileSync(program, "utf8")).not.toContain(IMPORTED_HEADER_VALUE);
+    const preview = await pulumi(project, ["preview", "--expect-no-changes"]);
+    expect(preview.stdout).toMatch(/2 unchanged/);
   });
 });
