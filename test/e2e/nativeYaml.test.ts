@@ -269,3 +269,38 @@ describe("`pulumi import` of a subscription made out of band", () => {
     expect(preview.stdout).toMatch(/2 unchanged/);
   });
 });
+
+describe("the plugin installed with `pulumi plugin install` instead of by path", () => {
+  let project: string;
+  /** A Pulumi home with only the installed plugin, and a backend of its own (the example's project and stack names again). */
+  let own: NodeJS.ProcessEnv;
+
+  beforeAll(() => {
+    const state = join(root, "installed-state");
+    mkdirSync(state);
+    own = { PULUMI_HOME: join(root, "installed-home"), PULUMI_BACKEND_URL: pathToFileURL(state).href };
+    project = join(root, "installed");
+    mkdirSync(project);
+    cpSync(join(checkout, "examples", "yaml", "Pulumi.yaml"), join(project, "Pulumi.yaml"));
+    // As the example's comment says: with the plugin installed, drop `plugins:`.
+    edit(join(project, "Pulumi.yaml"), /^plugins:\n(?: {2}.*\n)+/m, "");
+  });
+
+  it("installs the tarball offline, and the example without `plugins:` previews", async () => {
+    const tarball = join(checkout, "dist", "plugin", `pulumi-resource-webhooks-v${VERSION}.tgz`);
+    const started = Date.now();
+    await run("pulumi", ["plugin", "install", "resource", "webhooks", VERSION, "-f", tarball], project, {
+      ...env,
+      ...own,
+    });
+    console.log(`[native yaml] pulumi plugin install: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const listed = await run("pulumi", ["plugin", "ls", "--json"], project, { ...env, ...own });
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ name: "webhooks", kind: "resource", version: VERSION }),
+    ]);
+
+    await initStack(project, own);
+    const preview = await pulumi(project, ["preview"], 0, own);
+    expect(preview.stdout).toMatch(/\+ 3 to create/);
+  });
+});
