@@ -6,14 +6,15 @@
  * import` of a subscription made out of band, and the plugin installed with `pulumi plugin
  * install` instead of by path. Every command must exit as asserted.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resourcesSummary, run, UNEXPECTED_CHANGES_EXIT, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireEngine } from "../support/engine";
+import { copyRepository } from "../support/repoCopy";
 
 const TOKEN = "dev-builder";
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -22,7 +23,7 @@ const HEADER_VALUE = "change-me";
 const IMPORTED_HEADER_VALUE = "imported-header-value";
 
 let root: string;
-/** A copy of this checkout (its files, not git's history), where `npm run build:plugin` runs. */
+/** A copy of this checkout (support/repoCopy.ts), where `npm run build:plugin` runs. */
 let checkout: string;
 let service: EmulatorHarness;
 let env: NodeJS.ProcessEnv;
@@ -68,14 +69,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "native-yaml-"));
   checkout = join(root, "checkout");
   // The checkout's files as they are now (committed or not), with its installed dependencies.
-  const files = (await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], REPO_ROOT)).stdout
-    .split("\0")
-    .filter((file) => file && existsSync(join(REPO_ROOT, file)));
-  for (const file of files) {
-    mkdirSync(dirname(join(checkout, file)), { recursive: true });
-    cpSync(join(REPO_ROOT, file), join(checkout, file));
-  }
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(checkout, "node_modules"));
+  await copyRepository(checkout, { build: false });
   const started = Date.now();
   await run("npm", ["run", "build:plugin"], checkout);
   console.log(`[native yaml] npm run build:plugin: ${((Date.now() - started) / 1000).toFixed(1)} s`);
