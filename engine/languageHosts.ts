@@ -12,13 +12,26 @@ import { run } from "./run";
 export const LANGUAGE_HOST_SOURCE_VARIABLE = "WEBHOOKS_LANGUAGE_HOST_SOURCE";
 
 /**
- * The hosts we build: Node.js runs this package's programs; Python builds in seconds beside it.
- * (YAML takes about 100 s more and nothing here runs YAML programs yet.)
+ * The hosts we build: Node.js runs this package's programs (and the native plugin), Python builds
+ * in seconds beside it, YAML runs the native plugin's example (examples/yaml) and `pulumi import`.
  */
-export const LANGUAGE_HOSTS = ["nodejs", "python"] as const;
+export const LANGUAGE_HOSTS = ["nodejs", "python", "yaml"] as const;
 
-/** The binary whose presence says the hosts are built (and that `pulumi up` can run a Node.js program). */
-export const NODEJS_HOST = "pulumi-language-nodejs";
+/** One of the hosts we build. */
+export type LanguageHost = (typeof LANGUAGE_HOSTS)[number];
+
+/** The binary of a host: its presence says that host is built. */
+export function hostBinary(host: LanguageHost): string {
+  return `pulumi-language-${host}`;
+}
+
+/** The binary whose presence says `pulumi up` can run a Node.js program. */
+export const NODEJS_HOST = hostBinary("nodejs");
+
+/** The hosts not (yet) beside the CLI in `binDir`. */
+export function missingLanguageHosts(binDir: string): LanguageHost[] {
+  return LANGUAGE_HOSTS.filter((host) => !existsSync(join(binDir, hostBinary(host))));
+}
 
 /**
  * The source folder from the option, else `$WEBHOOKS_LANGUAGE_HOST_SOURCE` (relative to the
@@ -41,20 +54,25 @@ export function languageHostSource(option?: string): string | undefined {
 }
 
 /**
- * Builds the hosts from `source` beside the CLI in `binDir`. They are built in a scratch folder
- * and moved in when complete, so a killed build leaves no half-written binary that looks usable.
- * A cold build takes about 2 minutes per host; with the Go cache the CLI's build warmed, seconds.
+ * Builds the hosts missing beside the CLI in `binDir` from `source` (none: nothing to do), so a
+ * host added to LANGUAGE_HOSTS is built into a cache that has the others. They are built in a
+ * scratch folder and moved in when complete, so a killed build leaves no half-written binary that
+ * looks usable. A cold build takes about 2 minutes per host; with the Go cache the CLI's build
+ * warmed, seconds for nodejs and python, about 100 s for yaml (its own pkg/sdk pins).
  */
 export async function buildLanguageHosts(source: string, binDir: string, log: (line: string) => void): Promise<void> {
+  const hosts = missingLanguageHosts(binDir);
+  if (hosts.length === 0) return;
   const scratch = join(binDir, "..", `language-hosts.tmp-${process.pid}`);
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
-  log(`building the language hosts (${LANGUAGE_HOSTS.join(", ")}) from ${source}`);
+  log(`building the language hosts (${hosts.join(", ")}) from ${source}`);
   try {
     const env = { ...process.env, CGO_ENABLED: "0", GOTOOLCHAIN: "local" };
-    await run("bash", [join(source, "build.sh"), scratch, ...LANGUAGE_HOSTS], source, env, log);
-    // The Node.js host last: its presence is what says the set is complete.
-    const built = readdirSync(scratch).sort((a, b) => Number(a === NODEJS_HOST) - Number(b === NODEJS_HOST));
+    await run("bash", [join(source, "build.sh"), scratch, ...hosts], source, env, log);
+    // Each host's own binary after its helpers (pulumi-language-python-exec): its presence says the host is complete.
+    const markers = new Set<string>(hosts.map(hostBinary));
+    const built = readdirSync(scratch).sort((a, b) => Number(markers.has(a)) - Number(markers.has(b)));
     for (const file of built) renameSync(join(scratch, file), join(binDir, file));
     log(`built ${built.join(", ")}`);
   } finally {

@@ -109,8 +109,8 @@ export async function provisionEngine(options: ProvisionOptions = {}): Promise<E
 
   if ((await versionOf(join(binDir, "pulumi"))) === version) {
     log(`using cached pulumi ${version} (${binDir})`);
-    // A Go build cached before the source was named gets its hosts now (an official install has them).
-    if (hostSource && !existsSync(join(binDir, NODEJS_HOST))) await buildLanguageHosts(hostSource, binDir, log);
+    // A Go build cached before the source was named, or before a host was added, gets the missing hosts now.
+    if (hostSource) await buildLanguageHosts(hostSource, binDir, log);
     return finish("cache");
   }
 

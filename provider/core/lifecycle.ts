@@ -136,10 +136,11 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
         }
       }
       if (!live) {
-        // `WebhookSubscription.get` reads with its arguments only (no outputs yet): say what is missing.
+        // A read by GUID alone, without outputs (`WebhookSubscription.get`, the get function,
+        // `pulumi import`): say what is missing, in words that hold for every front door.
         if (props?.guid === undefined)
           throw new Error(
-            `WebhookSubscription.get: ${at.baseUrl} holds no subscription ${id}. Check the GUID and the provider (instance) it is looked up on.`,
+            `No subscription ${id} on ${at.baseUrl}: check the GUID and the provider (instance) it is looked up on.`,
           );
         return {};
       }

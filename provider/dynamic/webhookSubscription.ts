@@ -46,7 +46,8 @@ export interface WebhookSubscriptionArgs {
   readonly customHeaderValue?: pulumi.Input<string>;
   /**
    * GUID of an existing subscription to adopt instead of creating one: it is read and brought
-   * to the desired state. Pulumi's `import` cannot work for dynamic providers; this can.
+   * to the desired state. Works with both front doors; `pulumi import` works with the native
+   * provider only (it cannot for dynamic providers).
    * `npx webhook-subscriptions drift` lists unmanaged subscriptions with ready-made snippets.
    * @default undefined (create a new subscription)
    */

@@ -6,12 +6,13 @@
  * `require(…)`. One scenario set, run on each toolchain of support/toolchain.ts. Every command
  * must exit as asserted; any other exit fails the test with its output.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanEnv, resourcesSummary, run, UNEXPECTED_CHANGES_EXIT } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT } from "../support/engine";
 import { checkpoint, killMidRun, locks, removeTornSidecars } from "../support/interruption";
@@ -21,42 +22,6 @@ import { ShellSession, terminalEnv } from "../support/shellSession";
 import { TOOLCHAINS, provisionToolchain } from "../support/toolchain";
 
 const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to its end; rejects (with its output) unless it exits with `expected`. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, expected = 0): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      command,
-      args,
-      { cwd, env: { ...cleanEnv(), ...env }, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        if (code === expected) resolve({ code, stdout, stderr });
-        else
-          reject(
-            new Error(
-              `${command} ${args.join(" ")} (in ${cwd}) exited ${code}, expected ${expected}:\n${stdout}\n${stderr}`,
-            ),
-          );
-      },
-    );
-  });
-}
-
-/** The test runner's environment without what npm or vitest put there for this repository. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith("npm_") || key === "INIT_CWD" || key.startsWith("VITEST") || key === "NODE_OPTIONS")
-      delete env[key];
-  return env;
-}
 
 const PROGRAM = (language: "ts" | "js", path: string) =>
   language === "ts"
@@ -140,15 +105,8 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
   const pulumi = async (program: string, args: string[], expected = 0) => {
     const result = await run("pulumi", [...args, "--stack", "dev"], join(user, program), env, expected);
     // The transcript's summary, e.g. "pulumi up (ts-infra): + 2 created", for the run's log.
-    // The last "Resources:" block: `up` prints the preview's first.
-    const summary = [...result.stdout.matchAll(/\nResources:\n((?: {4}.*\n)+)/g)].pop()?.[1];
-    if (summary)
-      console.log(
-        `[${toolchain.name}] pulumi ${args.join(" ")} (${program}): ${summary
-          .trim()
-          .split(/\s*\n\s*/)
-          .join(", ")}`,
-      );
+    const summary = resourcesSummary(result.stdout);
+    if (summary) console.log(`[${toolchain.name}] pulumi ${args.join(" ")} (${program}): ${summary}`);
     return result;
   };
 
@@ -334,8 +292,8 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     expect((await drift(2)).status).toBe("drift");
 
     expect((await pulumi("ts-infra", ["refresh", "--yes"])).stdout).toMatch(/~ 1 updated/);
-    // The state now holds the edit, so the program differs from it (7: the CLI's exit for unexpected changes).
-    const changes = await pulumi("ts-infra", ["preview", "--expect-no-changes"], 7);
+    // The state now holds the edit, so the program differs from it.
+    const changes = await pulumi("ts-infra", ["preview", "--expect-no-changes"], UNEXPECTED_CHANGES_EXIT);
     expect(changes.stdout).toMatch(/~ 1 to update/);
     expect((await pulumi("ts-infra", ["up", "--yes"])).stdout).toMatch(/~ 1 updated/);
     expect((await drift(0)).status).toBe("in-sync");

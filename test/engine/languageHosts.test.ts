@@ -1,8 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LANGUAGE_HOST_SOURCE_VARIABLE, LANGUAGE_HOSTS, languageHostSource } from "../../engine/languageHosts";
+import {
+  buildLanguageHosts,
+  LANGUAGE_HOST_SOURCE_VARIABLE,
+  LANGUAGE_HOSTS,
+  languageHostSource,
+  missingLanguageHosts,
+} from "../../engine/languageHosts";
 
 describe("languageHostSource", () => {
   const made: string[] = [];
@@ -42,7 +48,47 @@ describe("languageHostSource", () => {
     const dir = folder(["build.sh", "nodejs/go.mod"]);
     process.env[LANGUAGE_HOST_SOURCE_VARIABLE] = dir;
     expect(() => languageHostSource()).toThrow(
-      `${LANGUAGE_HOST_SOURCE_VARIABLE}=${dir} (${dir}) is not a language-host source folder: it lacks python/go.mod.`,
+      `${LANGUAGE_HOST_SOURCE_VARIABLE}=${dir} (${dir}) is not a language-host source folder: it lacks python/go.mod, yaml/go.mod.`,
     );
+  });
+});
+
+describe("buildLanguageHosts", () => {
+  let dir: string;
+  let source: string;
+  let binDir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "language-hosts-"));
+    source = join(dir, "engine-src");
+    binDir = join(dir, "engine", "bin");
+    mkdirSync(source);
+    mkdirSync(binDir, { recursive: true });
+    // Stands in for ../shared/engine-src/build.sh: records the hosts asked for, writes a binary for each.
+    writeFileSync(
+      join(source, "build.sh"),
+      'out=$1; shift; for h in "$@"; do echo "$h" >> "$(dirname "$0")/asked"; echo "$h" > "$out/pulumi-language-$h"; done\n',
+    );
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const asked = () => readFileSync(join(source, "asked"), "utf8").trim().split("\n");
+
+  it("builds every host into an empty bin directory, and nothing once all are there", async () => {
+    await buildLanguageHosts(source, binDir, () => {});
+    expect(asked()).toEqual([...LANGUAGE_HOSTS]);
+    expect(missingLanguageHosts(binDir)).toEqual([]);
+    await buildLanguageHosts(source, binDir, () => {});
+    expect(asked()).toEqual([...LANGUAGE_HOSTS]);
+  });
+
+  it("builds only the hosts a cache lacks (a host added after the cache was filled), and leaves no scratch folder", async () => {
+    writeFileSync(join(binDir, "pulumi-language-nodejs"), "cached");
+    writeFileSync(join(binDir, "pulumi-language-python"), "cached");
+    expect(missingLanguageHosts(binDir)).toEqual(["yaml"]);
+    await buildLanguageHosts(source, binDir, () => {});
+    expect(asked()).toEqual(["yaml"]);
+    expect(readFileSync(join(binDir, "pulumi-language-nodejs"), "utf8")).toBe("cached");
+    expect(readFileSync(join(binDir, "pulumi-language-python"), "utf8")).toBe("cached");
+    expect(readFileSync(join(binDir, "pulumi-language-yaml"), "utf8")).toBe("yaml\n");
+    expect(readdirSync(join(binDir, "..")).filter((name) => name.startsWith("language-hosts.tmp"))).toEqual([]);
   });
 });

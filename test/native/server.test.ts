@@ -322,7 +322,7 @@ describe("WebhookSubscription", () => {
   it("fails an import of a GUID the instance does not hold, saying so", async () => {
     const missing = "0b7e2b8e-1111-4222-8333-444455556666";
     await expect(rpc("read", new provproto.ReadRequest().setId(missing).setUrn(URN))).rejects.toThrow(
-      `holds no subscription ${missing}`,
+      `No subscription ${missing} on ${emulator.url}: check the GUID`,
     );
   });
 });

@@ -189,7 +189,9 @@ describe("WebhookSubscription.get", () => {
     const reader = await on(a.url);
     expect((await reader.read(id, {})).props).toMatchObject({ guid: id, baseUrl: a.url });
     const missing = "11111111-2222-4333-8444-555555555555";
-    await expect(reader.read(missing, {})).rejects.toThrow(`${a.url} holds no subscription ${missing}`);
+    await expect(reader.read(missing, {})).rejects.toThrow(
+      `No subscription ${missing} on ${a.url}: check the GUID and the provider (instance) it is looked up on.`,
+    );
   });
 });
 

@@ -19,9 +19,10 @@ const SELF = "pulumi-webhook-subscriptions";
 /**
  * Copies into `dir` (which must be empty or missing) the files git knows, as they are in the
  * working tree (tracked ones, and new ones that are not ignored): what a clone of the current
- * work holds. Then links node_modules and builds dist/, the build `npm ci` runs (`prepare`).
+ * work holds. Then links node_modules and builds dist/, the build `npm ci` runs (`prepare`),
+ * unless `build` is false (the test runs a script that builds it anyway).
  */
-export async function copyRepository(dir: string): Promise<void> {
+export async function copyRepository(dir: string, { build = true }: { build?: boolean } = {}): Promise<void> {
   const { stdout } = await execFileAsync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
     cwd: REPO_ROOT,
     maxBuffer: 64 * 1024 * 1024,
@@ -33,7 +34,7 @@ export async function copyRepository(dir: string): Promise<void> {
       cpSync(join(REPO_ROOT, file), join(dir, file), { verbatimSymlinks: true });
   }
   linkNodeModules(dir);
-  await execFileAsync("npm", ["run", "build", "--silent"], { cwd: dir });
+  if (build) await execFileAsync("npm", ["run", "build", "--silent"], { cwd: dir });
 }
 
 /**
