@@ -19,7 +19,7 @@ import { REPO_ROOT, requireEngine } from "../support/engine";
 import { shellSections, type ShellSection } from "../support/shellBlocks";
 import { ShellSession, terminalEnv } from "../support/shellSession";
 
-const EXAMPLES = ["basic", "legacy", "adopt", "receiver", "multi-instance"];
+const EXAMPLES = ["basic", "legacy", "adopt", "receiver", "multi-instance", "yaml"];
 const SETUP = "Setup";
 const CLEAN_UP = "Clean up";
 
@@ -28,7 +28,7 @@ const PORTS_LINE = /^export EMULATOR_PORT=\d+ PRODUCTION_PORT=\d+ RECEIVER_PORT=
 /** The setup's `npm ci`: already done for the copy. */
 const NPM_CI_LINE = /^npm ci(\s.*)?\n/m;
 /** An example's `up`, as the page writes it. */
-const UP_LINE = /^npx webhook-subscriptions up --cwd \S+ --stack \S+(\s+#.*)?$/;
+const UP_LINE = /^(npx webhook-subscriptions up --cwd \S+|pulumi -C \S+ up --yes) --stack \S+(\s+#.*)?$/;
 
 /** Whether something accepts connections on the loopback port. */
 function listening(port: number): Promise<boolean> {
@@ -185,6 +185,13 @@ describe("examples/README.md", () => {
     for (const port of [ports.emulator, ports.production])
       expect(output.match(new RegExp(`instance: "http://127\\.0\\.0\\.1:${port}"`, "g"))).toHaveLength(2);
     expect(await guidsOn(ports.production)).toHaveLength(2);
+  });
+
+  it("yaml: the native plugin creates the program's two subscriptions", async () => {
+    const before = (await guidsOn(ports.emulator)).length;
+    const output = await runSection("yaml");
+    expect(output).toMatch(/\+ 3 created/);
+    expect((await guidsOn(ports.emulator)).length).toBe(before + 2);
   });
 
   it("clean-up: every stack removed, the processes stopped, the copy as it was", async () => {
