@@ -9,6 +9,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { savedPort } from "../../scripts/embeddedEmulator";
 import { freshShell, type ShellResult } from "../support/freshShell";
 import { REPO_ROOT, requireEngine } from "../support/engine";
 
@@ -90,7 +91,7 @@ describe("the front door: a fresh clone, npm ci && npm start, and every command 
   it(
     "and again with the emulator's saved port taken by another process: it moves, and still no changes",
     async () => {
-      const port = Number(readFileSync(join(clone, ".emulator", "port"), "utf8"));
+      const port = savedPort(clone)!;
       const squatter: Server = createServer();
       await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
       try {
@@ -101,7 +102,7 @@ describe("the front door: a fresh clone, npm ci && npm start, and every command 
       } finally {
         await new Promise((resolve) => squatter.close(resolve));
       }
-      expect(Number(readFileSync(join(clone, ".emulator", "port"), "utf8"))).not.toBe(port);
+      expect(savedPort(clone)).not.toBe(port);
     },
     SLOW,
   );
