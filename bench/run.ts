@@ -19,7 +19,8 @@ import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";
 import { freshStack, stateBytes, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
 import { median } from "./median";
-import { measureScale, MODES, type Mode, type ScaleEntry } from "./scale";
+import { MODES, type Mode } from "./cycle";
+import { measureScale, type ScaleEntry } from "./scale";
 import { writeScaleChart } from "./scaleChart";
 
 interface Entry {

@@ -5,15 +5,10 @@
  * one that goes first alternates by round); API calls are counted at the emulator, and the peak
  * RSS of each dynamic-provider process is recorded by bench/rssProbe.cjs.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { destroyAll, freshStack, previewUnchanged, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
+import { measureCycle, type Cycle, type CycleDeps, type Mode, type Operation } from "./cycle";
+import type { Kind } from "./engineRuns";
 import { median } from "./median";
-
-export type Mode = "default" | "skip-checkpoints";
-export const MODES: readonly Mode[] = ["default", "skip-checkpoints"];
-export const OPERATIONS = ["up", "preview", "refresh", "destroy"] as const;
-export type Operation = (typeof OPERATIONS)[number];
 
 /** Seconds of ours against the floor's, medians over the rounds. */
 export interface Timing {
@@ -51,70 +46,8 @@ export interface ScalePlan {
   rounds(n: number, mode: Mode): number;
 }
 
-/** Refreshes per cycle: a refresh is short, so one sample is at the mercy of the machine. */
-const REFRESHES = 3;
-const PROBE = join(__dirname, "rssProbe.cjs");
-
-/** What one cycle (up, preview, refreshes, destroy of a fresh stack) measured. */
-interface Cycle {
-  seconds: Record<Operation, number>;
-  previewCalls: number;
-  refreshCalls: number;
-  peakRssMb: number;
-}
-
-export interface ScaleDeps {
-  ctx: BenchContext;
-  /** Requests the service has answered so far. */
-  apiCalls(): Promise<number>;
-  log(line: string): void;
-}
-
-async function cycle(deps: ScaleDeps, kind: Kind, n: number, mode: Mode, rssDir: string): Promise<Cycle> {
-  rmSync(rssDir, { recursive: true, force: true });
-  mkdirSync(rssDir, { recursive: true });
-  const env: Record<string, string> = {
-    BENCH_RSS_DIR: rssDir,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(PROBE)}`.trim(),
-    ...(mode === "skip-checkpoints" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
-  };
-  const stack = await freshStack(deps.ctx, kind, n, env);
-  const up = await timed(() => upAll(stack, n));
-
-  let calls = await deps.apiCalls();
-  const preview = await timed(() => previewUnchanged(stack, n));
-  const previewCalls = (await deps.apiCalls()) - calls;
-
-  const refreshes: number[] = [];
-  let refreshCalls = 0;
-  for (let i = 0; i < REFRESHES; i++) {
-    calls = await deps.apiCalls();
-    refreshes.push(
-      await timed(async () => {
-        const result = await stack.refresh();
-        if (result.summary.result !== "succeeded") throw new Error(`refresh ${result.summary.result}`);
-      }),
-    );
-    refreshCalls = Math.max(refreshCalls, (await deps.apiCalls()) - calls);
-  }
-
-  const destroy = await timed(() => destroyAll(stack, n));
-  await stack.workspace.removeStack(stack.name);
-  return {
-    seconds: { up, preview, refresh: median(refreshes), destroy },
-    previewCalls,
-    refreshCalls,
-    peakRssMb: peakRssMb(rssDir),
-  };
-}
-
-/** The highest maxRSS the probe recorded in `dir`, in MiB (0 when no provider process ran). */
-function peakRssMb(dir: string): number {
-  let peakKb = 0;
-  for (const file of readdirSync(dir).filter((name) => name.endsWith(".json")))
-    peakKb = Math.max(peakKb, (JSON.parse(readFileSync(join(dir, file), "utf8")) as { maxRssKb: number }).maxRssKb);
-  return peakKb / 1024;
-}
+/** What the curve needs: the cycle's. */
+export type ScaleDeps = CycleDeps;
 
 function timing(ours: number[], floor: number[]): Timing {
   return { value: median(ours), baseline: median(floor), ratio: median(ours) / median(floor) };
@@ -128,9 +61,9 @@ export async function measureScale(deps: ScaleDeps, plan: ScalePlan): Promise<Sc
   for (let round = 1; round <= maxRounds; round++)
     for (const point of points) {
       if (round > point.rounds) continue;
-      const order: Kind[] = round % 2 === 1 ? ["noop", "subscriptions"] : ["subscriptions", "noop"];
+      const order: Exclude<Kind, "native">[] = round % 2 === 1 ? ["noop", "subscriptions"] : ["subscriptions", "noop"];
       for (const kind of order) {
-        const c = await cycle(deps, kind, point.n, point.mode, join(deps.ctx.dir, "rss"));
+        const c = await measureCycle(deps, kind, point.n, point.mode, join(deps.ctx.dir, "rss"));
         cycles.get(point)![kind].push(c);
         const s = c.seconds;
         deps.log(

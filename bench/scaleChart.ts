@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from "node:fs";
 import type { TopLevelSpec } from "vega-lite/build/index";
-import { OPERATIONS, type Mode, type Operation, type ScaleEntry } from "./scale";
+import { OPERATIONS, type Mode, type Operation } from "./cycle";
+import type { ScaleEntry } from "./scale";
 
 const VEGA_LITE: string = "vega-lite";
 
