@@ -1,16 +1,24 @@
 /**
  * Timed engine operations for the benchmarks: `up` and `refresh` of N WebhookSubscriptions
- * against the emulator, and of N no-op dynamic resources (the engine floor), on one engine.
+ * against the emulator — through the dynamic provider or the native plugin — and of N no-op
+ * dynamic resources (the engine floor), on one engine.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { dump as dumpYaml } from "js-yaml";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { WebhookSubscription } from "pulumi-webhook-subscriptions";
 import { openStack } from "../engine/automation";
 import type { Engine } from "../engine/provision";
+import { NativeSubscription } from "./nativeResource";
 import { NoopResource } from "./noopResource";
 
-export type Kind = "subscriptions" | "noop";
+/** What a stack declares: WebhookSubscriptions (dynamic provider), the same through the native plugin, or the floor. */
+export type Kind = "subscriptions" | "native" | "noop";
+
+/** The native plugin directory `npm run build:plugin` writes. */
+const PLUGIN_DIR = resolve(__dirname, "../dist/plugin/webhooks");
 
 export interface BenchContext {
   engine: Engine;
@@ -31,6 +39,7 @@ function program(kind: Kind, n: number) {
         customHeaderValue: `value-${i}`,
       };
       if (kind === "subscriptions") new WebhookSubscription(`sub-${i}`, args);
+      else if (kind === "native") new NativeSubscription(`sub-${i}`, args);
       else new NoopResource(`noop-${i}`, args);
     }
     return {};
@@ -53,11 +62,31 @@ export async function freshStack(
     engine: ctx.engine,
     backendDir: join(ctx.dir, "state"),
     stackName: `${kind}-${process.pid}-${++stackCounter}`,
-    workDir: ctx.dir,
+    workDir: kind === "native" ? nativeProject(ctx) : ctx.dir,
     projectName: "bench",
     program: program(kind, n),
     env: { WEBHOOKS_BASE_URL: ctx.emulatorUrl, WEBHOOKS_TOKEN: "dev-builder", ...env },
   });
+}
+
+/**
+ * The native stacks' project directory, beside the others': its Pulumi.yaml points at the plugin
+ * by path, as a checkout's program would. A project of its own, so the dynamic stacks' project
+ * does not name (and the engine never considers) a plugin they do not use.
+ */
+function nativeProject(ctx: BenchContext): string {
+  if (!existsSync(join(PLUGIN_DIR, "PulumiPlugin.yaml")))
+    throw new Error(`No native plugin in ${PLUGIN_DIR}: run \`npm run build:plugin\` first (\`npm run bench\` does).`);
+  const dir = join(ctx.dir, "native");
+  mkdirSync(dir, { recursive: true });
+  const project = {
+    name: "bench-native",
+    runtime: "nodejs",
+    backend: { url: pathToFileURL(resolve(ctx.dir, "state")).href },
+    plugins: { providers: [{ name: "webhooks", path: PLUGIN_DIR }] },
+  };
+  writeFileSync(join(dir, "Pulumi.yaml"), dumpYaml(project));
+  return dir;
 }
 
 /** Seconds an async step takes. */

@@ -1,36 +1,33 @@
 /**
  * `npm run bench`: what the provider costs beyond the engine and the API, as ratios measured
  * side by side in one run (these machines are noisy; a time from another run means nothing).
- * Compared runs are interleaved (A B A B …) and medians reported. Writes bench/results.json.
+ * Compared runs are interleaved (A B A B …) and medians reported. Writes bench/results.json,
+ * merging: `npm run bench -- --only native` (bench/parts.ts) replaces only that part's entries.
  *
  * Settings (env): BENCH_N (200), BENCH_RATE (20 req/s), BENCH_ROUNDS (5). The cost curve (bench/scale.ts):
  * BENCH_SCALE_N (100,500,2000), BENCH_SCALE_MODES (default,skip-checkpoints), and its rounds:
  * BENCH_SCALE_ROUNDS (3, skip-checkpoints mode), BENCH_SCALE_DEFAULT_ROUNDS (2, default mode below N = 1000),
- * BENCH_SCALE_SLOW_ROUNDS (1, default mode at N >= 1000, where one up takes minutes).
- * About 31 minutes on 2 quiet cores; see docs/benchmarks.md.
+ * BENCH_SCALE_SLOW_ROUNDS (1, default mode at N >= 1000, where one up takes minutes). The front
+ * doors (bench/frontDoors.ts): BENCH_NATIVE_N (2000), BENCH_NATIVE_ROUNDS (3).
+ * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
 import { join, resolve } from "node:path";
+import { UsageError } from "../cli/command";
 import { startEmulator } from "../emulator";
 import { provisionEngine } from "../engine/provision";
 import { measureClientOverhead } from "./clientOverhead";
+import { MODES, type Mode } from "./cycle";
 import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";
 import { freshStack, stateBytes, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
+import type { Entry } from "./entry";
+import { measureFrontDoors, type Comparison, type FrontDoorResults } from "./frontDoors";
 import { median } from "./median";
-import { MODES, type Mode } from "./cycle";
+import { BENCH_USAGE, PARTS, selectedParts } from "./parts";
 import { measureScale, type ScaleEntry } from "./scale";
 import { writeScaleChart } from "./scaleChart";
-
-interface Entry {
-  value: number;
-  unit: string;
-  baseline?: number;
-  ratio?: number;
-  n: number;
-  goal?: string;
-}
 
 const ROOT = resolve(__dirname, "..");
 const N = Number(process.env.BENCH_N ?? 200);
@@ -42,6 +39,9 @@ const SCALE_MODES = (process.env.BENCH_SCALE_MODES ?? MODES.join(",")).split(","
 const SCALE_ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
 const SCALE_DEFAULT_ROUNDS = Number(process.env.BENCH_SCALE_DEFAULT_ROUNDS ?? 2);
 const SCALE_SLOW_ROUNDS = Number(process.env.BENCH_SCALE_SLOW_ROUNDS ?? 1);
+const NATIVE_N = Number(process.env.BENCH_NATIVE_N ?? 2000);
+const NATIVE_ROUNDS = Number(process.env.BENCH_NATIVE_ROUNDS ?? 3);
+const RESULTS = join(__dirname, "results.json");
 /** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
 const scaleRounds = (n: number, mode: Mode) =>
   mode === "skip-checkpoints" ? SCALE_ROUNDS : n >= 1000 ? SCALE_SLOW_ROUNDS : SCALE_DEFAULT_ROUNDS;
@@ -64,13 +64,8 @@ function totalRequests(stats: { requests: Record<string, number> }): number {
   return Object.values(stats.requests).reduce((a, b) => a + b, 0);
 }
 
-async function main(): Promise<void> {
-  const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
-  const dir = join(ROOT, ".work", "bench");
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const emulator = await startEmulator({ port: 0 });
-  const ctx: BenchContext = { engine, dir, emulatorUrl: emulator.url, n: N };
+/** The fixed-size entries: up and refresh of BENCH_N against the floor, the rate-limited up, the state. */
+async function measureFixed(ctx: BenchContext, emulatorUrl: string): Promise<Record<string, Entry>> {
   const samples = {
     up: { subscriptions: [] as number[], noop: [] as number[] },
     refresh: { subscriptions: [] as number[], noop: [] as number[] },
@@ -80,70 +75,55 @@ async function main(): Promise<void> {
   const apiWindows: number[] = [];
   const engineFixed: number[] = [];
   let state = { provider: 0, perResource: 0 };
-  let scale: ScaleEntry[];
 
-  try {
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const kind of ["subscriptions", "noop"] as Kind[]) {
-        const stack = await freshStack(ctx, kind);
-        const up = await timed(() => upAll(stack, N));
-        samples.up[kind].push(up);
-        // A refresh is short (about 2 s), so a single sample is at the mercy of the machine: take several.
-        const refreshes: number[] = [];
-        for (let i = 0; i < REFRESHES_PER_ROUND; i++) {
-          const before = totalRequests(await admin(emulator.url, "GET", "/stats"));
-          refreshes.push(await timed(() => stack.refresh()));
-          if (kind === "subscriptions")
-            refreshCalls.push(totalRequests(await admin(emulator.url, "GET", "/stats")) - before);
-        }
-        samples.refresh[kind].push(...refreshes);
-        const refresh = median(refreshes);
-        if (kind === "subscriptions") state = stateBytes(ctx, stack);
-        await stack.destroy();
-        await stack.workspace.removeStack(stack.name);
-        log(
-          `round ${round}/${ROUNDS} ${kind}: up ${up.toFixed(2)}s, refresh ${refresh.toFixed(2)}s (median of ${REFRESHES_PER_ROUND})`,
-        );
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const kind of ["subscriptions", "noop"] as Exclude<Kind, "native">[]) {
+      const stack = await freshStack(ctx, kind);
+      const up = await timed(() => upAll(stack, N));
+      samples.up[kind].push(up);
+      // A refresh is short (about 2 s), so a single sample is at the mercy of the machine: take several.
+      const refreshes: number[] = [];
+      for (let i = 0; i < REFRESHES_PER_ROUND; i++) {
+        const before = totalRequests(await admin(emulatorUrl, "GET", "/stats"));
+        refreshes.push(await timed(() => stack.refresh()));
+        if (kind === "subscriptions")
+          refreshCalls.push(totalRequests(await admin(emulatorUrl, "GET", "/stats")) - before);
       }
-
-      // What any `up` costs the engine whatever it creates: start (CLI, plugins, program) and finish.
-      const single = await freshStack(ctx, "noop", 1);
-      engineFixed.push(await timed(() => upAll(single, 1)));
-      await single.workspace.removeStack(single.name, { force: true });
-
-      // Against a rate-limited service: how close to the N/R floor the limiter gets, and how much
-      // of the rest is the engine's fixed start and finish (the API window is the limiter's part).
-      await admin(emulator.url, "PUT", "/rate-limit", { requestsPerSecond: RATE, burst: RATE });
-      const stack = await freshStack(ctx, "subscriptions");
-      const window = new ApiWindow();
-      const limited = await timed(() => upAll(stack, N));
-      window.close();
-      await admin(emulator.url, "PUT", "/rate-limit", null);
-      rateLimited.push(limited);
-      apiWindows.push(window.seconds());
-      const stats = await admin(emulator.url, "GET", "/stats");
-      log(
-        `round ${round}/${ROUNDS} rate-limited up at ${RATE} req/s: ${limited.toFixed(2)}s, API window ${window.seconds().toFixed(2)}s, engine fixed ${engineFixed.at(-1)!.toFixed(2)}s (429s so far: ${stats.status["429"] ?? 0})`,
-      );
+      samples.refresh[kind].push(...refreshes);
+      const refresh = median(refreshes);
+      if (kind === "subscriptions") state = stateBytes(ctx, stack);
       await stack.destroy();
       await stack.workspace.removeStack(stack.name);
+      log(
+        `round ${round}/${ROUNDS} ${kind}: up ${up.toFixed(2)}s, refresh ${refresh.toFixed(2)}s (median of ${REFRESHES_PER_ROUND})`,
+      );
     }
 
-    scale = await measureScale(
-      { ctx, apiCalls: async () => totalRequests(await admin(emulator.url, "GET", "/stats")), log },
-      { sizes: SCALE_N, modes: SCALE_MODES, rounds: scaleRounds },
+    // What any `up` costs the engine whatever it creates: start (CLI, plugins, program) and finish.
+    const single = await freshStack(ctx, "noop", 1);
+    engineFixed.push(await timed(() => upAll(single, 1)));
+    await single.workspace.removeStack(single.name, { force: true });
+
+    // Against a rate-limited service: how close to the N/R floor the limiter gets, and how much
+    // of the rest is the engine's fixed start and finish (the API window is the limiter's part).
+    await admin(emulatorUrl, "PUT", "/rate-limit", { requestsPerSecond: RATE, burst: RATE });
+    const stack = await freshStack(ctx, "subscriptions");
+    const window = new ApiWindow();
+    const limited = await timed(() => upAll(stack, N));
+    window.close();
+    await admin(emulatorUrl, "PUT", "/rate-limit", null);
+    rateLimited.push(limited);
+    apiWindows.push(window.seconds());
+    const stats = await admin(emulatorUrl, "GET", "/stats");
+    log(
+      `round ${round}/${ROUNDS} rate-limited up at ${RATE} req/s: ${limited.toFixed(2)}s, API window ${window.seconds().toFixed(2)}s, engine fixed ${engineFixed.at(-1)!.toFixed(2)}s (429s so far: ${stats.status["429"] ?? 0})`,
     );
-  } finally {
-    await emulator.close();
+    await stack.destroy();
+    await stack.workspace.removeStack(stack.name);
   }
 
-  log("emulator throughput…");
-  const throughput = await measureEmulatorThroughput({ durationMs: 5_000 });
-  log("client overhead…");
-  const overhead = await measureClientOverhead();
-
   const ratio = (a: number[], b: number[]) => median(a) / median(b);
-  const results: Record<string, Entry> = {
+  return {
     up_vs_engine_floor: {
       value: median(samples.up.subscriptions),
       unit: "s",
@@ -199,21 +179,60 @@ async function main(): Promise<void> {
       n: N,
       goal: "<= 1536 (baseline: whole state per resource)",
     },
-    emulator_requests_per_second: {
+  };
+}
+
+async function main(): Promise<void> {
+  const parts = selectedParts(process.argv.slice(2));
+  if (parts === "help") {
+    console.log(BENCH_USAGE);
+    return;
+  }
+  const results: Record<string, unknown> = {};
+  let scale: ScaleEntry[] | undefined;
+  let frontDoors: FrontDoorResults | undefined;
+
+  if (parts.has("fixed") || parts.has("scale") || parts.has("native")) {
+    const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
+    const dir = join(ROOT, ".work", "bench");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const emulator = await startEmulator({ port: 0 });
+    const ctx: BenchContext = { engine, dir, emulatorUrl: emulator.url, n: N };
+    const deps = { ctx, apiCalls: async () => totalRequests(await admin(emulator.url, "GET", "/stats")), log };
+    try {
+      if (parts.has("fixed")) Object.assign(results, await measureFixed(ctx, emulator.url));
+      if (parts.has("scale"))
+        results.scale = scale = await measureScale(deps, { sizes: SCALE_N, modes: SCALE_MODES, rounds: scaleRounds });
+      if (parts.has("native"))
+        Object.assign(results, (frontDoors = await measureFrontDoors(deps, { n: NATIVE_N, rounds: NATIVE_ROUNDS })));
+    } finally {
+      await emulator.close();
+    }
+  }
+
+  if (parts.has("emulator")) {
+    log("emulator throughput…");
+    const throughput = await measureEmulatorThroughput({ durationMs: 5_000 });
+    results.emulator_requests_per_second = {
       value: Math.round(throughput.requestsPerSecond),
       unit: "req/s",
       n: throughput.requests,
       goal: ">= 5000",
-    },
-    client_overhead_vs_raw_undici: {
+    } satisfies Entry;
+  }
+  if (parts.has("client")) {
+    log("client overhead…");
+    const overhead = await measureClientOverhead();
+    results.client_overhead_vs_raw_undici = {
       value: overhead.clientMsPerCall,
       unit: "ms/call",
       baseline: overhead.rawMsPerCall,
       ratio: overhead.ratio,
       n: overhead.n,
       goal: "ratio <= 1.10",
-    },
-  };
+    } satisfies Entry;
+  }
   const machine = {
     cpus: cpus().length,
     cpu: cpus()[0]?.model ?? "unknown",
@@ -222,20 +241,40 @@ async function main(): Promise<void> {
     node: process.version,
     rounds: ROUNDS,
   };
-  writeFileSync(join(__dirname, "results.json"), `${JSON.stringify({ ...results, scale, machine }, null, 2)}\n`);
-  await writeScaleChart(scale, join(__dirname, "scale.svg"));
-  printTable(results, scale, machine);
+  // The machine of the last full run stays unless this run measured every part.
+  if (parts.size === PARTS.length) results.machine = machine;
+  const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
+  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, ...results }, null, 2)}\n`);
+  if (scale) await writeScaleChart(scale, join(__dirname, "scale.svg"));
+  printTable(results, scale, frontDoors, machine);
 }
 
-function printTable(results: Record<string, Entry>, scale: ScaleEntry[], machine: Record<string, unknown>): void {
-  const fmt = (x: number | undefined) =>
-    x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(x < 10 ? 3 : 1);
-  console.log("| metric | value | baseline | ratio | n | goal |");
-  console.log("|---|---|---|---|---|---|");
-  for (const [name, e] of Object.entries(results))
-    console.log(
-      `| ${name} | ${fmt(e.value)} ${e.unit} | ${fmt(e.baseline)} | ${fmt(e.ratio)} | ${e.n} | ${e.goal ?? ""} |`,
-    );
+const fmt = (x: number | undefined) =>
+  x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(x < 10 ? 3 : 1);
+
+function printTable(
+  results: Record<string, unknown>,
+  scale: ScaleEntry[] | undefined,
+  frontDoors: FrontDoorResults | undefined,
+  machine: Record<string, unknown>,
+): void {
+  const entries = Object.entries(results).filter((e): e is [string, Entry] => typeof (e[1] as Entry).unit === "string");
+  if (entries.length > 0) {
+    console.log("| metric | value | baseline | ratio | n | goal |");
+    console.log("|---|---|---|---|---|---|");
+    for (const [name, e] of entries)
+      console.log(
+        `| ${name} | ${fmt(e.value)} ${e.unit} | ${fmt(e.baseline)} | ${fmt(e.ratio)} | ${e.n} | ${e.goal ?? ""} |`,
+      );
+  }
+  if (scale) printScale(scale);
+  if (frontDoors) printFrontDoors(frontDoors);
+  console.log(
+    `\nmachine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}`,
+  );
+}
+
+function printScale(scale: ScaleEntry[]): void {
   console.log(
     "\n| N | mode | rounds | up s (floor) | ratio | preview s (floor) | refresh s (floor) | ratio | destroy s (floor) | ratio | preview calls | refresh calls | provider peak RSS MB (floor) |",
   );
@@ -247,12 +286,34 @@ function printTable(results: Record<string, Entry>, scale: ScaleEntry[], machine
         `${fmt(e.destroy.value)} (${fmt(e.destroy.baseline)}) | ${fmt(e.destroy.ratio)} | ${e.preview_api_calls} | ${e.refresh_api_calls} | ` +
         `${e.provider_peak_rss_mb.toFixed(0)} (${e.floor_provider_peak_rss_mb.toFixed(0)}) |`,
     );
+}
+
+/** One row per measure: the three contenders and the three ratios. */
+function printFrontDoors(r: FrontDoorResults): void {
+  const { native_vs_dynamic: nd, native_vs_engine_floor: nf, dynamic_vs_engine_floor: df } = r;
+  console.log(`\nfront doors, N = ${nd.n}, ${nd.mode}, ${nd.rounds} rounds (medians; peak RSS: the highest)`);
+  console.log("| measure | native | dynamic | floor | native / dynamic | native / floor | dynamic / floor |");
+  console.log("|---|---|---|---|---|---|---|");
+  const row = (label: string, pick: (c: Comparison) => Entry) =>
+    console.log(
+      `| ${label} | ${fmt(pick(nd).value)} | ${fmt(pick(nd).baseline)} | ${fmt(pick(nf).baseline)} | ` +
+        `${fmt(pick(nd).ratio)} | ${fmt(pick(nf).ratio)} | ${fmt(pick(df).ratio)} |`,
+    );
+  row("up s", (c) => c.up);
+  row("preview s", (c) => c.preview);
+  row("refresh s", (c) => c.refresh);
+  row("destroy s", (c) => c.destroy);
+  row("provider peak RSS MB", (c) => c.provider_peak_rss);
   console.log(
-    `\nmachine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}, ${machine.rounds} rounds`,
+    `API calls — native: preview ${nd.preview_api_calls}, refresh ${nd.refresh_api_calls}; dynamic: preview ${df.preview_api_calls}, refresh ${df.refresh_api_calls}`,
   );
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof UsageError) {
+    console.error(err.message);
+    process.exit(2);
+  }
   console.error(`[bench] failed: ${err instanceof Error ? err.stack : String(err)}`);
   process.exit(1);
 });

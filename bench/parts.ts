@@ -1,0 +1,23 @@
+/**
+ * What one `npm run bench` measures: everything by default, or the parts named with `--only`
+ * (`npm run bench -- --only native`), whose entries are then merged into bench/results.json.
+ */
+import { listFlag, parseFlags, UsageError } from "../cli/command";
+
+export const PARTS = ["fixed", "scale", "native", "emulator", "client"] as const;
+export type Part = (typeof PARTS)[number];
+
+export const BENCH_USAGE = `usage: npm run bench [-- --only <part>[,<part>…]]
+  parts: fixed (the N = BENCH_N entries), scale (the cost curve), native (native vs dynamic vs the
+  engine floor), emulator (emulator throughput), client (client overhead); all by default`;
+
+/** The parts `argv` selects, or "help". Unknown parts are usage errors. */
+export function selectedParts(argv: readonly string[]): ReadonlySet<Part> | "help" {
+  const values = parseFlags(argv, { only: { type: "string", multiple: true } }, BENCH_USAGE);
+  if (values === "help") return "help";
+  const named = listFlag(values, "only").flatMap((list) => list.split(","));
+  for (const part of named)
+    if (!(PARTS as readonly string[]).includes(part))
+      throw new UsageError(`--only: unknown part "${part}"; use one of ${PARTS.join(", ")}.\n${BENCH_USAGE}`);
+  return new Set(named.length === 0 ? PARTS : (named as Part[]));
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../../cli/command";
+import { PARTS, selectedParts } from "../../bench/parts";
+
+describe("the parts a bench run measures", () => {
+  it("measures every part by default", () => {
+    expect(selectedParts([])).toEqual(new Set(PARTS));
+  });
+
+  it("measures only the parts named, as a list or repeated", () => {
+    expect(selectedParts(["--only", "native"])).toEqual(new Set(["native"]));
+    expect(selectedParts(["--only=scale,native", "--only", "client"])).toEqual(new Set(["scale", "native", "client"]));
+  });
+
+  it("refuses an unknown part, naming it and the known ones", () => {
+    expect(() => selectedParts(["--only", "nativ"])).toThrow(UsageError);
+    expect(() => selectedParts(["--only", "nativ"])).toThrow(
+      /--only: unknown part "nativ"; use one of fixed, scale, native/,
+    );
+  });
+
+  it("answers --help", () => {
+    expect(selectedParts(["--help"])).toBe("help");
+  });
+});
