@@ -11,19 +11,17 @@
  *
  * Nothing the review prints may hold a secret, and the review writes nothing to the state.
  */
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { appendFileSync, cpSync } from "node:fs";
+import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DriftReport } from "../../drift/index";
 import { openStack } from "../../engine/automation";
 import { run } from "../support/commands";
 import { runDriftCli } from "../support/driftCli";
-import { EmulatorHarness } from "../support/emulatorHarness";
-import { requireEngine, requireLanguageHosts, workDir } from "../support/engine";
-import { copyRepository } from "../support/repoCopy";
+import type { EmulatorHarness } from "../support/emulatorHarness";
+import { requireEngine, workDir } from "../support/engine";
+import { startPluginCheckout, type PluginCheckout } from "../support/pluginCheckout";
 
 const TOKEN = "dev-builder";
 /** examples/yaml's custom header value. */
@@ -32,37 +30,17 @@ const HEADER_V1 = "native-header-v1-4c2e";
 const HEADER_V2 = "native-header-v2-8a1d";
 const PASSPHRASE = "drift-native-passphrase";
 
-let root: string;
-let checkout: string;
+let setting: PluginCheckout;
 let service: EmulatorHarness;
 /** The environment of every `pulumi` and `webhook-subscriptions drift` run. */
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  const engine = requireLanguageHosts(["pulumi-language-yaml", "pulumi-language-nodejs"]);
-  root = mkdtempSync(join(tmpdir(), "drift-native-"));
-  checkout = join(root, "checkout");
-  await copyRepository(checkout, { build: false });
-  const started = Date.now();
-  await run("npm", ["run", "build:plugin"], checkout);
-  console.log(`[drift native] npm run build:plugin: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-  service = await EmulatorHarness.start();
-  const state = join(root, "state");
-  mkdirSync(state);
-  env = {
-    PATH: [engine.binDir, process.env.PATH].join(delimiter),
-    PULUMI_HOME: join(root, "pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_BACKEND_URL: pathToFileURL(state).href,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-  };
+  setting = await startPluginCheckout("drift native", PASSPHRASE);
+  ({ service, env } = setting);
 }, 900_000);
 
-afterAll(async () => {
-  await service?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => setting?.close());
 
 /** `webhook-subscriptions drift --stack <stack> --cwd <dir> [args]`, logging how long it took. */
 async function drift(stack: string, dir: string, args: string[] = []) {
@@ -72,16 +50,9 @@ async function drift(stack: string, dir: string, args: string[] = []) {
   return result;
 }
 
-/** The live subscription whose URL is `url` (there must be exactly one). */
-async function liveAt(url: string): Promise<Record<string, unknown> & { GUID: string }> {
-  const found = (await service.all()).filter((s) => s.SubscriberURL === url);
-  expect(found, `subscriptions at ${url}`).toHaveLength(1);
-  return found[0]!;
-}
-
 /** Out of band, as someone with the API and a token: the subscription at `url` updated with `change`. */
 async function editOutOfBand(url: string, change: Record<string, unknown>): Promise<void> {
-  const live = await liveAt(url);
+  const live = await service.subscriptionAt(url);
   const fields = ["GUID", "Webhook", "FilterObjectType", "FilterObjectGUID", "SubscriberURL", "CustomHeader"];
   const body = Object.fromEntries(fields.filter((f) => live[f] !== null).map((f) => [f, live[f]]));
   if (live.CustomHeaderValue !== null) body.CustomHeaderValue = live.CustomHeaderValue;
@@ -90,7 +61,7 @@ async function editOutOfBand(url: string, change: Record<string, unknown>): Prom
 
 /** Out of band: the subscription at `url` unsubscribed; resolves with its GUID. */
 async function deleteOutOfBand(url: string): Promise<string> {
-  const { GUID } = await liveAt(url);
+  const { GUID } = await service.subscriptionAt(url);
   const gone = await service.config("Unsubscribe", { query: { webHookSubscriptionGUID: GUID } });
   expect(gone.status).toBe(200);
   return GUID;
@@ -108,7 +79,7 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
   const pulumi = (args: string[]) => run("pulumi", [...args, "--stack", "yaml"], example, env);
 
   beforeAll(async () => {
-    example = join(checkout, "examples", "yaml");
+    example = join(setting.checkout, "examples", "yaml");
     await pulumi(["stack", "init"]);
     await pulumi(["config", "set", "webhooks:baseUrl", service.url]);
     await pulumi(["config", "set", "--secret", "webhooks:token", TOKEN]);
@@ -177,12 +148,12 @@ describe("one TypeScript stack using both front doors", () => {
     await service.reset();
     dir = workDir("drift-both-front-doors");
     cpSync(join(__dirname, "fixtures", "both-front-doors"), dir, { recursive: true });
-    const plugin = join(checkout, "dist", "plugin", "webhooks");
+    const plugin = setting.pluginDir;
     appendFileSync(join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: webhooks\n      path: ${plugin}\n`);
     // Run as `webhook-subscriptions up --cwd` runs a program directory: in-process, on the real engine.
     stack = await openStack({
       engine: requireEngine(),
-      backendDir: join(root, "state"),
+      backendDir: join(setting.root, "state"),
       stackName: "both",
       workDir: dir,
       env: { PULUMI_HOME: env.PULUMI_HOME!, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE },
