@@ -1,13 +1,14 @@
 /**
- * Listens to the engine events of a refresh preview and keeps, per WebhookSubscription, what
- * the engine found: the step (`same`, `update`, `delete`, …) and the outputs before and after.
+ * Listens to the engine events of a refresh preview and keeps, per WebhookSubscription (of
+ * either front door), what the engine found: the step (`same`, `update`, `delete`, …) and the
+ * outputs before and after.
  *
  * Engine events mask every secret (`"[secret]"`), so from them alone a changed
  * `customHeaderValue` shows up only as an `update` whose visible outputs are equal; the
  * classifier resolves those with the plaintext state and the live subscription.
  */
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/model";
+import { isWebhookSubscriptionType } from "../provider/model";
 
 /** What the refresh preview says about one resource. */
 export interface RefreshObservation {
@@ -41,12 +42,12 @@ export class RefreshObserver {
   readonly onEvent = (event: EngineEvent): void => {
     if (event.diagnosticEvent?.severity === "error") this.errors.push(event.diagnosticEvent.message.trim());
     const pre = event.resourcePreEvent?.metadata;
-    if (pre?.type === WEBHOOK_SUBSCRIPTION_TYPE) {
+    if (pre && isWebhookSubscriptionType(pre.type)) {
       this.started.add(pre.urn);
       this.report();
     }
     const done = event.resOutputsEvent?.metadata;
-    if (done?.type === WEBHOOK_SUBSCRIPTION_TYPE) {
+    if (done && isWebhookSubscriptionType(done.type)) {
       this.observations.set(done.urn, {
         op: done.op,
         ...(done.old ? { old: done.old.outputs } : {}),

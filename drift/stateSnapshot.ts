@@ -1,11 +1,12 @@
 /**
  * What the review needs from the stack's state: the managed WebhookSubscriptions with their
- * outputs, and every subscription GUID the state mentions.
+ * outputs, and every subscription GUID the state mentions. Subscriptions and explicit providers
+ * of both front doors (the dynamic provider and the native plugin) count, side by side.
  *
  * The Automation API exports state with `--show-secrets`, so the outputs here hold plaintext
  * secrets. They are kept in memory to tell which secret changed, and never printed.
  */
-import { PROVIDER_KEYS, WEBHOOK_SUBSCRIPTION_TYPE } from "../provider/model";
+import { explicitProvider, isWebhookSubscriptionType, type ExplicitProvider } from "../provider/model";
 import { COMPARED_FIELDS, unwrapValue, MASKED, type ComparedField } from "./fields";
 import type { FieldValue } from "./report";
 
@@ -16,8 +17,10 @@ export interface StateSubscription {
   readonly guid: string;
   /** Plaintext output values; undefined where the state holds no readable value. */
   readonly outputs: Readonly<Partial<Record<ComparedField, FieldValue>>>;
-  /** The explicit `Provider` it is managed through (its name), or null for the default provider. */
+  /** The explicit provider it is managed through (its name), or null for a default provider. */
   readonly provider: string | null;
+  /** That explicit provider's URN (two front doors' providers may share a name), or null. */
+  readonly providerUrn: string | null;
 }
 
 export interface StateSnapshot {
@@ -25,8 +28,8 @@ export interface StateSnapshot {
   readonly managed: readonly StateSubscription[];
   /** Every GUID in state: ids, `guid` and `adoptGuid` of any WebhookSubscription, pending ones included. */
   readonly guids: ReadonlySet<string>;
-  /** Each explicit `Provider`'s config (its plaintext inputs, `webhooks:*` keys), by its name. */
-  readonly providers: ReadonlyMap<string, Readonly<Record<string, FieldValue>>>;
+  /** Each explicit provider (a dynamic `Provider` or a native one), with its settings, by its URN. */
+  readonly providers: ReadonlyMap<string, ExplicitProvider>;
 }
 
 /** The shape of `exportStack().deployment` this module reads; the rest is ignored. */
@@ -59,7 +62,7 @@ export function guidKey(guid: string): string {
 /** Reads the snapshot from an exported deployment (`(await stack.exportStack()).deployment`). */
 export function stateSnapshot(deployment: unknown): StateSnapshot {
   const { resources = [], pending_operations: pending = [] } = (deployment ?? {}) as Deployment;
-  const ours = (r: DeploymentResource | undefined): r is DeploymentResource => r?.type === WEBHOOK_SUBSCRIPTION_TYPE;
+  const ours = (r: DeploymentResource | undefined): r is DeploymentResource => isWebhookSubscriptionType(r?.type);
 
   const guids = new Set<string>();
   for (const resource of [...resources, ...pending.map((p) => p.resource)].filter(ours)) {
@@ -74,19 +77,17 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
     }
   }
 
-  // Explicit Providers: provider resources whose config names them (see provider/dynamic/provider.ts).
-  const providers = new Map<string, Record<string, FieldValue>>();
-  const providerByUrn = new Map<string, string>();
+  const providers = new Map<string, ExplicitProvider>();
   for (const r of resources) {
-    const name = unwrapValue(r.inputs?.[PROVIDER_KEYS.provider]);
-    if (!r.type?.startsWith("pulumi:providers:") || typeof name !== "string" || !r.urn) continue;
-    const config: Record<string, FieldValue> = {};
+    // Every provider resource's type starts so; which of them are ours, explicitProvider says.
+    if (!r.urn || !r.type?.startsWith("pulumi:providers:")) continue;
+    const inputs: Record<string, FieldValue> = {};
     for (const [key, raw] of Object.entries(r.inputs ?? {})) {
       const value = unwrapValue(raw);
-      if (value !== undefined && value !== MASKED) config[key] = value;
+      if (value !== undefined && value !== MASKED) inputs[key] = value;
     }
-    providers.set(name, config);
-    providerByUrn.set(r.urn, name);
+    const provider = explicitProvider({ type: r.type, urn: r.urn, inputs });
+    if (provider) providers.set(r.urn, provider);
   }
 
   const managed = resources
@@ -98,9 +99,18 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
         const value = unwrapValue(r.outputs?.[field]);
         if (value !== undefined && value !== MASKED) outputs[field] = value;
       }
-      const providerUrn = r.provider?.slice(0, r.provider.lastIndexOf("::"));
-      const provider = (providerUrn && providerByUrn.get(providerUrn)) ?? null;
-      return { urn: r.urn as string, name: resourceName(r.urn as string), guid: r.id as string, outputs, provider };
+      // `<provider urn>::<provider id>`; a default provider is no explicit one.
+      const reference = r.provider?.slice(0, r.provider.lastIndexOf("::"));
+      const providerUrn = reference !== undefined && providers.has(reference) ? reference : null;
+      const provider = providerUrn === null ? null : providers.get(providerUrn)!.name;
+      return {
+        urn: r.urn as string,
+        name: resourceName(r.urn as string),
+        guid: r.id as string,
+        outputs,
+        provider,
+        providerUrn,
+      };
     });
   return { managed, guids, providers };
 }

@@ -1,9 +1,17 @@
 /**
  * A WebhookSubscription as seen from outside the provider: what its state holds and where the
  * default provider finds its instance. The drift review (and anything else that reads stacks)
- * builds on this and on the client, never on the provider's workings.
+ * builds on this and on the client, never on the provider's workings. It is the one place that
+ * knows both front doors' type tokens: the dynamic provider's and the native plugin's.
  */
-export { WEBHOOK_SUBSCRIPTION_TYPE } from "./dynamic/webhookSubscription";
+import { WEBHOOK_SUBSCRIPTION_TYPE } from "./dynamic/webhookSubscription";
+import { PROVIDER_KEYS, type ConfigSource } from "./core/settings";
+import { PROVIDER_TOKEN, RESOURCE_TOKEN } from "./native/tokens";
+import { explicitProviderName, nativeConfigSource } from "./native/providerConfig";
+
+export { WEBHOOK_SUBSCRIPTION_TYPE };
+/** The native plugin's types: its resource (`webhooks:index:WebhookSubscription`) and its providers. */
+export { RESOURCE_TOKEN as NATIVE_WEBHOOK_SUBSCRIPTION_TYPE, PROVIDER_TOKEN as NATIVE_PROVIDER_TYPE };
 export { SECRET_OUTPUTS } from "./core/outputs";
 export type { SubscriptionOutputs } from "./core/outputs";
 /** The fields the service stores (compared by diff and by the drift review). */
@@ -17,3 +25,46 @@ export {
   type ConfigSource,
   type ConnectionSettings,
 } from "./core/settings";
+
+/**
+ * Whether a resource type (in state or in an engine event) is a WebhookSubscription, declared
+ * through either front door. Both record the same outputs, under the same names.
+ */
+export function isWebhookSubscriptionType(type: string | undefined): boolean {
+  return type === WEBHOOK_SUBSCRIPTION_TYPE || type === RESOURCE_TOKEN;
+}
+
+/** A provider resource as state records it, with its inputs as plaintext values. */
+export interface ProviderRecord {
+  readonly type?: string;
+  readonly urn?: string;
+  readonly inputs: Readonly<Record<string, unknown>>;
+}
+
+/** An explicit provider of either front door: its name in the program, and its settings. */
+export interface ExplicitProvider {
+  readonly name: string;
+  /** Its settings as `readSettings` takes them (`webhooks:*`, `webhooks:provider`). */
+  readonly config: ConfigSource;
+}
+
+/**
+ * The explicit provider a provider resource in state is, or undefined for a default provider or
+ * anybody else's provider:
+ * - native (`pulumi:providers:webhooks`): named by its URN, its inputs by setting name (`baseUrl`);
+ * - dynamic (a `Provider`, a `pulumi-nodejs` provider resource): its inputs are the `webhooks:*`
+ *   keys, its name under `webhooks:provider` (provider/dynamic/provider.ts).
+ */
+export function explicitProvider(record: ProviderRecord): ExplicitProvider | undefined {
+  if (record.type === PROVIDER_TOKEN) {
+    const name = explicitProviderName(record.urn);
+    return name === undefined ? undefined : { name, config: nativeConfigSource(record.inputs, record.urn) };
+  }
+  const name = record.inputs[PROVIDER_KEYS.provider];
+  if (!record.type?.startsWith("pulumi:providers:") || typeof name !== "string") return undefined;
+  const get = (key: string) => {
+    const value = record.inputs[key];
+    return value === undefined || value === null ? undefined : String(value);
+  };
+  return { name, config: { get } };
+}

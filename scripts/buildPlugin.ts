@@ -14,7 +14,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
-import { PACKAGE_NAME, pluginSchema } from "../provider/native/schema";
+import { pluginSchema } from "../provider/native/schema";
+import { PACKAGE_NAME } from "../provider/native/tokens";
 import { readSchemaDeclarations } from "./schemaDeclarations";
 
 const ROOT = path.resolve(__dirname, "..");

@@ -13,14 +13,9 @@ import { SUBSCRIPTION_FIELDS } from "../core/diff";
 import { SubscriptionInputSchema, UNKNOWN } from "../core/inputs";
 import { PROVIDER_KEYS, SECRET_SETTINGS, SETTING_SOURCES } from "../core/settings";
 import { SECRET_OUTPUTS } from "../core/outputs";
+import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN, PACKAGE_NAME, RESOURCE_TOKEN } from "./tokens";
 
-/** The plugin's name: `pulumi-resource-webhooks`, config `webhooks:*`. */
-export const PACKAGE_NAME = "webhooks";
-export const RESOURCE_TOKEN = "webhooks:index:WebhookSubscription";
-export const PROVIDER_TOKEN = "pulumi:providers:webhooks";
-export const GET_FUNCTION_TOKEN = "webhooks:index:getWebhookSubscription";
-export const LIST_FUNCTION_TOKEN = "webhooks:index:listWebhookSubscriptions";
-const LISTED_TYPE_TOKEN = "webhooks:index:ListedSubscription";
+const LISTED_TYPE_TOKEN = `${PACKAGE_NAME}:index:ListedSubscription`;
 
 /** A property as a TypeScript declaration states it: its JSDoc and its type. */
 export interface DeclaredProperty {

@@ -14,10 +14,11 @@ import { webhookName } from "../wire";
 import { desiredOf, type SubscriptionInputs } from "../core/inputs";
 import { listSubscriptions } from "../core/list";
 import { createProvider } from "../core/lifecycle";
-import { PROVIDER_KEYS, readSettings, SECRET_SETTINGS, SettingsNotKnownYet, type ConfigSource } from "../core/settings";
+import { readSettings, SECRET_SETTINGS, SettingsNotKnownYet, type ConfigSource } from "../core/settings";
 import { SECRET_OUTPUTS } from "../core/outputs";
 import { decode, encode, UNKNOWN } from "./codec";
-import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN } from "./schema";
+import { nativeConfigSource, settingName } from "./providerConfig";
+import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN } from "./tokens";
 
 export interface NativeProviderOptions {
   /** The plugin's version (GetPluginInfo). */
@@ -56,33 +57,6 @@ function unary<Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUna
 function unimplemented(method: string): grpc.handleUnaryCall<unknown, never> {
   return (_call, callback) =>
     callback({ code: grpc.status.UNIMPLEMENTED, details: `${method} is not implemented by the webhooks provider` });
-}
-
-/**
- * An explicit provider's name, from its URN, as the lifecycle reads it (`webhooks:provider`):
- * its settings are then named after it and never fall back to `WEBHOOKS_*`. The engine names
- * the default provider `default` or `default_<version>`.
- */
-function explicitName(urn: string | undefined): string | undefined {
-  const name = urn?.split("::").at(-1);
-  return name === undefined || name === "" || /^default(_|$)/.test(name) ? undefined : name;
-}
-
-/** A setting's name from a config key: `webhooks:config:<name>` (Configure's variables) or `webhooks:<name>`. */
-function settingName(key: string): string {
-  return key.replace(/^webhooks:(config:)?/, "");
-}
-
-/** The settings as the lifecycle reads them (`webhooks:<name>`), from values by `<name>`. */
-function configSource(values: Record<string, unknown>, urn: string | undefined): ConfigSource {
-  const provider = explicitName(urn);
-  return {
-    get: (key) => {
-      if (key === PROVIDER_KEYS.provider) return provider;
-      const value = values[settingName(key)];
-      return value === undefined || value === null ? undefined : String(value);
-    },
-  };
 }
 
 /** What a preview shows as the outputs: the desired subscription, what only the service knows unknown. */
@@ -129,7 +103,7 @@ export function nativeProvider(options: NativeProviderOptions): provrpc.IResourc
         encode(news.values, [...news.secrets, ...SECRET_SETTINGS], true),
       );
       try {
-        readSettings(configSource(news.values, request.getUrn()), env);
+        readSettings(nativeConfigSource(news.values, request.getUrn()), env);
       } catch (err) {
         if (err instanceof SettingsNotKnownYet) return response;
         // Without `property`, as in check: the engine would print the value next to it.
@@ -157,7 +131,7 @@ export function nativeProvider(options: NativeProviderOptions): provrpc.IResourc
       const args = request.getArgs();
       const values: Record<string, unknown> = args ? decode(args).values : {};
       if (!args) request.getVariablesMap().forEach((value, key) => (values[settingName(key)] = value));
-      config = configSource(values, request.getUrn());
+      config = nativeConfigSource(values, request.getUrn());
       acceptSecrets = request.getAcceptsecrets();
       await core.configure({ config });
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);

@@ -24,6 +24,7 @@ const state: StateSubscription = {
   guid: live.guid,
   outputs: { ...live },
   provider: null,
+  providerUrn: null,
 };
 
 /** Outputs as an engine event carries them. */

@@ -22,17 +22,31 @@ describe("ignore rules", () => {
 });
 
 describe("instancesOf", () => {
-  const sub = (name: string, provider: string | null): StateSubscription => ({
+  /** A provider's URN; the native and the dynamic provider types may hold the same name. */
+  const urnOf = (provider: string, type = "pulumi:providers:pulumi-nodejs") =>
+    `urn:pulumi:dev::p::${type}::${provider}`;
+  const sub = (
+    name: string,
+    provider: string | null,
+    providerUrn = provider && urnOf(provider),
+  ): StateSubscription => ({
     urn: `urn::${name}`,
     name,
     guid: name,
     outputs: {},
     provider,
+    providerUrn,
   });
+  /** Explicit providers by URN, each with its settings as `webhooks:*` keys. */
   const state = (managed: StateSubscription[], providers: Record<string, Record<string, string>>): StateSnapshot => ({
     managed,
     guids: new Set(),
-    providers: new Map(Object.entries(providers)),
+    providers: new Map(
+      Object.entries(providers).map(([urn, config]) => [
+        urn.startsWith("urn:") ? urn : urnOf(urn),
+        { name: config["webhooks:provider"]!, config: { get: (key) => config[key] } },
+      ]),
+    ),
   });
   const stackConfig = { get: (key: string) => ({ "webhooks:baseUrl": "https://test.example.com" })[key] };
   const env = { WEBHOOKS_TOKEN: "t", PROD_TOKEN: "p" };
@@ -58,6 +72,20 @@ describe("instancesOf", () => {
         (i) => i.provider,
       ),
     ).toEqual(["prod"]);
+  });
+
+  it("keeps apart a dynamic and a native provider of the same name on different instances", () => {
+    const nativeUrn = urnOf("prod", "pulumi:providers:webhooks");
+    const nativeProd = { ...prod, "webhooks:baseUrl": "https://eu.example.com" };
+    const found = instancesOf(
+      state([sub("b", "prod"), sub("n", "prod", nativeUrn)], { prod, [nativeUrn]: nativeProd }),
+      { get: () => undefined },
+      env,
+    );
+    expect(found.map((i) => [i.provider, i.settings.baseUrl, i.managed.map((m) => m.name)])).toEqual([
+      ["prod", "https://prod.example.com", ["b"]],
+      ["prod", "https://eu.example.com", ["n"]],
+    ]);
   });
 });
 

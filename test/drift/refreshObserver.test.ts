@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { RefreshObserver } from "../../drift/refreshObserver";
 
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
+const NATIVE_TYPE = "webhooks:index:WebhookSubscription";
 
 function event(
   kind: "resourcePreEvent" | "resOutputsEvent",
@@ -52,6 +53,25 @@ describe("RefreshObserver", () => {
     expect(observer.get("urn:b")).toEqual({ op: "delete", old: { subscriberUrl: "https://old" } });
     expect(observer.get("urn:stack")).toBeUndefined();
     expect(progress).toEqual([0, 1, 2]);
+  });
+
+  it("observes the native plugin's subscriptions beside the dynamic provider's, and no provider", () => {
+    const progress: [number, number][] = [];
+    const observer = new RefreshObserver((p) => progress.push([p.started, p.finished]));
+    observer.onEvent(event("resourcePreEvent", "urn:native", "refresh", NATIVE_TYPE));
+    observer.onEvent(event("resourcePreEvent", "urn:dynamic", "refresh"));
+    observer.onEvent(event("resOutputsEvent", "urn:provider", "same", "pulumi:providers:webhooks"));
+    observer.onEvent(event("resOutputsEvent", "urn:native", "update", NATIVE_TYPE));
+    observer.onEvent(event("resOutputsEvent", "urn:dynamic", "same"));
+    expect(observer.get("urn:native")).toMatchObject({ op: "update", new: { subscriberUrl: "https://new" } });
+    expect(observer.get("urn:dynamic")?.op).toBe("same");
+    expect(observer.get("urn:provider")).toBeUndefined();
+    expect(progress).toEqual([
+      [1, 0],
+      [2, 0],
+      [2, 1],
+      [2, 2],
+    ]);
   });
 
   it("keeps the engine's error diagnostics for the failure message", () => {

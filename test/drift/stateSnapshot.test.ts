@@ -1,6 +1,10 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { unwrapValue, MASKED } from "../../drift/fields";
+import { instancesOf } from "../../drift/instances";
 import { resourceName, stateSnapshot } from "../../drift/stateSnapshot";
+import { readSettings } from "../../provider/model";
 
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 const SIG = "4dabf18193072939515e22adb298388d";
@@ -34,6 +38,7 @@ describe("stateSnapshot", () => {
         guid: "AAAA",
         outputs: { webhook: 0, subscriberUrl: "https://h.example.com", signature: "sig", customHeaderValue: null },
         provider: null,
+        providerUrn: null,
       },
     ]);
   });
@@ -66,10 +71,11 @@ describe("stateSnapshot", () => {
       ["a", null],
       ["b", "production"],
     ]);
-    expect(snapshot.providers.get("production")).toEqual({
-      "webhooks:provider": "production",
-      "webhooks:baseUrl": "https://prod.example.com",
-      "webhooks:token": "t",
+    const production = snapshot.providers.get(providerUrn);
+    expect(production?.name).toBe("production");
+    expect(readSettings(production?.config).connection).toMatchObject({
+      baseUrl: "https://prod.example.com",
+      token: "t",
     });
   });
 
@@ -92,6 +98,89 @@ describe("stateSnapshot", () => {
 
   it("handles an empty deployment", () => {
     expect(stateSnapshot(undefined)).toEqual({ managed: [], guids: new Set(), providers: new Map() });
+  });
+});
+
+/** A real `pulumi stack export --show-secrets`, trimmed (see the file's `//`). */
+function exported(fixture: string): unknown {
+  return JSON.parse(readFileSync(join(__dirname, "fixtures", fixture), "utf8"));
+}
+
+const EMULATOR = "http://127.0.0.1:18731";
+const NATIVE = "webhooks:index:WebhookSubscription";
+
+describe("stateSnapshot of stacks on the native plugin (real exports)", () => {
+  it("reads a YAML stack's native subscriptions, and its explicit native provider's settings", () => {
+    const snapshot = stateSnapshot(exported("nativeYaml.json"));
+    const prodUrn = "urn:pulumi:dev::dn-yaml::pulumi:providers:webhooks::prod";
+    expect(snapshot.managed).toEqual([
+      {
+        urn: `urn:pulumi:dev::dn-yaml::${NATIVE}::viaProd`,
+        name: "viaProd",
+        guid: "981d83ef-e8c1-4daa-97a8-4c679096e50a",
+        outputs: {
+          webhook: 3,
+          filterObjectType: 2,
+          filterObjectGuid: null,
+          subscriberUrl: "https://hooks.example.com/objects",
+          customHeader: "",
+          customHeaderValue: null,
+          signature: "8f5d581b-fd5e-4ba4-a571-6ed2da4c4107",
+        },
+        provider: "prod",
+        providerUrn: prodUrn,
+      },
+      {
+        urn: `urn:pulumi:dev::dn-yaml::${NATIVE}::packetCreated`,
+        name: "packetCreated",
+        guid: "348b6e8b-a75e-47b0-b5d6-ef8c5ff02386",
+        outputs: {
+          webhook: 0,
+          filterObjectType: 2,
+          filterObjectGuid: "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b",
+          subscriberUrl: "https://hooks.example.com/packets",
+          customHeader: "X-Api-Key",
+          customHeaderValue: "change-me",
+          signature: "ac7827c3-5a3e-4dcc-9f89-d680bd375fc9",
+        },
+        provider: null,
+        providerUrn: null,
+      },
+    ]);
+    expect([...snapshot.guids].sort()).toEqual([
+      "348b6e8b-a75e-47b0-b5d6-ef8c5ff02386",
+      "981d83ef-e8c1-4daa-97a8-4c679096e50a",
+    ]);
+    // The default native provider (`…::default`) is not an explicit one.
+    expect([...snapshot.providers.keys()]).toEqual([prodUrn]);
+    const prod = snapshot.providers.get(prodUrn)!;
+    expect(prod.name).toBe("prod");
+    // Its settings are recorded by name (`baseUrl`, a number as a number); read as `Provider "prod" …`.
+    expect(readSettings(prod.config, {}).connection).toMatchObject({
+      baseUrl: EMULATOR,
+      token: "dev-builder",
+      maxRequestsPerSecond: 50,
+      credentialSource: 'Provider "prod" token',
+    });
+  });
+
+  it("reads both front doors in one stack: each subscription with its own explicit provider", () => {
+    const snapshot = stateSnapshot(exported("bothFrontDoors.json"));
+    expect(
+      snapshot.managed.map((m) => [m.name, m.urn.split("::")[2], m.provider, m.outputs.customHeaderValue]),
+    ).toEqual([
+      ["dyn-p", "pulumi-nodejs:dynamic/webhooks:WebhookSubscription", "dyn-prod", null],
+      ["dyn", "pulumi-nodejs:dynamic/webhooks:WebhookSubscription", null, "dyn-secret"],
+      ["nat-p", NATIVE, "nat-prod", null],
+      ["nat", NATIVE, null, "nat-secret"],
+    ]);
+    expect(snapshot.guids.size).toBe(4);
+    expect([...snapshot.providers.values()].map((p) => p.name)).toEqual(["dyn-prod", "nat-prod"]);
+
+    const stackConfig = { get: (key: string) => ({ "webhooks:baseUrl": EMULATOR })[key] };
+    const instances = instancesOf(snapshot, stackConfig, { WEBHOOKS_TOKEN: "dev-builder" });
+    // All four providers reach one emulator: one instance, listed once, holding all four.
+    expect(instances.map((i) => [i.provider, i.settings.baseUrl, i.managed.length])).toEqual([[null, EMULATOR, 4]]);
   });
 });
 

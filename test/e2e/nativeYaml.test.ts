@@ -6,15 +6,14 @@
  * import` of a subscription made out of band, and the plugin installed with `pulumi plugin
  * install` instead of by path. Every command must exit as asserted.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resourcesSummary, run, UNEXPECTED_CHANGES_EXIT, type Result } from "../support/commands";
-import { EmulatorHarness } from "../support/emulatorHarness";
-import { REPO_ROOT, requireEngine } from "../support/engine";
-import { copyRepository } from "../support/repoCopy";
+import type { EmulatorHarness } from "../support/emulatorHarness";
+import { REPO_ROOT } from "../support/engine";
+import { startPluginCheckout, type PluginCheckout } from "../support/pluginCheckout";
 
 const TOKEN = "dev-builder";
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -23,10 +22,11 @@ const HEADER_VALUE = "change-me";
 const IMPORTED_HEADER_VALUE = "imported-header-value";
 
 let root: string;
-/** A copy of this checkout (support/repoCopy.ts), where `npm run build:plugin` runs. */
+/** A copy of this checkout (support/repoCopy.ts), where `npm run build:plugin` ran. */
 let checkout: string;
 let service: EmulatorHarness;
 let env: NodeJS.ProcessEnv;
+let setting: PluginCheckout;
 
 /** `pulumi <args> --stack dev` in `dir`; logs the transcript's summary line. */
 async function pulumi(dir: string, args: string[], expected = 0, extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
@@ -51,45 +51,12 @@ function edit(file: string, from: string | RegExp, to: string): void {
   writeFileSync(file, edited);
 }
 
-/** The live subscription whose URL is `url` (there must be exactly one). */
-async function liveAt(url: string): Promise<Record<string, unknown> & { GUID: string }> {
-  const found = (await service.all()).filter((s) => s.SubscriberURL === url);
-  expect(found, `subscriptions at ${url}`).toHaveLength(1);
-  return found[0]!;
-}
-
 beforeAll(async () => {
-  const engine = requireEngine();
-  for (const host of ["pulumi-language-yaml", "pulumi-language-nodejs"])
-    if (!existsSync(join(engine.binDir, host)))
-      throw new Error(
-        `pulumi ${engine.version} in ${engine.binDir} has no ${host}: set WEBHOOKS_LANGUAGE_HOST_SOURCE to a folder ` +
-          "laid out like ../shared/engine-src (docs/engine.md), or put an official Pulumi install on PATH",
-      );
-  root = mkdtempSync(join(tmpdir(), "native-yaml-"));
-  checkout = join(root, "checkout");
-  // The checkout's files as they are now (committed or not), with its installed dependencies.
-  await copyRepository(checkout, { build: false });
-  const started = Date.now();
-  await run("npm", ["run", "build:plugin"], checkout);
-  console.log(`[native yaml] npm run build:plugin: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-  service = await EmulatorHarness.start();
-  const state = join(root, "state");
-  mkdirSync(state);
-  env = {
-    PATH: [engine.binDir, process.env.PATH].join(delimiter),
-    PULUMI_HOME: join(root, "pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_BACKEND_URL: pathToFileURL(state).href,
-    PULUMI_CONFIG_PASSPHRASE: "yaml-passphrase",
-  };
+  setting = await startPluginCheckout("native yaml", "yaml-passphrase");
+  ({ root, checkout, service, env } = setting);
 }, 900_000);
 
-afterAll(async () => {
-  await service?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => setting?.close());
 
 describe("examples/yaml with the plugin by path", () => {
   let example: string;
@@ -113,14 +80,14 @@ describe("examples/yaml with the plugin by path", () => {
       objectCreatedGuid: string;
       objectCreatedEvent: string;
     };
-    const packets = await liveAt("https://hooks.example.com/packets");
+    const packets = await service.subscriptionAt("https://hooks.example.com/packets");
     expect(packets).toMatchObject({
       GUID: outputs.packetCreatedGuid,
       Signature: outputs.packetCreatedSignature,
       CustomHeader: "X-Api-Key",
       CustomHeaderValue: HEADER_VALUE,
     });
-    expect((await liveAt("https://hooks.example.com/objects")).GUID).toBe(outputs.objectCreatedGuid);
+    expect((await service.subscriptionAt("https://hooks.example.com/objects")).GUID).toBe(outputs.objectCreatedGuid);
     expect(outputs.objectCreatedEvent).toBe("BusinessObjectCreated");
   });
 
@@ -146,31 +113,31 @@ describe("examples/yaml with the plugin by path", () => {
   });
 
   it("a new subscriberUrl updates in place: same GUID and Signature", async () => {
-    const before = await liveAt("https://hooks.example.com/packets");
+    const before = await service.subscriptionAt("https://hooks.example.com/packets");
     edit(program, "https://hooks.example.com/packets", "https://hooks.example.com/packets-v2");
     const up = await pulumi(example, ["up", "--yes"]);
     expect(up.stdout).toMatch(/~ 1 updated/);
-    const after = await liveAt("https://hooks.example.com/packets-v2");
+    const after = await service.subscriptionAt("https://hooks.example.com/packets-v2");
     expect(after.GUID).toBe(before.GUID);
     expect(after.Signature).toBe(before.Signature);
   });
 
   it("a new event replaces the subscription: the new one is created first, then the old one deleted", async () => {
-    const before = await liveAt("https://hooks.example.com/packets-v2");
+    const before = await service.subscriptionAt("https://hooks.example.com/packets-v2");
     edit(program, "webhook: 0 # PacketCreated", "webhook: 1 # PacketUpdated");
     const up = await pulumi(example, ["up", "--yes"]);
     expect(up.stdout).toMatch(/\+-1 replaced/);
     const created = up.stdout.indexOf("created replacement");
     expect(created).toBeGreaterThan(-1);
     expect(up.stdout.indexOf("deleting original")).toBeGreaterThan(created);
-    const after = await liveAt("https://hooks.example.com/packets-v2");
+    const after = await service.subscriptionAt("https://hooks.example.com/packets-v2");
     expect(after.GUID).not.toBe(before.GUID);
     expect(after.Webhook).toBe(1);
     expect((await service.all()).map((s) => s.GUID)).not.toContain(before.GUID);
   });
 
   it("an out-of-band edit: `pulumi refresh` records it, `pulumi up` puts it back", async () => {
-    const live = await liveAt("https://hooks.example.com/objects");
+    const live = await service.subscriptionAt("https://hooks.example.com/objects");
     const body = { GUID: live.GUID, Webhook: 3, FilterObjectType: 2, SubscriberURL: "https://elsewhere.example.com/x" };
     expect((await service.config("UpdateWebhookSubscription", { body })).status).toBe(200);
 
@@ -178,17 +145,17 @@ describe("examples/yaml with the plugin by path", () => {
     const changes = await pulumi(example, ["preview", "--expect-no-changes"], UNEXPECTED_CHANGES_EXIT);
     expect(changes.stdout).toMatch(/~ 1 to update/);
     expect((await pulumi(example, ["up", "--yes"])).stdout).toMatch(/~ 1 updated/);
-    expect((await liveAt("https://hooks.example.com/objects")).GUID).toBe(live.GUID);
+    expect((await service.subscriptionAt("https://hooks.example.com/objects")).GUID).toBe(live.GUID);
   });
 
   it("an out-of-band delete: `pulumi refresh` drops it, `pulumi up` creates it again, `pulumi destroy` empties the instance", async () => {
-    const live = await liveAt("https://hooks.example.com/objects");
+    const live = await service.subscriptionAt("https://hooks.example.com/objects");
     const gone = await service.config("Unsubscribe", { query: { webHookSubscriptionGUID: live.GUID } });
     expect(gone.status).toBe(200);
 
     expect((await pulumi(example, ["refresh", "--yes"])).stdout).toMatch(/- 1 deleted/);
     expect((await pulumi(example, ["up", "--yes"])).stdout).toMatch(/\+ 1 created/);
-    expect((await liveAt("https://hooks.example.com/objects")).GUID).not.toBe(live.GUID);
+    expect((await service.subscriptionAt("https://hooks.example.com/objects")).GUID).not.toBe(live.GUID);
     expect((await pulumi(example, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
     expect(await service.all()).toEqual([]);
   });
@@ -203,7 +170,7 @@ describe("`pulumi import` of a subscription made out of band", () => {
     project = join(root, "import");
     program = join(project, "Pulumi.yaml");
     mkdirSync(project);
-    const plugin = join(checkout, "dist", "plugin", "webhooks");
+    const plugin = setting.pluginDir;
     writeFileSync(
       program,
       `name: webhooks-import\nruntime: yaml\nplugins:\n  providers:\n    - name: webhooks\n      path: ${plugin}\n`,

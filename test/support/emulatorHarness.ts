@@ -131,6 +131,13 @@ export class EmulatorHarness {
     return (await this.config("GetAllWebhookSubscriptions")).json;
   }
 
+  /** The one subscription whose SubscriberURL is `url` (asserts there is exactly one). */
+  async subscriptionAt(url: string): Promise<Record<string, unknown> & { GUID: string }> {
+    const found = (await this.all()).filter((s) => s.SubscriberURL === url);
+    expect(found, `subscriptions at ${url}`).toHaveLength(1);
+    return found[0]!;
+  }
+
   /** Calls the admin API (`/_emulator/...`); a body is sent as JSON. */
   admin(method: string, path: string, body?: unknown): Promise<HttpResult> {
     return http(`${this.url}/_emulator${path}`, {

@@ -1,0 +1,235 @@
+/**
+ * The drift review on stacks of the native plugin, as users run it: `webhook-subscriptions
+ * drift --stack … --cwd …` (test/support/driftCli.ts) against stacks made with the real engine,
+ * on one emulator, with the plugin built once by `npm run build:plugin` in a copy of the checkout.
+ *
+ * 1. examples/yaml as it is (YAML, the plugin by path): no drift → exit 0; then an out-of-band
+ *    edit, an out-of-band delete and an unmanaged subscription → exit 2, each reported.
+ * 2. One TypeScript stack using both front doors (fixtures/both-front-doors): a dynamic
+ *    WebhookSubscription, a native one on the default provider and one on an explicit native
+ *    provider → exit 0; then drift on each kind → exit 2, with the right names, secrets masked.
+ *
+ * Nothing the review prints may hold a secret, and the review writes nothing to the state.
+ */
+import { appendFileSync, cpSync } from "node:fs";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DriftReport } from "../../drift/index";
+import { openStack } from "../../engine/automation";
+import { run } from "../support/commands";
+import { runDriftCli } from "../support/driftCli";
+import type { EmulatorHarness } from "../support/emulatorHarness";
+import { requireEngine, workDir } from "../support/engine";
+import { startPluginCheckout, type PluginCheckout } from "../support/pluginCheckout";
+
+const TOKEN = "dev-builder";
+/** examples/yaml's custom header value. */
+const EXAMPLE_HEADER_VALUE = "change-me";
+const HEADER_V1 = "native-header-v1-4c2e";
+const HEADER_V2 = "native-header-v2-8a1d";
+const PASSPHRASE = "drift-native-passphrase";
+
+let setting: PluginCheckout;
+let service: EmulatorHarness;
+/** The environment of every `pulumi` and `webhook-subscriptions drift` run. */
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  setting = await startPluginCheckout("drift native", PASSPHRASE);
+  ({ service, env } = setting);
+}, 900_000);
+
+afterAll(() => setting?.close());
+
+/** `webhook-subscriptions drift --stack <stack> --cwd <dir> [args]`, logging how long it took. */
+async function drift(stack: string, dir: string, args: string[] = []) {
+  const started = Date.now();
+  const result = await runDriftCli(["--stack", stack, "--cwd", dir, ...args], env);
+  console.log(`[drift native] drift --stack ${stack}: exit ${result.code} in ${Date.now() - started} ms`);
+  return result;
+}
+
+/** Out of band, as someone with the API and a token: the subscription at `url` updated with `change`. */
+async function editOutOfBand(url: string, change: Record<string, unknown>): Promise<void> {
+  const live = await service.subscriptionAt(url);
+  const fields = ["GUID", "Webhook", "FilterObjectType", "FilterObjectGUID", "SubscriberURL", "CustomHeader"];
+  const body = Object.fromEntries(fields.filter((f) => live[f] !== null).map((f) => [f, live[f]]));
+  if (live.CustomHeaderValue !== null) body.CustomHeaderValue = live.CustomHeaderValue;
+  expect((await service.config("UpdateWebhookSubscription", { body: { ...body, ...change } })).status).toBe(200);
+}
+
+/** Out of band: the subscription at `url` unsubscribed; resolves with its GUID. */
+async function deleteOutOfBand(url: string): Promise<string> {
+  const { GUID } = await service.subscriptionAt(url);
+  const gone = await service.config("Unsubscribe", { query: { webHookSubscriptionGUID: GUID } });
+  expect(gone.status).toBe(200);
+  return GUID;
+}
+
+/** Every secret of the instance and the stacks; none may appear in what the review prints. */
+async function expectNoSecrets(text: string): Promise<void> {
+  const signatures = (await service.all()).map((s) => String(s.Signature));
+  for (const secret of [TOKEN, EXAMPLE_HEADER_VALUE, HEADER_V1, HEADER_V2, PASSPHRASE, ...signatures])
+    expect(text.includes(secret), `a secret value appears in the output: ${secret.slice(0, 4)}…`).toBe(false);
+}
+
+describe("a YAML stack on the native plugin (examples/yaml)", () => {
+  let example: string;
+  const pulumi = (args: string[]) => run("pulumi", [...args, "--stack", "yaml"], example, env);
+
+  beforeAll(async () => {
+    example = join(setting.checkout, "examples", "yaml");
+    await pulumi(["stack", "init"]);
+    await pulumi(["config", "set", "webhooks:baseUrl", service.url]);
+    await pulumi(["config", "set", "--secret", "webhooks:token", TOKEN]);
+    await pulumi(["up", "--yes"]);
+  });
+
+  it("no drift: exit 0, both native subscriptions in sync", async () => {
+    const { code, stdout, stderr } = await drift("yaml", example);
+    expect(code, stderr).toBe(0);
+    expect(stdout.split("\n")[0]).toBe(
+      `**No drift in stack \`yaml\`:** all 2 managed subscriptions are in sync, and no unmanaged subscription exists on ${service.url}.`,
+    );
+    expect(stdout).toContain("| in sync | `packetCreated` |");
+    expect(stdout).toContain("| in sync | `objectCreated` |");
+    await expectNoSecrets(stdout + stderr);
+  });
+
+  it("an out-of-band edit, an out-of-band delete and an unmanaged subscription: exit 2, each named; state untouched", async () => {
+    await editOutOfBand("https://hooks.example.com/objects", {
+      SubscriberURL: "https://elsewhere.example.net/objects",
+    });
+    const deleted = await deleteOutOfBand("https://hooks.example.com/packets");
+    const unmanaged = await service.subscribe({
+      Webhook: 5, // BusinessObjectTypeUpdated: type-scoped
+      FilterObjectType: 6,
+      SubscriberURL: "https://manual.example.org/hook",
+    });
+    const before = (await pulumi(["stack", "export", "--show-secrets"])).stdout;
+
+    const { code, stdout, stderr } = await drift("yaml", example, ["--format", "json"]);
+    expect(code, stderr).toBe(2);
+    const report = JSON.parse(stdout) as DriftReport;
+    expect(report).toMatchObject({ stack: "yaml", status: "drift", exitCode: 2 });
+    expect(report.summary).toEqual({ managed: 2, inSync: 0, changed: 1, deleted: 1, unmanaged: 1 });
+    expect(report.managed.map(({ name, guid, status, changes }) => ({ name, guid, status, changes }))).toEqual([
+      { name: "packetCreated", guid: deleted, status: "deleted", changes: [] },
+      {
+        name: "objectCreated",
+        guid: expect.any(String),
+        status: "changed",
+        changes: [
+          {
+            field: "subscriberUrl",
+            secret: false,
+            state: "https://hooks.example.com/objects",
+            live: "https://elsewhere.example.net/objects",
+          },
+        ],
+      },
+    ]);
+    expect(report.unmanaged.map((u) => [u.guid, u.subscriberUrl])).toEqual([
+      [unmanaged.GUID, "https://manual.example.org/hook"],
+    ]);
+    await expectNoSecrets(stdout + stderr);
+    expect((await pulumi(["stack", "export", "--show-secrets"])).stdout).toBe(before);
+  });
+});
+
+describe("one TypeScript stack using both front doors", () => {
+  let dir: string;
+  let stack: Stack;
+  let guids: Record<"dynamic" | "native" | "nativeOnProvider", string>;
+
+  beforeAll(async () => {
+    // The YAML stack's subscriptions would be unmanaged here: start from an empty instance.
+    await service.reset();
+    dir = workDir("drift-both-front-doors");
+    cpSync(join(__dirname, "fixtures", "both-front-doors"), dir, { recursive: true });
+    const plugin = setting.pluginDir;
+    appendFileSync(join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: webhooks\n      path: ${plugin}\n`);
+    // Run as `webhook-subscriptions up --cwd` runs a program directory: in-process, on the real engine.
+    stack = await openStack({
+      engine: requireEngine(),
+      backendDir: join(setting.root, "state"),
+      stackName: "both",
+      workDir: dir,
+      env: { PULUMI_HOME: env.PULUMI_HOME!, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE },
+      config: {
+        "webhooks:baseUrl": { value: service.url },
+        "webhooks:token": { value: TOKEN, secret: true },
+        "both-front-doors:headerValue": { value: HEADER_V1, secret: true },
+      },
+    });
+    const up = await stack.up();
+    guids = up.outputs.guids!.value as typeof guids;
+  });
+
+  it("no drift: exit 0, the dynamic and the native subscriptions in sync", async () => {
+    const { code, stdout, stderr } = await drift("both", dir);
+    expect(code, stderr).toBe(0);
+    expect(stdout.split("\n")[0]).toBe(
+      `**No drift in stack \`both\`:** all 3 managed subscriptions are in sync, and no unmanaged subscription exists on ${service.url}.`,
+    );
+    for (const name of ["dynamic", "native", "native-on-provider"])
+      expect(stdout).toContain(`| in sync | \`${name}\` |`);
+    await expectNoSecrets(stdout + stderr);
+  });
+
+  it("drift on each kind: exit 2, the right names, the changed secret masked", async () => {
+    await editOutOfBand("https://hooks.example.com/dynamic", {
+      SubscriberURL: "https://elsewhere.example.net/dynamic",
+    });
+    await editOutOfBand("https://hooks.example.com/native", { CustomHeaderValue: HEADER_V2 });
+    await deleteOutOfBand("https://hooks.example.com/types");
+    const unmanaged = await service.subscribe({
+      Webhook: 3, // BusinessObjectCreated: type-scoped
+      FilterObjectType: 9,
+      SubscriberURL: "https://manual.example.org/p",
+    });
+    const before = JSON.stringify((await stack.exportStack()).deployment);
+
+    const { code, stdout, stderr } = await drift("both", dir, ["--format", "json"]);
+    expect(code, stderr).toBe(2);
+    const report = JSON.parse(stdout) as DriftReport;
+    expect(report.summary).toEqual({ managed: 3, inSync: 0, changed: 2, deleted: 1, unmanaged: 1 });
+    expect(
+      report.managed.map(({ urn, name, guid, status, changes }) => ({ urn, name, guid, status, changes })),
+    ).toEqual([
+      {
+        urn: expect.stringMatching(/::webhooks:index:WebhookSubscription::native-on-provider$/),
+        name: "native-on-provider",
+        guid: guids.nativeOnProvider,
+        status: "deleted",
+        changes: [],
+      },
+      {
+        urn: expect.stringMatching(/::pulumi-nodejs:dynamic\/webhooks:WebhookSubscription::dynamic$/),
+        name: "dynamic",
+        guid: guids.dynamic,
+        status: "changed",
+        changes: [
+          {
+            field: "subscriberUrl",
+            secret: false,
+            state: "https://hooks.example.com/dynamic",
+            live: "https://elsewhere.example.net/dynamic",
+          },
+        ],
+      },
+      {
+        urn: expect.stringMatching(/::webhooks:index:WebhookSubscription::native$/),
+        name: "native",
+        guid: guids.native,
+        status: "changed",
+        // Named, never shown.
+        changes: [{ field: "customHeaderValue", secret: true }],
+      },
+    ]);
+    expect(report.unmanaged.map((u) => u.guid)).toEqual([unmanaged.GUID]);
+    await expectNoSecrets(stdout + stderr);
+    expect(JSON.stringify((await stack.exportStack()).deployment)).toBe(before);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Where the end-to-end tests of the native plugin start, as docs/native-provider.md says to use
+ * it: a copy of this checkout in which `npm run build:plugin` ran, one emulator, and the
+ * environment plain `pulumi` runs with there — the engine first on PATH, and a Pulumi home and a
+ * `file://` backend of their own.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { run } from "./commands";
+import { EmulatorHarness } from "./emulatorHarness";
+import { requireLanguageHosts } from "./engine";
+import { copyRepository } from "./repoCopy";
+
+export interface PluginCheckout {
+  /** A temporary directory holding everything below; `close` removes it. */
+  readonly root: string;
+  /** The copy of this checkout (support/repoCopy.ts), its dist/plugin/ built. */
+  readonly checkout: string;
+  /** The plugin directory, for `plugins: providers: [{ name: webhooks, path }]`. */
+  readonly pluginDir: string;
+  readonly service: EmulatorHarness;
+  /** The environment of `pulumi` (and of anything that runs it) in this setting. */
+  readonly env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the plugin in a fresh copy and starts the emulator; `label` names the temporary
+ * directory and the logged build time. Fails unless the engine has the YAML and Node.js hosts.
+ */
+export async function startPluginCheckout(label: string, passphrase: string): Promise<PluginCheckout> {
+  const engine = requireLanguageHosts(["pulumi-language-yaml", "pulumi-language-nodejs"]);
+  const root = mkdtempSync(join(tmpdir(), `${label.replace(/\W+/g, "-")}-`));
+  const checkout = join(root, "checkout");
+  // The checkout's files as they are now (committed or not), with its installed dependencies.
+  await copyRepository(checkout, { build: false });
+  const started = Date.now();
+  await run("npm", ["run", "build:plugin"], checkout);
+  console.log(`[${label}] npm run build:plugin: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  const service = await EmulatorHarness.start();
+  const state = join(root, "state");
+  mkdirSync(state);
+  return {
+    root,
+    checkout,
+    pluginDir: join(checkout, "dist", "plugin", "webhooks"),
+    service,
+    env: {
+      PATH: [engine.binDir, process.env.PATH].join(delimiter),
+      PULUMI_HOME: join(root, "pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_BACKEND_URL: pathToFileURL(state).href,
+      PULUMI_CONFIG_PASSPHRASE: passphrase,
+    },
+    close: async () => {
+      await service.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
