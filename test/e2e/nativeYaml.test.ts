@@ -6,14 +6,15 @@
  * import` of a subscription made out of band, and the plugin installed with `pulumi plugin
  * install` instead of by path. Every command must exit as asserted.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resourcesSummary, run, UNEXPECTED_CHANGES_EXIT, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
-import { REPO_ROOT, requireEngine } from "../support/engine";
+import { REPO_ROOT } from "../support/engine";
+import { pulumiEnv, requireLanguageHosts } from "../support/pulumiProject";
 import { copyRepository } from "../support/repoCopy";
 
 const TOKEN = "dev-builder";
@@ -59,13 +60,7 @@ async function liveAt(url: string): Promise<Record<string, unknown> & { GUID: st
 }
 
 beforeAll(async () => {
-  const engine = requireEngine();
-  for (const host of ["pulumi-language-yaml", "pulumi-language-nodejs"])
-    if (!existsSync(join(engine.binDir, host)))
-      throw new Error(
-        `pulumi ${engine.version} in ${engine.binDir} has no ${host}: set WEBHOOKS_LANGUAGE_HOST_SOURCE to a folder ` +
-          "laid out like ../shared/engine-src (docs/engine.md), or put an official Pulumi install on PATH",
-      );
+  const engine = requireLanguageHosts("yaml", "nodejs");
   root = mkdtempSync(join(tmpdir(), "native-yaml-"));
   checkout = join(root, "checkout");
   // The checkout's files as they are now (committed or not), with its installed dependencies.
@@ -75,15 +70,7 @@ beforeAll(async () => {
   console.log(`[native yaml] npm run build:plugin: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   service = await EmulatorHarness.start();
-  const state = join(root, "state");
-  mkdirSync(state);
-  env = {
-    PATH: [engine.binDir, process.env.PATH].join(delimiter),
-    PULUMI_HOME: join(root, "pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_BACKEND_URL: pathToFileURL(state).href,
-    PULUMI_CONFIG_PASSPHRASE: "yaml-passphrase",
-  };
+  env = pulumiEnv(engine, root, "yaml-passphrase");
 }, 900_000);
 
 afterAll(async () => {
