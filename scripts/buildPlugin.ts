@@ -8,15 +8,14 @@
  *   and its gRPC and protobuf libraries, which the bundle leaves to it;
  * - `pulumi-resource-webhooks-v<version>.tgz` that directory packed, for
  *   `pulumi plugin install resource webhooks <version> -f <tgz>`;
- * - `schema.json` the package schema (provider/native/schema.ts).
+ * - `schema.json` the package schema (scripts/packageSchema.ts), which `npm run gen-sdk` also uses.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
-import { pluginSchema } from "../provider/native/schema";
 import { PACKAGE_NAME } from "../provider/native/tokens";
-import { readSchemaDeclarations } from "./schemaDeclarations";
+import { packageSchema } from "./packageSchema";
 
 const ROOT = path.resolve(__dirname, "..");
 const OUT = path.join(ROOT, "dist/plugin");
@@ -32,7 +31,7 @@ async function main(): Promise<void> {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(PLUGIN_DIR, { recursive: true });
 
-  const schema = `${JSON.stringify(pluginSchema(version, readSchemaDeclarations()), null, 2)}\n`;
+  const schema = `${JSON.stringify(packageSchema(), null, 2)}\n`;
   writeFileSync(path.join(OUT, "schema.json"), schema);
   writeFileSync(path.join(PLUGIN_DIR, "schema.json"), schema);
 

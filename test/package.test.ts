@@ -12,6 +12,7 @@ import { Webhook, WebhookSubscription, type WebhookSubscriptionArgs } from "pulu
 import * as client from "pulumi-webhook-subscriptions/client";
 import * as drift from "pulumi-webhook-subscriptions/drift";
 import * as emulator from "pulumi-webhook-subscriptions/emulator";
+import * as native from "pulumi-webhook-subscriptions/native";
 import * as receiver from "pulumi-webhook-subscriptions/receiver";
 import semver from "semver";
 import { REPO_ROOT } from "./support/engine";
@@ -28,6 +29,9 @@ function namesExportedBy(entry: string): string[] {
   const script = `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(entry)}))));`;
   return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })) as string[];
 }
+
+const manifestVersion = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
+  .version;
 
 const loading = (modules: readonly string[], fragment: string) => modules.filter((path) => path.includes(fragment));
 
@@ -150,6 +154,29 @@ describe("the other entries", () => {
     expectTypeOf(emulator.startEmulator).returns.resolves.toMatchTypeOf<{ url: string; close(): Promise<void> }>();
   });
 
+  it("/native: the SDK generated from the plugin's schema, at the package's version", () => {
+    expect(namesExportedBy("pulumi-webhook-subscriptions/native").sort()).toEqual(
+      [
+        "WebhookSubscription",
+        "Provider",
+        "getWebhookSubscription",
+        "getWebhookSubscriptionOutput",
+        "listWebhookSubscriptions",
+        "listWebhookSubscriptionsOutput",
+        "Webhook",
+        "config",
+        "types",
+      ].sort(),
+    );
+    expect(native.WebhookSubscription.__pulumiType).toBe("webhooks:index:WebhookSubscription");
+    expect(native.Webhook.BusinessObjectCreated).toBe(3);
+    expectTypeOf<native.WebhookSubscriptionArgs["subscriberUrl"]>().toEqualTypeOf<pulumi.Input<string>>();
+    // The version its resources ask the engine for (the plugin's): the generated getVersion() reads it.
+    const utilities = join(REPO_ROOT, "dist", "sdk", "nodejs", "utilities.js");
+    const script = `process.stdout.write(require(${JSON.stringify(utilities)}).getVersion())`;
+    expect(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })).toBe(manifestVersion);
+  });
+
   it("/drift: reviewDrift", () => {
     expectTypeOf(drift.reviewDrift).parameter(0).toMatchTypeOf<{ stackName: string; workDir: string }>();
     expect(drift.reviewDrift).toBeTypeOf("function");
@@ -167,6 +194,13 @@ describe("what each entry loads (in a fresh process)", () => {
     const modules = modulesLoadedBy("pulumi-webhook-subscriptions/client");
     expect(loading(modules, "@pulumi")).toEqual([]);
     expect(loading(modules, "fastify")).toEqual([]);
+  });
+
+  it("/native loads none of the dynamic provider, the client or the emulator", () => {
+    const modules = modulesLoadedBy("pulumi-webhook-subscriptions/native");
+    const ours = modules.filter((path) => path.startsWith(join(REPO_ROOT, "dist")));
+    expect(ours.length).toBeGreaterThan(0);
+    expect(ours.filter((path) => !path.startsWith(join(REPO_ROOT, "dist", "sdk", "nodejs")))).toEqual([]);
   });
 
   it("/emulator loads no Pulumi SDK", () => {

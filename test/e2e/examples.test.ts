@@ -19,7 +19,21 @@ import { REPO_ROOT, requireEngine } from "../support/engine";
 import { shellSections, type ShellSection } from "../support/shellBlocks";
 import { ShellSession, terminalEnv } from "../support/shellSession";
 
-const EXAMPLES = ["basic", "legacy", "adopt", "receiver", "multi-instance", "yaml"];
+const EXAMPLES = [
+  "basic",
+  "legacy",
+  "adopt",
+  "receiver",
+  "multi-instance",
+  "yaml",
+  "python",
+  "typescript-native",
+  "go",
+];
+/** Examples the page compiles and does not run: there is no Go language host here (docs/engine.md). */
+const COMPILED_ONLY = ["go"];
+/** The examples with a stack. */
+const STACKS = EXAMPLES.filter((example) => !COMPILED_ONLY.includes(example));
 const SETUP = "Setup";
 const CLEAN_UP = "Clean up";
 
@@ -73,6 +87,20 @@ function listing(dir: string): string[] {
     .sort();
 }
 
+/**
+ * The stack outputs `packetCreatedGuid` and `objectCreatedGuid` (as `stack output` prints them)
+ * are live. They may be the yaml example's: the same subscription on the same instance is
+ * adopted, not made twice.
+ */
+async function expectOutputGuidsLive(output: string): Promise<void> {
+  const guids = ["packetCreatedGuid", "objectCreatedGuid"].map(
+    (name) => new RegExp(`^\\s*${name}\\s+([0-9a-f-]{36})\\s*$`, "m").exec(output)?.[1],
+  );
+  expect(guids, output).toEqual([expect.any(String), expect.any(String)]);
+  const live = await guidsOn(ports.emulator);
+  for (const guid of guids) expect(live).toContain(guid);
+}
+
 let root: string;
 let repo: string;
 let shell: ShellSession;
@@ -85,7 +113,7 @@ async function runSection(heading: string): Promise<string> {
   const section = sections.get(heading);
   expect(section, `examples/README.md has a "## ${heading}" section with an sh block`).toBeDefined();
   const output = await shell.run(section!.script);
-  if (!EXAMPLES.includes(heading)) return output;
+  if (!STACKS.includes(heading)) return output;
   const up = section!.script.split("\n").filter((line) => UP_LINE.test(line.trim()));
   expect(up.length, `the "${heading}" block runs the example with npx webhook-subscriptions up`).toBeGreaterThan(0);
   const again = await shell.run(up.at(-1)!.trim());
@@ -194,10 +222,28 @@ describe("examples/README.md", () => {
     expect((await guidsOn(ports.emulator)).length).toBe(before + 2);
   });
 
+  it("python: the generated SDK, as a wheel in a fresh virtualenv, creates the program's two subscriptions", async () => {
+    const output = await runSection("python");
+    expect(output).toMatch(/Successfully installed .*pulumi-3\.\d+\.\d+ .*pulumi[-_]webhooks-\d/);
+    expect(output).toMatch(/\+ 3 created/);
+    await expectOutputGuidsLive(output);
+  });
+
+  it("typescript-native: …/native creates the program's two subscriptions", async () => {
+    const output = await runSection("typescript-native");
+    expect(output).toMatch(/\+ 3 created/);
+    await expectOutputGuidsLive(output);
+  });
+
+  it("go: the program and the Go SDK compile and pass go vet", async () => {
+    // set -e: a failing `go vet` or `go build` ends the session and fails this step.
+    await runSection("go");
+  });
+
   it("clean-up: every stack removed, the processes stopped, the copy as it was", async () => {
     const output = await runSection(CLEAN_UP);
     for (const port of Object.values(ports)) expect(await listening(port), `port ${port} is closed`).toBe(false);
     expect(listing(repo)).toEqual(before);
-    for (const example of EXAMPLES) expect(output).toContain(`Stack '${example}' has been removed!`);
+    for (const example of STACKS) expect(output).toContain(`Stack '${example}' has been removed!`);
   });
 });

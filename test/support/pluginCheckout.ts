@@ -4,13 +4,13 @@
  * environment plain `pulumi` runs with there — the engine first on PATH, and a Pulumi home and a
  * `file://` backend of their own.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { run } from "./commands";
 import { EmulatorHarness } from "./emulatorHarness";
 import { requireLanguageHosts } from "./engine";
+import { pulumiEnv } from "./pulumiProject";
 import { copyRepository } from "./repoCopy";
 
 export interface PluginCheckout {
@@ -22,7 +22,7 @@ export interface PluginCheckout {
   readonly pluginDir: string;
   readonly service: EmulatorHarness;
   /** The environment of `pulumi` (and of anything that runs it) in this setting. */
-  readonly env: Record<string, string>;
+  readonly env: NodeJS.ProcessEnv;
   close(): Promise<void>;
 }
 
@@ -41,20 +41,12 @@ export async function startPluginCheckout(label: string, passphrase: string): Pr
   console.log(`[${label}] npm run build:plugin: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const service = await EmulatorHarness.start();
-  const state = join(root, "state");
-  mkdirSync(state);
   return {
     root,
     checkout,
     pluginDir: join(checkout, "dist", "plugin", "webhooks"),
     service,
-    env: {
-      PATH: [engine.binDir, process.env.PATH].join(delimiter),
-      PULUMI_HOME: join(root, "pulumi-home"),
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_BACKEND_URL: pathToFileURL(state).href,
-      PULUMI_CONFIG_PASSPHRASE: passphrase,
-    },
+    env: pulumiEnv(engine, root, passphrase),
     close: async () => {
       await service.close();
       rmSync(root, { recursive: true, force: true });

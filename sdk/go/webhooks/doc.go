@@ -1,0 +1,2 @@
+// Manage webhook subscriptions as code.
+package webhooks

@@ -1,0 +1,18 @@
+/** The environment for tests that run plain `pulumi` in project directories. */
+import { mkdirSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Engine } from "../../engine/provision";
+
+/** `pulumi`'s environment: the engine first on PATH, a PULUMI_HOME and a file backend (`state`) under `root`. */
+export function pulumiEnv(engine: Engine, root: string, passphrase: string): NodeJS.ProcessEnv {
+  const state = join(root, "state");
+  mkdirSync(state, { recursive: true });
+  return {
+    PATH: [engine.binDir, process.env.PATH].join(delimiter),
+    PULUMI_HOME: join(root, "pulumi-home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_BACKEND_URL: pathToFileURL(state).href,
+    PULUMI_CONFIG_PASSPHRASE: passphrase,
+  };
+}
