@@ -33,7 +33,7 @@ const PASSPHRASE = "drift-native-passphrase";
 let setting: PluginCheckout;
 let service: EmulatorHarness;
 /** The environment of every `pulumi` and `webhook-subscriptions drift` run. */
-let env: Record<string, string>;
+let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   setting = await startPluginCheckout("drift native", PASSPHRASE);

@@ -5,7 +5,7 @@ import { REPO_ROOT } from "./engine";
 /** Runs the drift subcommand with `args`; resolves with its exit code and both streams. */
 export function runDriftCli(
   args: string[],
-  env: Record<string, string> = {},
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
