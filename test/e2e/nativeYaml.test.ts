@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resourcesSummary, run, UNEXPECTED_CHANGES_EXIT, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireEngine } from "../support/engine";
-import { copyRepository } from "../support/repoCopy";
+import { buildPluginCopy } from "../support/pluginBuild";
 
 const TOKEN = "dev-builder";
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -68,11 +68,7 @@ beforeAll(async () => {
       );
   root = mkdtempSync(join(tmpdir(), "native-yaml-"));
   checkout = join(root, "checkout");
-  // The checkout's files as they are now (committed or not), with its installed dependencies.
-  await copyRepository(checkout, { build: false });
-  const started = Date.now();
-  await run("npm", ["run", "build:plugin"], checkout);
-  console.log(`[native yaml] npm run build:plugin: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await buildPluginCopy(checkout, "native yaml");
 
   service = await EmulatorHarness.start();
   const state = join(root, "state");
