@@ -127,7 +127,7 @@ export const SCENARIOS: readonly Scenario[] = [
     async run(c) {
       // The address from the environment, as `npm start` gives its embedded emulator's: read when
       // the provider runs. (Stack config is recorded as the provider's inputs, and a plain
-      // `pulumi refresh` or `destroy` runs the provider with the recorded ones.)
+      // `pulumi refresh` runs the provider with the recorded ones: it would ask the old address.)
       const stack = await c.stack("move", {}, "environment");
       c.declare({ moved: objectCreated("move") });
       await stack.up();
