@@ -1,13 +1,25 @@
 /**
- * Warnings from the provider process. The engine shows each line a provider writes to stderr
- * as a diagnostic in the operation's output — at preview too — so people see them.
+ * Warnings from the provider process. The engine shows each line the dynamic provider writes to
+ * stderr as a diagnostic in the operation's output — at preview too — so people see them; the
+ * native plugin sends them to the engine's Log service instead (../native/engineLog.ts).
  * The provider host does not pass the resource's name, so a warning names the subscription.
  */
 import { webhookName } from "../wire";
 import { UNKNOWN } from "./inputs";
 
+/** Where warnings go: stderr, unless a front door routes them elsewhere (`routeWarnings`). */
+let sink: (message: string) => void = (message) => console.error(`warning: ${message}`);
+
 export function warn(message: string): void {
-  console.error(`warning: ${message}`);
+  sink(message);
+}
+
+/**
+ * Sends every later warning to `to` instead of stderr: for a host that does not show a
+ * provider's stderr to people (the engine logs a plugin's stderr at debug level only).
+ */
+export function routeWarnings(to: (message: string) => void): void {
+  sink = to;
 }
 
 /** Names a subscription by what people declared: event, scoped object and URL. */

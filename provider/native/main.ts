@@ -1,10 +1,12 @@
 /**
  * The native plugin's entry, bundled into the plugin directory (`npm run build:plugin`). The
  * nodejs language host runs `@pulumi/pulumi/cmd/run-plugin <plugin dir> <engine address>`, which
- * requires this; it serves the provider and prints its port, which the engine reads from stdout.
+ * requires this; it serves the provider and prints its port, which the engine reads from stdout,
+ * and sends the lifecycle's warnings to the engine (engineLog.ts).
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { logWarningsTo } from "./engineLog";
 import { serve } from "./server";
 
 /** The schema the build wrote beside this file; its version is the plugin's. */
@@ -14,6 +16,9 @@ function readSchema(dir: string): { schema: string; version: string } {
 }
 
 async function main(): Promise<void> {
+  // The engine's address: run-plugin hands the plugin its arguments as they came.
+  const engine = process.argv[2];
+  if (engine) logWarningsTo(engine);
   const plugin = await serve(readSchema(__dirname));
   // As a string: a number would be coloured when stdout is a terminal.
   console.log(String(plugin.port));

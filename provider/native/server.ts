@@ -17,6 +17,7 @@ import { createProvider } from "../core/lifecycle";
 import { readSettings, SECRET_SETTINGS, SettingsNotKnownYet, type ConfigSource } from "../core/settings";
 import { SECRET_OUTPUTS } from "../core/outputs";
 import { decode, encode, UNKNOWN } from "./codec";
+import { requestUrn, warningsSent } from "./engineLog";
 import { nativeConfigSource, settingName } from "./providerConfig";
 import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN } from "./tokens";
 
@@ -44,12 +45,24 @@ function failure(err: unknown): grpc.ServiceError {
   });
 }
 
-/** Wraps an async handler: its result or its error goes to the callback. */
+/**
+ * Wraps an async handler: its result or its error goes to the callback, after the warnings it
+ * logged; the request's URN is what those warnings are attached to.
+ */
 function unary<Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    handle(call.request).then(
-      (response) => callback(null, response),
-      (err: unknown) => callback(failure(err)),
+    const urn = (call.request as { getUrn?: () => string }).getUrn?.() ?? "";
+    void requestUrn.run(urn, () =>
+      handle(call.request).then(
+        async (response) => {
+          await warningsSent();
+          callback(null, response);
+        },
+        async (err: unknown) => {
+          await warningsSent();
+          callback(failure(err));
+        },
+      ),
     );
   };
 }
@@ -232,8 +245,8 @@ export function nativeProvider(options: NativeProviderOptions): provrpc.IResourc
 
     // Nothing in flight outlives its call, so there is nothing to cancel.
     cancel: unary(async () => new Empty()),
-    // The engine attaches to a provider started by hand (PULUMI_DEBUG_PROVIDERS); this one needs
-    // nothing from the engine (warnings go to stderr), so attaching is only acknowledged.
+    // The engine attaches to a provider started by hand (PULUMI_DEBUG_PROVIDERS); such a provider
+    // has no engine address to log to, so its warnings stay on stderr: attaching is only acknowledged.
     attach: unary(async () => new Empty()),
     getMapping: unary(async () => new provproto.GetMappingResponse().setProvider("").setData("")),
     getMappings: unary(async () => new provproto.GetMappingsResponse()),

@@ -14,6 +14,7 @@ import { serve, type RunningPlugin } from "../../provider/native/server";
 import { checkInputs } from "../../provider/core/inputs";
 import { readSettings } from "../../provider/core/settings";
 import { readSchemaDeclarations } from "../../scripts/schemaDeclarations";
+import { createdOutputs, PACKET } from "../support/createdOutputs";
 import { EmulatorHarness, objectScopedBody } from "../support/emulatorHarness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -22,7 +23,6 @@ const { version } = require("../../package.json") as { version: string };
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 const secret = (value: unknown) => ({ [SIG]: SECRET, value });
-const PACKET = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
 const URN = "urn:pulumi:dev::proj::webhooks:index:WebhookSubscription::orders";
 const { DiffChanges } = provproto.DiffResponse;
 const { Kind } = provproto.PropertyDiff;
@@ -243,20 +243,9 @@ describe("WebhookSubscription", () => {
     const [live] = await emulator.all();
     expect(created.getId()).toBe(live!.GUID);
     const state = created.getProperties()!;
-    expect(state.toJavaScript()).toEqual({
-      guid: live!.GUID,
-      signature: secret(live!.Signature),
-      webhook: 0,
-      webhookName: "PacketCreated",
-      filterObjectType: 2,
-      filterObjectGuid: PACKET,
-      subscriberUrl: "https://hooks.example.com/orders",
-      customHeader: "X-Api-Key",
-      customHeaderValue: secret("k1"),
-      adoptGuid: null,
-      rotation: null,
-      baseUrl: emulator.url,
-    });
+    expect(state.toJavaScript()).toEqual(
+      createdOutputs({ guid: live!.GUID, signature: live!.Signature, baseUrl: emulator.url }, secret),
+    );
 
     const refreshed = await rpc(
       "read",

@@ -7,11 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { run } from "./commands";
 import { EmulatorHarness } from "./emulatorHarness";
+import { buildPluginCopy } from "./pluginBuild";
 import { requireLanguageHosts } from "./engine";
 import { pulumiEnv } from "./pulumiProject";
-import { copyRepository } from "./repoCopy";
 
 export interface PluginCheckout {
   /** A temporary directory holding everything below; `close` removes it. */
@@ -34,17 +33,13 @@ export async function startPluginCheckout(label: string, passphrase: string): Pr
   const engine = requireLanguageHosts(["pulumi-language-yaml", "pulumi-language-nodejs"]);
   const root = mkdtempSync(join(tmpdir(), `${label.replace(/\W+/g, "-")}-`));
   const checkout = join(root, "checkout");
-  // The checkout's files as they are now (committed or not), with its installed dependencies.
-  await copyRepository(checkout, { build: false });
-  const started = Date.now();
-  await run("npm", ["run", "build:plugin"], checkout);
-  console.log(`[${label}] npm run build:plugin: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const pluginDir = await buildPluginCopy(checkout, label);
 
   const service = await EmulatorHarness.start();
   return {
     root,
     checkout,
-    pluginDir: join(checkout, "dist", "plugin", "webhooks"),
+    pluginDir,
     service,
     env: pulumiEnv(engine, root, passphrase),
     close: async () => {

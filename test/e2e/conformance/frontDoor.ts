@@ -1,0 +1,39 @@
+/**
+ * What the conformance scenarios need from a front door: a project its users run with plain
+ * `pulumi` commands, and a program declaring given subscriptions in its language. Everything
+ * else — the commands, the stacks, the emulator, what is asserted — is the same for every door,
+ * so a new front door is one more file in frontDoors/ and one more entry in its index.
+ */
+
+/** A subscription as a scenario declares it: the resource's inputs, in the names every front door shares. */
+export interface Declared {
+  readonly webhook: number;
+  readonly filterObjectType: number;
+  readonly filterObjectGuid?: string;
+  readonly subscriberUrl: string;
+  readonly customHeader?: string;
+  /** Declared as a secret in the program (`pulumi.secret`, `fn::secret`, …). */
+  readonly customHeaderValue?: string;
+  readonly adoptGuid?: string;
+  readonly rotation?: string;
+}
+
+/** One front door: how a user's project reaches the provider. */
+export interface FrontDoor {
+  /** Its name in test titles and the conformance table. */
+  readonly name: string;
+  /** The language hosts its programs need (binaries in the engine's bin directory). */
+  readonly languageHosts: readonly string[];
+  /** The subscription's type token in the state. */
+  readonly type: string;
+  /**
+   * Makes the project every scenario's stacks belong to (once per run), with `root` for
+   * anything the door builds (e.g. the plugin); returns the project directory.
+   */
+  prepare(root: string): Promise<string>;
+  /**
+   * Writes the project's program: one subscription per entry, named by its key, and a stack
+   * output `<key>Signature` holding its signature.
+   */
+  declare(project: string, subscriptions: Readonly<Record<string, Declared>>): void;
+}

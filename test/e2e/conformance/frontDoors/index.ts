@@ -1,0 +1,6 @@
+/** Every front door the conformance scenarios run against; a new one is one more file and one more entry. */
+import type { FrontDoor } from "../frontDoor";
+import { dynamicTs } from "./dynamicTs";
+import { nativeYaml } from "./nativeYaml";
+
+export const FRONT_DOORS: readonly FrontDoor[] = [dynamicTs, nativeYaml];
