@@ -4,7 +4,7 @@
  * the real YAML and Node.js language hosts, on an emulator. The lifecycle (create, no changes,
  * update, replace, drift seen and reverted, a delete seen, destroy), secrets at rest, `pulumi
  * import` of a subscription made out of band, and the plugin installed with `pulumi plugin
- * install` instead of by path. Every command must exit as asserted.
+ * install` instead of by path (README's block, run as written). Every command must exit as asserted.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +14,7 @@ import { resourcesSummary, run, UNEXPECTED_CHANGES_EXIT, type Result } from "../
 import type { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT } from "../support/engine";
 import { startPluginCheckout, type PluginCheckout } from "../support/pluginCheckout";
+import { shellBlocks } from "../support/shellBlocks";
 
 const TOKEN = "dev-builder";
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -247,14 +248,16 @@ describe("the plugin installed with `pulumi plugin install` instead of by path",
     edit(join(project, "Pulumi.yaml"), /^plugins:\n(?: {2}.*\n)+/m, "");
   });
 
-  it("installs the tarball offline, and the example without `plugins:` previews", async () => {
-    const tarball = join(checkout, "dist", "plugin", `pulumi-resource-webhooks-v${VERSION}.tgz`);
+  it("README's plugin install, run as written in the checkout, installs offline; the example without `plugins:` previews", async () => {
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const blocks = shellBlocks(readme).filter((b) => b.heading === "Choosing a front door");
+    if (blocks.length !== 1)
+      throw new Error(`README.md "Choosing a front door": expected 1 sh block, found ${blocks.length}`);
+    const script = blocks[0]!.script;
+    expect(script).toContain(`pulumi-resource-webhooks-v${VERSION}.tgz`);
     const started = Date.now();
-    await run("pulumi", ["plugin", "install", "resource", "webhooks", VERSION, "-f", tarball], project, {
-      ...env,
-      ...own,
-    });
-    console.log(`[native yaml] pulumi plugin install: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await run("bash", ["-euo", "pipefail", "-c", script], checkout, { ...env, ...own });
+    console.log(`[native yaml] README's plugin block: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const listed = await run("pulumi", ["plugin", "ls", "--json"], project, { ...env, ...own });
     expect(JSON.parse(listed.stdout)).toEqual([
       expect.objectContaining({ name: "webhooks", kind: "resource", version: VERSION }),
