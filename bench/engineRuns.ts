@@ -9,9 +9,9 @@ import { pathToFileURL } from "node:url";
 import { dump as dumpYaml } from "js-yaml";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { WebhookSubscription } from "pulumi-webhook-subscriptions";
+import * as webhooks from "pulumi-webhook-subscriptions/native";
 import { openStack } from "../engine/automation";
 import type { Engine } from "../engine/provision";
-import { NativeSubscription } from "./nativeResource";
 import { NoopResource } from "./noopResource";
 
 /** What a stack declares: WebhookSubscriptions (dynamic provider), the same through the native plugin, or the floor. */
@@ -32,14 +32,14 @@ function program(kind: Kind, n: number) {
   return async () => {
     for (let i = 0; i < n; i++) {
       const args = {
-        webhook: 3,
+        webhook: 3 as const,
         filterObjectType: 7,
         subscriberUrl: `https://hooks.example.com/bench/${i}`,
         customHeader: "X-Bench",
         customHeaderValue: `value-${i}`,
       };
       if (kind === "subscriptions") new WebhookSubscription(`sub-${i}`, args);
-      else if (kind === "native") new NativeSubscription(`sub-${i}`, args);
+      else if (kind === "native") new webhooks.WebhookSubscription(`sub-${i}`, args);
       else new NoopResource(`noop-${i}`, args);
     }
     return {};
