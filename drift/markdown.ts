@@ -4,6 +4,7 @@
  * secret reads "secret changed", an unmanaged header value "set, not shown".
  */
 import { webhookName } from "../provider/wire";
+import { shellWord } from "./shellWord";
 import type { DriftReport, FieldChange, FieldValue, ManagedSubscription, UnmanagedSubscription } from "./report";
 
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */
@@ -138,11 +139,6 @@ function snippets(report: DriftReport): string {
 /** What the review could not see, one quoted line each (capitalised: a note starts a sentence). */
 function notesBlock(report: DriftReport): string {
   return report.notes.map((note) => `> **Note:** ${cell(note.charAt(0).toUpperCase() + note.slice(1))}`).join("\n");
-}
-
-/** A shell word: as is when plain, else single-quoted (an ignored URL prefix may hold `?` or `&`). */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
