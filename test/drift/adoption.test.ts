@@ -8,17 +8,9 @@ import { importCommand } from "../../drift/snippet";
 import { stateSnapshot, type StateSnapshot, type StateSubscription } from "../../drift/stateSnapshot";
 import { unmanagedSubscriptions } from "../../drift/unmanaged";
 import type { Subscription } from "../../provider/wire";
+import { MANUAL_WITH_HEADER } from "./fixtures/live";
 
-const withHeader: Subscription = {
-  guid: "3f2a9c1d-0000-4000-8000-000000000001",
-  webhook: 4,
-  filterObjectType: 6,
-  filterObjectGuid: null,
-  subscriberUrl: "https://manual.example.org/hook",
-  signature: "sig-secret",
-  customHeader: "X-Token",
-  customHeaderValue: "header-secret",
-};
+const withHeader = MANUAL_WITH_HEADER;
 const plain: Subscription = { ...withHeader, guid: "77777777-0000-4000-8000-000000000002", customHeaderValue: null };
 
 /** A real `pulumi stack export --show-secrets`, trimmed (see the file's `//`). */
