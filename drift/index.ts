@@ -5,6 +5,7 @@
  */
 export { reviewDrift, legacyReason, type ReviewDriftOptions } from "./reviewDrift";
 export * from "./report";
+export type { SnippetKind } from "./snippet";
 export { DriftError, DriftErrorCode } from "./errors";
 export { formatReport, FORMATS, type Format } from "./format";
 export { formatMarkdown } from "./markdown";

@@ -10,6 +10,8 @@ import type { StateSnapshot, StateSubscription } from "./stateSnapshot";
 export interface StackInstance {
   /** The explicit provider reaching it (its name), or null for the default provider. */
   readonly provider: string | null;
+  /** That explicit provider's URN, or null for the default provider. */
+  readonly providerUrn: string | null;
   readonly settings: ConnectionSettings;
   readonly managed: StateSubscription[];
 }
@@ -33,7 +35,13 @@ export function instancesOf(state: StateSnapshot, stackConfig: ConfigSource, env
     const settings = readSettings(explicit?.config ?? stackConfig, env).connection;
     const existing = byBaseUrl.get(settings.baseUrl);
     if (existing) existing.managed.push(...managed);
-    else byBaseUrl.set(settings.baseUrl, { provider: explicit?.name ?? null, settings, managed: [...managed] });
+    else
+      byBaseUrl.set(settings.baseUrl, {
+        provider: explicit?.name ?? null,
+        providerUrn: urn,
+        settings,
+        managed: [...managed],
+      });
   }
   return [...byBaseUrl.values()];
 }

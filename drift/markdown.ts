@@ -4,6 +4,7 @@
  * secret reads "secret changed", an unmanaged header value "set, not shown".
  */
 import { webhookName } from "../provider/wire";
+import { shellWord } from "./shellWord";
 import type { DriftReport, FieldChange, FieldValue, ManagedSubscription, UnmanagedSubscription } from "./report";
 
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */
@@ -114,23 +115,41 @@ function table(rows: readonly string[]): string {
   );
 }
 
-function snippets(report: DriftReport): string {
-  if (report.unmanaged.length === 0) return "";
+/** The TypeScript statements, with the imports they need, for the program. */
+function typescriptBlock(unmanaged: readonly UnmanagedSubscription[]): string[] {
   const body = [
     'import * as pulumi from "@pulumi/pulumi";',
     'import { WebhookSubscription, Webhook } from "pulumi-webhook-subscriptions";',
-    ...(report.unmanaged.some((u) => u.provider)
+    ...(unmanaged.some((u) => u.provider)
       ? ["// `{ provider: … }` names the Provider of that instance, as declared in your program."]
       : []),
     "",
-    ...report.unmanaged.map((u) => `${u.snippet}\n`),
+    ...unmanaged.map((u) => `${u.snippet}\n`),
   ].join("\n");
+  return ["```ts", body.trimEnd(), "```"];
+}
+
+/** The `pulumi import` commands, for stacks on the native plugin. */
+function importBlock(unmanaged: readonly UnmanagedSubscription[]): string[] {
+  return [
+    "Run in the program's directory; `pulumi import` records each in the stack's state and prints the code to add to the program:",
+    "",
+    "```sh",
+    unmanaged.map((u) => u.snippet).join("\n\n"),
+    "```",
+  ];
+}
+
+function snippets(report: DriftReport): string {
+  if (report.unmanaged.length === 0) return "";
+  const typescript = report.unmanaged.filter((u) => u.snippetKind !== "pulumi-import");
+  const imports = report.unmanaged.filter((u) => u.snippetKind === "pulumi-import");
   return [
     `<details><summary>Adopt the ${plural(report.unmanaged.length, "unmanaged subscription")} into the program</summary>`,
     "",
-    "```ts",
-    body.trimEnd(),
-    "```",
+    ...(typescript.length > 0 ? typescriptBlock(typescript) : []),
+    ...(typescript.length > 0 && imports.length > 0 ? [""] : []),
+    ...(imports.length > 0 ? importBlock(imports) : []),
     "</details>",
   ].join("\n");
 }
@@ -138,11 +157,6 @@ function snippets(report: DriftReport): string {
 /** What the review could not see, one quoted line each (capitalised: a note starts a sentence). */
 function notesBlock(report: DriftReport): string {
   return report.notes.map((note) => `> **Note:** ${cell(note.charAt(0).toUpperCase() + note.slice(1))}`).join("\n");
-}
-
-/** A shell word: as is when plain, else single-quoted (an ignored URL prefix may hold `?` or `&`). */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

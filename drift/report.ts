@@ -3,6 +3,7 @@
  * documents it as a schema), and the exit code a pipeline acts on. Holds no secret value:
  * a changed secret is reported by field name alone.
  */
+import type { SnippetKind } from "./snippet";
 
 /** Version of the report's JSON shape; bumped on any breaking change to it. */
 export const REPORT_VERSION = 1 as const;
@@ -62,8 +63,14 @@ export interface UnmanagedSubscription {
   readonly customHeader: string;
   /** Whether a custom header value is set; the value itself is never reported. */
   readonly hasCustomHeaderValue: boolean;
-  /** A `new WebhookSubscription(…, { adoptGuid })` statement to paste into the program. */
+  /**
+   * How to adopt it, for the front door the stack reaches that instance through: a
+   * `new WebhookSubscription(…, { adoptGuid })` statement to paste into a TypeScript program, or
+   * a `pulumi import …` command to run in the program's directory (`snippetKind` says which).
+   */
   readonly snippet: string;
+  /** `typescript` (dynamic provider) or `pulumi-import` (native plugin). */
+  readonly snippetKind: SnippetKind;
 }
 
 export interface ReportSummary {

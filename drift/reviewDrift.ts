@@ -38,6 +38,7 @@ import { guidKey, stateSnapshot, type StateSubscription } from "./stateSnapshot"
 import { unmanagedSubscriptions } from "./unmanaged";
 import { isIgnored } from "./ignore";
 import { instancesOf } from "./instances";
+import { adoptionFrontDoor } from "./adoptionFrontDoor";
 
 export interface ReviewDriftOptions {
   /** The stack to review, e.g. `dev` or `org/project/dev`. */
@@ -105,7 +106,11 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     const shownBackend = displayBackend(backend);
 
     // The state is exported with plaintext secrets: used to compare, never printed.
-    const [config, exported] = await Promise.all([stack.getAllConfig(), stack.exportStack()]);
+    const [config, exported, project] = await Promise.all([
+      stack.getAllConfig(),
+      stack.exportStack(),
+      stack.workspace.projectSettings(),
+    ]);
     for (const entry of Object.values(config)) if (entry.secret) secrets.push(entry.value);
     const source: ConfigSource = { get: (key) => config[key]?.value };
     const state = stateSnapshot(exported.deployment);
@@ -184,7 +189,14 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
             return false;
           }),
           managedGuids,
-          { baseUrl: i.settings.baseUrl, provider: i.provider },
+          {
+            baseUrl: i.settings.baseUrl,
+            adoption: {
+              frontDoor: adoptionFrontDoor(state, i.providerUrn, runtimeName(project.runtime)),
+              stack: options.stackName,
+              provider: i.providerUrn === null ? null : { name: i.provider!, urn: i.providerUrn },
+            },
+          },
         ),
       );
       // A managed entry that cannot be read already failed the refresh preview, naming its field.
@@ -203,6 +215,11 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
   } catch (err) {
     throw toDriftError(err, { stack: options.stackName, secrets });
   }
+}
+
+/** The runtime's name from Pulumi.yaml (`runtime: yaml` or `runtime: { name: nodejs, options }`). */
+function runtimeName(runtime: string | { name: string } | undefined): string | undefined {
+  return typeof runtime === "string" ? runtime : runtime?.name;
 }
 
 /** Classifies every managed subscription; a changed one missing from the list is read with Get. */

@@ -1,9 +1,35 @@
 /**
- * The ready-to-paste program statement that adopts an unmanaged subscription: a
- * `new WebhookSubscription(…, { adoptGuid, … })` whose arguments equal the live fields, so that
- * the first `pulumi up` takes the subscription over without changing it.
+ * The ready-to-paste adoption of an unmanaged subscription, for the front door the stack uses:
+ * - dynamic: a `new WebhookSubscription(…, { adoptGuid, … })` whose arguments equal the live
+ *   fields, so that the first `pulumi up` takes the subscription over without changing it;
+ * - native: the `pulumi import` command, which records it in the stack's state and prints the
+ *   program code for it in the program's language.
  */
+import { NATIVE_WEBHOOK_SUBSCRIPTION_TYPE, type FrontDoor } from "../provider/model";
 import { webhookName, type Subscription } from "../provider/wire";
+import { shellWord } from "./shellWord";
+
+/** What a snippet is: a TypeScript statement for the program, or a `pulumi import` shell command. */
+export type SnippetKind = "typescript" | "pulumi-import";
+
+/** Where an unmanaged subscription is adopted: through which front door, into which stack, on which provider. */
+export interface AdoptionTarget {
+  readonly frontDoor: FrontDoor;
+  /** The stack reviewed, which `pulumi import` writes to. */
+  readonly stack: string;
+  /** The explicit provider reaching the instance (its name in the program and its URN), or null for the default provider. */
+  readonly provider: { readonly name: string; readonly urn: string } | null;
+}
+
+/** The snippet for `live` on `target`, and its kind. */
+export function adoptionSnippet(
+  live: Subscription,
+  target: AdoptionTarget,
+): { snippetKind: SnippetKind; snippet: string } {
+  return target.frontDoor === "native"
+    ? { snippetKind: "pulumi-import", snippet: importCommand(live, target) }
+    : { snippetKind: "typescript", snippet: adoptSnippet(live, target.provider?.name ?? null) };
+}
 
 /** A resource name from the event and the GUID's first block, e.g. `packet-created-3f2a9c1d`. */
 export function suggestedName(live: Pick<Subscription, "guid" | "webhook">): string {
@@ -17,11 +43,6 @@ export function headerValueConfigKey(name: string): string {
   return `${name}-header-value`;
 }
 
-/**
- * The statement for `live`. A custom header value is never printed: the snippet reads it from a
- * secret config key and says how to set it, because leaving it out would make adoption clear
- * the value on the instance.
- */
 /** The program variable a Provider's snippet refers to: its name in camelCase (`eu-prod` → `euProd`). */
 export function providerVariable(provider: string): string {
   const camel = provider.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
@@ -29,6 +50,9 @@ export function providerVariable(provider: string): string {
 }
 
 /**
+ * The TypeScript statement for `live`. A custom header value is never printed: the snippet reads
+ * it from a secret config key and says how to set it, because leaving it out would make adoption
+ * clear the value on the instance.
  * @param provider the explicit `Provider` of the instance it lives on, or null for the default provider.
  */
 export function adoptSnippet(live: Subscription, provider: string | null = null): string {
@@ -52,4 +76,23 @@ export function adoptSnippet(live: Subscription, provider: string | null = null)
   }
   lines.push(provider === null ? "});" : `}, { provider: ${providerVariable(provider)} });`);
   return lines.join("\n");
+}
+
+/**
+ * The `pulumi import` command for `live` (run in the program's directory), naming the stack and,
+ * for an explicit provider, that provider (`--provider <name>=<urn>`). `pulumi import` reads the
+ * custom header value and writes it into the code it prints as plain text: a comment line before
+ * the command says to move it into secret config.
+ */
+export function importCommand(live: Subscription, target: Omit<AdoptionTarget, "frontDoor">): string {
+  const name = suggestedName(live);
+  const words = ["pulumi", "import", NATIVE_WEBHOOK_SUBSCRIPTION_TYPE, name, live.guid, "--stack", target.stack];
+  if (target.provider) words.push("--provider", `${target.provider.name}=${target.provider.urn}`);
+  const command = words.map(shellWord).join(" ");
+  if (live.customHeaderValue === null) return command;
+  return [
+    `# ${name} has a custom header value: the code pulumi import prints holds it in plain text.`,
+    `# Move it into secret config (pulumi config set --secret ${headerValueConfigKey(name)} <value>) and read it from there.`,
+    command,
+  ].join("\n");
 }

@@ -6,7 +6,14 @@
  * The Automation API exports state with `--show-secrets`, so the outputs here hold plaintext
  * secrets. They are kept in memory to tell which secret changed, and never printed.
  */
-import { explicitProvider, isWebhookSubscriptionType, type ExplicitProvider } from "../provider/model";
+import {
+  explicitProvider,
+  frontDoorOf,
+  isNativeDefaultProvider,
+  isWebhookSubscriptionType,
+  type ExplicitProvider,
+  type FrontDoor,
+} from "../provider/model";
 import { COMPARED_FIELDS, unwrapValue, MASKED, type ComparedField } from "./fields";
 import type { FieldValue } from "./report";
 
@@ -21,6 +28,8 @@ export interface StateSubscription {
   readonly provider: string | null;
   /** That explicit provider's URN (two front doors' providers may share a name), or null. */
   readonly providerUrn: string | null;
+  /** Declared through the dynamic provider or the native plugin. */
+  readonly frontDoor: FrontDoor;
 }
 
 export interface StateSnapshot {
@@ -30,6 +39,8 @@ export interface StateSnapshot {
   readonly guids: ReadonlySet<string>;
   /** Each explicit provider (a dynamic `Provider` or a native one), with its settings, by its URN. */
   readonly providers: ReadonlyMap<string, ExplicitProvider>;
+  /** Whether the state holds the native plugin's default provider (a native program, even with no subscription left). */
+  readonly nativeDefaultProvider: boolean;
 }
 
 /** The shape of `exportStack().deployment` this module reads; the rest is ignored. */
@@ -78,7 +89,9 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
   }
 
   const providers = new Map<string, ExplicitProvider>();
+  let nativeDefaultProvider = false;
   for (const r of resources) {
+    if (isNativeDefaultProvider(r)) nativeDefaultProvider = true;
     // Every provider resource's type starts so; which of them are ours, explicitProvider says.
     if (!r.urn || !r.type?.startsWith("pulumi:providers:")) continue;
     const inputs: Record<string, FieldValue> = {};
@@ -110,7 +123,8 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
         outputs,
         provider,
         providerUrn,
+        frontDoor: frontDoorOf(r.type)!,
       };
     });
-  return { managed, guids, providers };
+  return { managed, guids, providers, nativeDefaultProvider };
 }

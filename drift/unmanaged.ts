@@ -4,23 +4,24 @@
  */
 import { webhookName, type Subscription } from "../provider/wire";
 import type { UnmanagedSubscription } from "./report";
-import { adoptSnippet } from "./snippet";
+import { adoptionSnippet, type AdoptionTarget } from "./snippet";
 import { guidKey } from "./stateSnapshot";
 
 /**
  * The live subscriptions not in `stateGuids` (lower-case GUIDs), described without their secrets.
  * @param where the instance they were listed on, for reviews of several instances: its base URL
- *   and the `Provider` that reaches it (null = the default provider), used in the adopt snippet.
+ *   and how to adopt onto it (the front door, the stack, the explicit provider reaching it or
+ *   null for the default provider). Without it: a TypeScript snippet for the default provider.
  */
 export function unmanagedSubscriptions(
   live: readonly Subscription[],
   stateGuids: ReadonlySet<string>,
-  where?: { readonly baseUrl: string; readonly provider: string | null },
+  where?: { readonly baseUrl: string; readonly adoption: AdoptionTarget },
 ): UnmanagedSubscription[] {
   return live
     .filter((s) => !stateGuids.has(guidKey(s.guid)))
     .map((s) => ({
-      ...(where ? { baseUrl: where.baseUrl, provider: where.provider } : {}),
+      ...(where ? { baseUrl: where.baseUrl, provider: where.adoption.provider?.name ?? null } : {}),
       guid: s.guid,
       webhook: s.webhook,
       webhookName: webhookName(s.webhook) ?? null,
@@ -29,6 +30,9 @@ export function unmanagedSubscriptions(
       subscriberUrl: s.subscriberUrl,
       customHeader: s.customHeader,
       hasCustomHeaderValue: s.customHeaderValue !== null,
-      snippet: adoptSnippet(s, where?.provider ?? null),
+      ...adoptionSnippet(s, where?.adoption ?? DEFAULT_ADOPTION),
     }));
 }
+
+/** A TypeScript snippet for the default provider (which names no stack). */
+const DEFAULT_ADOPTION: AdoptionTarget = { frontDoor: "dynamic", stack: "", provider: null };

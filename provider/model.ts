@@ -26,12 +26,27 @@ export {
   type ConnectionSettings,
 } from "./core/settings";
 
+/** The two front doors: the dynamic provider (TypeScript programs) and the native plugin (any language). */
+export type FrontDoor = "dynamic" | "native";
+
+/** The front door a WebhookSubscription's resource type (in state or in an engine event) belongs to; undefined for any other type. */
+export function frontDoorOf(type: string | undefined): FrontDoor | undefined {
+  if (type === WEBHOOK_SUBSCRIPTION_TYPE) return "dynamic";
+  if (type === RESOURCE_TOKEN) return "native";
+  return undefined;
+}
+
 /**
- * Whether a resource type (in state or in an engine event) is a WebhookSubscription, declared
- * through either front door. Both record the same outputs, under the same names.
+ * Whether a resource type is a WebhookSubscription, declared through either front door. Both
+ * record the same outputs, under the same names.
  */
 export function isWebhookSubscriptionType(type: string | undefined): boolean {
-  return type === WEBHOOK_SUBSCRIPTION_TYPE || type === RESOURCE_TOKEN;
+  return frontDoorOf(type) !== undefined;
+}
+
+/** Whether a provider resource in state is the native plugin's default provider (`pulumi:providers:webhooks::default…`). */
+export function isNativeDefaultProvider(record: Omit<ProviderRecord, "inputs">): boolean {
+  return record.type === PROVIDER_TOKEN && explicitProviderName(record.urn) === undefined;
 }
 
 /** A provider resource as state records it, with its inputs as plaintext values. */
@@ -44,6 +59,8 @@ export interface ProviderRecord {
 /** An explicit provider of either front door: its name in the program, and its settings. */
 export interface ExplicitProvider {
   readonly name: string;
+  /** Which front door's provider it is: a native `pulumi:providers:webhooks` or a dynamic `Provider`. */
+  readonly frontDoor: FrontDoor;
   /** Its settings as `readSettings` takes them (`webhooks:*`, `webhooks:provider`). */
   readonly config: ConfigSource;
 }
@@ -58,7 +75,9 @@ export interface ExplicitProvider {
 export function explicitProvider(record: ProviderRecord): ExplicitProvider | undefined {
   if (record.type === PROVIDER_TOKEN) {
     const name = explicitProviderName(record.urn);
-    return name === undefined ? undefined : { name, config: nativeConfigSource(record.inputs, record.urn) };
+    return name === undefined
+      ? undefined
+      : { name, frontDoor: "native", config: nativeConfigSource(record.inputs, record.urn) };
   }
   const name = record.inputs[PROVIDER_KEYS.provider];
   if (!record.type?.startsWith("pulumi:providers:") || typeof name !== "string") return undefined;
@@ -66,5 +85,5 @@ export function explicitProvider(record: ProviderRecord): ExplicitProvider | und
     const value = record.inputs[key];
     return value === undefined || value === null ? undefined : String(value);
   };
-  return { name, config: { get } };
+  return { name, frontDoor: "dynamic", config: { get } };
 }

@@ -20,6 +20,7 @@ import { redact } from "../provider/client";
 import { engineEnv, LOCAL_PASSPHRASE, openStack } from "../engine/automation";
 import { engineOutput, failureLine } from "../engine/output";
 import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
+import { shellWord } from "../drift/shellWord";
 import { EMULATOR_DIR, hasState, startEmbeddedEmulator } from "./embeddedEmulator";
 
 const ROOT = resolve(__dirname, "..");
@@ -142,11 +143,6 @@ function closingNotes(engine: Engine): void {
     `  rm -rf ${shellWord(engineRoot())}`,
   ];
   for (const line of lines) say(line);
-}
-
-/** A word as a POSIX shell reads it back unchanged: bare when safe, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /** Stack secrets the program requires, generated once and kept (encrypted) in the stack's config. */

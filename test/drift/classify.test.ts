@@ -25,6 +25,7 @@ const state: StateSubscription = {
   outputs: { ...live },
   provider: null,
   providerUrn: null,
+  frontDoor: "dynamic",
 };
 
 /** Outputs as an engine event carries them. */

@@ -36,6 +36,7 @@ describe("instancesOf", () => {
     outputs: {},
     provider,
     providerUrn,
+    frontDoor: "dynamic",
   });
   /** Explicit providers by URN, each with its settings as `webhooks:*` keys. */
   const state = (managed: StateSubscription[], providers: Record<string, Record<string, string>>): StateSnapshot => ({
@@ -44,9 +45,10 @@ describe("instancesOf", () => {
     providers: new Map(
       Object.entries(providers).map(([urn, config]) => [
         urn.startsWith("urn:") ? urn : urnOf(urn),
-        { name: config["webhooks:provider"]!, config: { get: (key) => config[key] } },
+        { name: config["webhooks:provider"]!, frontDoor: "dynamic", config: { get: (key) => config[key] } },
       ]),
     ),
+    nativeDefaultProvider: false,
   });
   const stackConfig = { get: (key: string) => ({ "webhooks:baseUrl": "https://test.example.com" })[key] };
   const env = { WEBHOOKS_TOKEN: "t", PROD_TOKEN: "p" };

@@ -9,6 +9,7 @@ import {
   type ReportContext,
 } from "../../drift/report";
 import { unmanagedSubscriptions } from "../../drift/unmanaged";
+import { MANUAL_WITH_HEADER } from "./fixtures/live";
 
 const context: ReportContext = {
   stack: "prod",
@@ -45,21 +46,7 @@ const deleted: ManagedSubscription = {
   changes: [],
 };
 
-const unmanaged = unmanagedSubscriptions(
-  [
-    {
-      guid: "3f2a9c1d-0000-4000-8000-000000000001",
-      webhook: 4,
-      filterObjectType: 6,
-      filterObjectGuid: null,
-      subscriberUrl: "https://manual.example.org/hook",
-      signature: "sig-secret",
-      customHeader: "X-Token",
-      customHeaderValue: "header-secret",
-    },
-  ],
-  new Set(),
-);
+const unmanaged = unmanagedSubscriptions([MANUAL_WITH_HEADER], new Set());
 
 describe("formatMarkdown", () => {
   it("starts with one summary line, then a table with the drift first", () => {

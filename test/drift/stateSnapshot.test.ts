@@ -39,6 +39,7 @@ describe("stateSnapshot", () => {
         outputs: { webhook: 0, subscriberUrl: "https://h.example.com", signature: "sig", customHeaderValue: null },
         provider: null,
         providerUrn: null,
+        frontDoor: "dynamic",
       },
     ]);
   });
@@ -97,7 +98,12 @@ describe("stateSnapshot", () => {
   });
 
   it("handles an empty deployment", () => {
-    expect(stateSnapshot(undefined)).toEqual({ managed: [], guids: new Set(), providers: new Map() });
+    expect(stateSnapshot(undefined)).toEqual({
+      managed: [],
+      guids: new Set(),
+      providers: new Map(),
+      nativeDefaultProvider: false,
+    });
   });
 });
 
@@ -129,6 +135,7 @@ describe("stateSnapshot of stacks on the native plugin (real exports)", () => {
         },
         provider: "prod",
         providerUrn: prodUrn,
+        frontDoor: "native",
       },
       {
         urn: `urn:pulumi:dev::dn-yaml::${NATIVE}::packetCreated`,
@@ -145,16 +152,18 @@ describe("stateSnapshot of stacks on the native plugin (real exports)", () => {
         },
         provider: null,
         providerUrn: null,
+        frontDoor: "native",
       },
     ]);
     expect([...snapshot.guids].sort()).toEqual([
       "348b6e8b-a75e-47b0-b5d6-ef8c5ff02386",
       "981d83ef-e8c1-4daa-97a8-4c679096e50a",
     ]);
-    // The default native provider (`…::default`) is not an explicit one.
+    // The default native provider (`…::default`) is not an explicit one, but it is seen.
     expect([...snapshot.providers.keys()]).toEqual([prodUrn]);
+    expect(snapshot.nativeDefaultProvider).toBe(true);
     const prod = snapshot.providers.get(prodUrn)!;
-    expect(prod.name).toBe("prod");
+    expect(prod).toMatchObject({ name: "prod", frontDoor: "native" });
     // Its settings are recorded by name (`baseUrl`, a number as a number); read as `Provider "prod" …`.
     expect(readSettings(prod.config, {}).connection).toMatchObject({
       baseUrl: EMULATOR,
@@ -174,8 +183,12 @@ describe("stateSnapshot of stacks on the native plugin (real exports)", () => {
       ["nat-p", NATIVE, "nat-prod", null],
       ["nat", NATIVE, null, "nat-secret"],
     ]);
+    expect(snapshot.managed.map((m) => m.frontDoor)).toEqual(["dynamic", "dynamic", "native", "native"]);
     expect(snapshot.guids.size).toBe(4);
-    expect([...snapshot.providers.values()].map((p) => p.name)).toEqual(["dyn-prod", "nat-prod"]);
+    expect([...snapshot.providers.values()].map((p) => [p.name, p.frontDoor])).toEqual([
+      ["dyn-prod", "dynamic"],
+      ["nat-prod", "native"],
+    ]);
 
     const stackConfig = { get: (key: string) => ({ "webhooks:baseUrl": EMULATOR })[key] };
     const instances = instancesOf(snapshot, stackConfig, { WEBHOOKS_TOKEN: "dev-builder" });

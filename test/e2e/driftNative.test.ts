@@ -4,7 +4,8 @@
  * on one emulator, with the plugin built once by `npm run build:plugin` in a copy of the checkout.
  *
  * 1. examples/yaml as it is (YAML, the plugin by path): no drift → exit 0; then an out-of-band
- *    edit, an out-of-band delete and an unmanaged subscription → exit 2, each reported.
+ *    edit, an out-of-band delete and an unmanaged subscription → exit 2, each reported; then the
+ *    `pulumi import` command the report prints for the unmanaged one, run as printed → managed.
  * 2. One TypeScript stack using both front doors (fixtures/both-front-doors): a dynamic
  *    WebhookSubscription, a native one on the default provider and one on an explicit native
  *    provider → exit 0; then drift on each kind → exit 2, with the right names, secrets masked.
@@ -19,6 +20,7 @@ import type { DriftReport } from "../../drift/index";
 import { openStack } from "../../engine/automation";
 import { run } from "../support/commands";
 import { runDriftCli } from "../support/driftCli";
+import { shellBlocks } from "../support/shellBlocks";
 import type { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import { startPluginCheckout, type PluginCheckout } from "../support/pluginCheckout";
@@ -28,6 +30,8 @@ const TOKEN = "dev-builder";
 const EXAMPLE_HEADER_VALUE = "change-me";
 const HEADER_V1 = "native-header-v1-4c2e";
 const HEADER_V2 = "native-header-v2-8a1d";
+/** The custom header value of the subscription made out of band on the YAML stack's instance. */
+const MANUAL_HEADER_VALUE = "manual-header-5b9e";
 const PASSPHRASE = "drift-native-passphrase";
 
 let setting: PluginCheckout;
@@ -70,12 +74,22 @@ async function deleteOutOfBand(url: string): Promise<string> {
 /** Every secret of the instance and the stacks; none may appear in what the review prints. */
 async function expectNoSecrets(text: string): Promise<void> {
   const signatures = (await service.all()).map((s) => String(s.Signature));
-  for (const secret of [TOKEN, EXAMPLE_HEADER_VALUE, HEADER_V1, HEADER_V2, PASSPHRASE, ...signatures])
+  for (const secret of [
+    TOKEN,
+    EXAMPLE_HEADER_VALUE,
+    HEADER_V1,
+    HEADER_V2,
+    MANUAL_HEADER_VALUE,
+    PASSPHRASE,
+    ...signatures,
+  ])
     expect(text.includes(secret), `a secret value appears in the output: ${secret.slice(0, 4)}…`).toBe(false);
 }
 
 describe("a YAML stack on the native plugin (examples/yaml)", () => {
   let example: string;
+  /** The GUID of the subscription made out of band. */
+  let unmanagedGuid: string;
   const pulumi = (args: string[]) => run("pulumi", [...args, "--stack", "yaml"], example, env);
 
   beforeAll(async () => {
@@ -106,7 +120,10 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
       Webhook: 5, // BusinessObjectTypeUpdated: type-scoped
       FilterObjectType: 6,
       SubscriberURL: "https://manual.example.org/hook",
+      CustomHeader: "X-Manual",
+      CustomHeaderValue: MANUAL_HEADER_VALUE,
     });
+    unmanagedGuid = unmanaged.GUID;
     const before = (await pulumi(["stack", "export", "--show-secrets"])).stdout;
 
     const { code, stdout, stderr } = await drift("yaml", example, ["--format", "json"]);
@@ -130,11 +147,42 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
         ],
       },
     ]);
-    expect(report.unmanaged.map((u) => [u.guid, u.subscriberUrl])).toEqual([
-      [unmanaged.GUID, "https://manual.example.org/hook"],
+    expect(report.unmanaged.map((u) => [u.guid, u.subscriberUrl, u.snippetKind])).toEqual([
+      [unmanaged.GUID, "https://manual.example.org/hook", "pulumi-import"],
     ]);
     await expectNoSecrets(stdout + stderr);
     expect((await pulumi(["stack", "export", "--show-secrets"])).stdout).toBe(before);
+  });
+
+  it("the unmanaged one adopted with the `pulumi import` command the report prints, run as printed: then managed", async () => {
+    const { code, stdout, stderr } = await drift("yaml", example);
+    expect(code, stderr).toBe(2);
+    // The markdown a reviewer reads: one sh block, the command preceded by the header value's note.
+    const blocks = shellBlocks(stdout);
+    expect(blocks).toHaveLength(1);
+    const script = blocks[0]!.script;
+    expect(stdout).not.toContain("```ts");
+    const name = `business-object-type-updated-${unmanagedGuid.slice(0, 8)}`;
+    expect(script).toBe(
+      [
+        `# ${name} has a custom header value: the code pulumi import prints holds it in plain text.`,
+        `# Move it into secret config (pulumi config set --secret ${name}-header-value <value>) and read it from there.`,
+        `pulumi import webhooks:index:WebhookSubscription ${name} ${unmanagedGuid} --stack yaml`,
+      ].join("\n"),
+    );
+
+    // As printed, in bash in the program's directory; the confirmation a person gives at the prompt is the environment's here.
+    const started = Date.now();
+    const imported = await run("bash", ["-c", script], example, { ...env, PULUMI_SKIP_CONFIRMATIONS: "true" });
+    console.log(`[drift native] the printed pulumi import: ${Date.now() - started} ms`);
+    expect(imported.stdout).toMatch(/= 1 imported/);
+
+    const after = await drift("yaml", example, ["--format", "json"]);
+    const report = JSON.parse(after.stdout) as DriftReport;
+    expect(report.unmanaged).toEqual([]);
+    expect(report.summary).toEqual({ managed: 3, inSync: 1, changed: 1, deleted: 1, unmanaged: 0 });
+    expect(report.managed.find((m) => m.guid === unmanagedGuid)).toMatchObject({ name, status: "in-sync" });
+    await expectNoSecrets(after.stdout + after.stderr);
   });
 });
 
@@ -228,7 +276,8 @@ describe("one TypeScript stack using both front doors", () => {
         changes: [{ field: "customHeaderValue", secret: true }],
       },
     ]);
-    expect(report.unmanaged.map((u) => u.guid)).toEqual([unmanaged.GUID]);
+    // A TypeScript program with dynamic subscriptions on the default provider: the TypeScript snippet.
+    expect(report.unmanaged.map((u) => [u.guid, u.snippetKind])).toEqual([[unmanaged.GUID, "typescript"]]);
     await expectNoSecrets(stdout + stderr);
     expect(JSON.stringify((await stack.exportStack()).deployment)).toBe(before);
   });

@@ -1,0 +1,122 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { adoptionFrontDoor } from "../../drift/adoptionFrontDoor";
+import { formatMarkdown } from "../../drift/markdown";
+import { driftReport } from "../../drift/report";
+import { importCommand } from "../../drift/snippet";
+import { stateSnapshot, type StateSnapshot, type StateSubscription } from "../../drift/stateSnapshot";
+import { unmanagedSubscriptions } from "../../drift/unmanaged";
+import type { Subscription } from "../../provider/wire";
+import { MANUAL_WITH_HEADER } from "./fixtures/live";
+
+const withHeader = MANUAL_WITH_HEADER;
+const plain: Subscription = { ...withHeader, guid: "77777777-0000-4000-8000-000000000002", customHeaderValue: null };
+
+/** A real `pulumi stack export --show-secrets`, trimmed (see the file's `//`). */
+function exported(fixture: string): StateSnapshot {
+  return stateSnapshot(JSON.parse(readFileSync(join(__dirname, "fixtures", fixture), "utf8")));
+}
+
+const sub = (frontDoor: StateSubscription["frontDoor"], providerUrn: string | null = null): StateSubscription => ({
+  urn: `urn::${frontDoor}`,
+  name: frontDoor,
+  guid: frontDoor,
+  outputs: {},
+  provider: providerUrn && "p",
+  providerUrn,
+  frontDoor,
+});
+const snapshot = (managed: StateSubscription[], nativeDefaultProvider = false): StateSnapshot => ({
+  managed,
+  guids: new Set(),
+  providers: new Map(),
+  nativeDefaultProvider,
+});
+
+describe("adoptionFrontDoor", () => {
+  it("an explicit provider: its own front door (real exports of both kinds)", () => {
+    const both = exported("bothFrontDoors.json");
+    const urn = (name: string) => [...both.providers.keys()].find((u) => u.endsWith(`::${name}`))!;
+    expect(adoptionFrontDoor(both, urn("nat-prod"), "nodejs")).toBe("native");
+    expect(adoptionFrontDoor(both, urn("dyn-prod"), "nodejs")).toBe("dynamic");
+    const yaml = exported("nativeYaml.json");
+    expect(adoptionFrontDoor(yaml, "urn:pulumi:dev::dn-yaml::pulumi:providers:webhooks::prod", "yaml")).toBe("native");
+  });
+
+  it("the default provider of a program that is not Node.js: native, whatever the state holds", () => {
+    for (const runtime of ["yaml", "python", "go"])
+      expect(adoptionFrontDoor(snapshot([]), null, runtime)).toBe("native");
+  });
+
+  it("the default provider of a Node.js program: dynamic when any subscription on it is, native when all are", () => {
+    expect(adoptionFrontDoor(snapshot([sub("native"), sub("dynamic")]), null, "nodejs")).toBe("dynamic");
+    expect(adoptionFrontDoor(snapshot([sub("native")]), null, "nodejs")).toBe("native");
+    // Those on explicit providers do not count for the default provider.
+    expect(adoptionFrontDoor(snapshot([sub("native"), sub("dynamic", "urn:p")]), null, "nodejs")).toBe("native");
+    expect(adoptionFrontDoor(exported("bothFrontDoors.json"), null, "nodejs")).toBe("dynamic");
+  });
+
+  it("no subscription on the default provider: native if the state holds the native default provider, else dynamic", () => {
+    expect(adoptionFrontDoor(snapshot([], true), null, "nodejs")).toBe("native");
+    expect(adoptionFrontDoor(snapshot([]), null, "nodejs")).toBe("dynamic");
+    expect(adoptionFrontDoor(snapshot([]), null)).toBe("dynamic");
+  });
+});
+
+describe("importCommand", () => {
+  it("imports the native resource under the suggested name into the reviewed stack", () => {
+    expect(importCommand(plain, { stack: "dev", provider: null })).toBe(
+      "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-77777777 77777777-0000-4000-8000-000000000002 --stack dev",
+    );
+  });
+
+  it("names an explicit provider as `--provider <name>=<urn>`, quoted for the shell where needed", () => {
+    const urn = "urn:pulumi:org/prod::p::my:comp$pulumi:providers:webhooks::eu";
+    expect(importCommand(plain, { stack: "org/prod", provider: { name: "eu", urn } })).toMatch(
+      / --stack org\/prod --provider 'eu=urn:pulumi:org\/prod::p::my:comp\$pulumi:providers:webhooks::eu'$/,
+    );
+  });
+
+  it("a custom header value: comment lines say to move it into secret config, never showing it", () => {
+    const command = importCommand(withHeader, { stack: "dev", provider: null });
+    expect(command).toMatchInlineSnapshot(`
+      "# specific-business-object-updated-3f2a9c1d has a custom header value: the code pulumi import prints holds it in plain text.
+      # Move it into secret config (pulumi config set --secret specific-business-object-updated-3f2a9c1d-header-value <value>) and read it from there.
+      pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev"
+    `);
+  });
+});
+
+describe("the report's snippets, by front door", () => {
+  const context = { stack: "dev", backend: null, instance: null, startedAt: Date.now() };
+  const onNative = unmanagedSubscriptions([withHeader], new Set(), {
+    baseUrl: "https://eu.example.com",
+    adoption: { frontDoor: "native", stack: "dev", provider: null },
+  });
+  const onDynamic = unmanagedSubscriptions([plain], new Set(), {
+    baseUrl: "https://us.example.com",
+    adoption: { frontDoor: "dynamic", stack: "dev", provider: { name: "us", urn: "urn:us" } },
+  });
+
+  it("JSON: `snippet` stays a string, `snippetKind` says which", () => {
+    expect(onNative.map((u) => [u.snippetKind, u.provider, u.snippet.split("\n").at(-1)])).toEqual([
+      [
+        "pulumi-import",
+        null,
+        "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev",
+      ],
+    ]);
+    expect(onDynamic.map((u) => [u.snippetKind, u.provider])).toEqual([["typescript", "us"]]);
+    expect(onDynamic[0]!.snippet).toMatch(/\}, \{ provider: us \}\);$/);
+  });
+
+  it("markdown: a TypeScript block for the dynamic ones and an sh block of commands for the native ones", () => {
+    const text = formatMarkdown(driftReport(context, [], [...onNative, ...onDynamic]));
+    const details = text.slice(text.indexOf("<details>"), text.indexOf("</details>"));
+    expect(details).toContain("```ts\nimport * as pulumi");
+    expect(details).toContain(`\`\`\`sh\n${onNative[0]!.snippet}\n\`\`\``);
+    expect(details).not.toContain("header-secret");
+    expect(formatMarkdown(driftReport(context, [], onNative))).not.toContain("```ts");
+  });
+});
