@@ -8,13 +8,14 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { WEBHOOK_SUBSCRIPTION_TYPE } from "pulumi-webhook-subscriptions";
 import { resourcesSummary, run, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireEngine } from "../support/engine";
+import { pulumiEnv } from "../support/pulumiProject";
 import { copyRepository } from "../support/repoCopy";
 import { shellBlocks } from "../support/shellBlocks";
 
@@ -88,15 +89,9 @@ beforeAll(async () => {
 
   [orders, billing] = await Promise.all([EmulatorHarness.start(), EmulatorHarness.start()]);
   user = join(root, "user");
-  const state = join(root, "state");
-  mkdirSync(state, { recursive: true });
   mkdirSync(user);
   env = {
-    PATH: [engine.binDir, process.env.PATH].join(delimiter),
-    PULUMI_HOME: join(root, "pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_BACKEND_URL: pathToFileURL(state).href,
-    PULUMI_CONFIG_PASSPHRASE: "migration-passphrase",
+    ...pulumiEnv(engine, root, "migration-passphrase"),
     WEBHOOKS_TOKEN: "dev-builder",
     BILLING_TOKEN: "dev-builder",
   };
