@@ -131,6 +131,8 @@ it("moves the stack to the native provider with the same GUIDs and Signatures, c
   const outputsBefore = JSON.parse(
     (await pulumi(["stack", "output", "--show-secrets", "--json"])).stdout,
   ) as StackOutputs;
+  // The emulator's Signatures, for the transcript: the same before and after.
+  console.log(`[migration] before (dynamic): ${JSON.stringify(outputsBefore)}`);
   const liveBefore = await live();
   expect(Object.keys(liveBefore).sort()).toEqual(Object.values(outputsBefore.guids).sort());
   const changesBefore = await changingRequests();
@@ -149,6 +151,7 @@ it("moves the stack to the native provider with the same GUIDs and Signatures, c
   const outputsAfter = JSON.parse(
     (await pulumi(["stack", "output", "--show-secrets", "--json"])).stdout,
   ) as StackOutputs;
+  console.log(`[migration] after (native):   ${JSON.stringify(outputsAfter)}`);
   expect(outputsAfter).toEqual(outputsBefore);
 
   // Every subscription is now the plugin's, the dynamic provider's code is gone from state, secrets stay ciphertext.
