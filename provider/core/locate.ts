@@ -49,8 +49,9 @@ export function recordedInstanceFailed(
   return new Error(
     `${operation} of ${guid}: ${message} This subscription records the instance ${located.at.baseUrl}; the instance the ` +
       `settings name, ${home.baseUrl}, ${homeSays}. If the subscription's instance moved to a new address, point the ` +
-      "settings there (webhooks:baseUrl, or the Provider's baseUrl); if it is gone for good, drop the subscription from the " +
-      "state with `pulumi state delete <urn>`.",
+      "settings there (webhooks:baseUrl, or the Provider's baseUrl) and run `pulumi up`, or `pulumi refresh --run-program` " +
+      "(a plain refresh or destroy uses the settings recorded in the state); if it is gone for good, drop the " +
+      "subscription from the state with `pulumi state delete <urn>`.",
     { cause: err },
   );
 }
