@@ -4,6 +4,7 @@
  * else — the commands, the stacks, the emulator, what is asserted — is the same for every door,
  * so a new front door is one more file in frontDoors/ and one more entry in its index.
  */
+import type { SharedBuilds } from "./builds";
 
 /** A subscription as a scenario declares it: the resource's inputs, in the names every front door shares. */
 export interface Declared {
@@ -27,10 +28,11 @@ export interface FrontDoor {
   /** The subscription's type token in the state. */
   readonly type: string;
   /**
-   * Makes the project every scenario's stacks belong to (once per run), with `root` for
-   * anything the door builds (e.g. the plugin); returns the project directory.
+   * Makes the project every scenario's stacks belong to (once per run), in `root` (the door's
+   * own folder) or elsewhere; what other doors use too (e.g. the plugin) comes from `builds`.
+   * Returns the project directory.
    */
-  prepare(root: string): Promise<string>;
+  prepare(root: string, builds: SharedBuilds): Promise<string>;
   /**
    * Writes the project's program: one subscription per entry, named by its key, and a stack
    * output `<key>Signature` holding its signature.
