@@ -4,6 +4,7 @@
  * else — the commands, the stacks, the emulator, what is asserted — is the same for every door,
  * so a new front door is one more file in frontDoors/ and one more entry in its index.
  */
+import { writeFileSync } from "node:fs";
 import type { SharedBuilds } from "./builds";
 
 /** A subscription as a scenario declares it: the resource's inputs, in the names every front door shares. */
@@ -38,4 +39,15 @@ export interface FrontDoor {
    * output `<key>Signature` holding its signature.
    */
   declare(project: string, subscriptions: Readonly<Record<string, Declared>>): void;
+}
+
+/** Writes a program of a language with statements: `header`, then each subscription's statements from `resource`. */
+export function writeProgram(
+  file: string,
+  header: string,
+  subscriptions: Readonly<Record<string, Declared>>,
+  resource: (name: string, declared: Declared) => string,
+): void {
+  const resources = Object.entries(subscriptions).map(([name, declared]) => resource(name, declared));
+  writeFileSync(file, [header, ...resources].join("\n"));
 }

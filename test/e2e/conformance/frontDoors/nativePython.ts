@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { dump } from "js-yaml";
 import { PULUMI_VERSION } from "../../../../engine/provision";
 import { installPythonSdk } from "../../../support/pythonSdk";
-import type { Declared, FrontDoor } from "../frontDoor";
+import { writeProgram, type Declared, type FrontDoor } from "../frontDoor";
 
 /** A declared input's keyword argument in the SDK: `customHeaderValue` → `custom_header_value`. */
 const keyword = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -54,12 +54,11 @@ export const nativePython: FrontDoor = {
   },
 
   declare(project, subscriptions): void {
-    writeFileSync(
+    writeProgram(
       join(project, "__main__.py"),
-      "import pulumi\nimport pulumi_webhooks as webhooks\n\n" +
-        Object.entries(subscriptions)
-          .map(([name, declared]) => resource(name, declared))
-          .join("\n"),
+      "import pulumi\nimport pulumi_webhooks as webhooks\n",
+      subscriptions,
+      resource,
     );
   },
 };
