@@ -16,6 +16,7 @@ import { resourcesSummary, run, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { pulumiEnv } from "../support/pulumiProject";
+import { installPythonSdk } from "../support/pythonSdk";
 import { copyRepository } from "../support/repoCopy";
 import { testLanguageHostSource } from "../support/toolchain";
 
@@ -134,22 +135,13 @@ it("sdk/ is what `npm run gen-sdk` generates from the schema now (else: run it a
 
 describe("Python: the SDK as a wheel in a fresh virtualenv, examples/python with `pulumi`", () => {
   it("the wheel installs with pulumi from PyPI at the CLI's version", async () => {
-    const wheels = join(root, "wheels");
-    await run(
-      "python3",
-      ["-m", "pip", "wheel", "--no-deps", "--wheel-dir", wheels, join(checkout, "sdk", "python")],
-      root,
-    );
-    expect(readdirSync(wheels)).toEqual([`pulumi_webhooks-${VERSION}-py3-none-any.whl`]);
-    const example = join(checkout, "examples", "python");
-    await run("python3", ["-m", "venv", "venv"], example);
-    const pip = ["-m", "pip", "install", "--find-links", wheels, "-r", "requirements.txt"];
-    const install = await run(join(example, "venv", "bin", "python"), pip, example);
-    console.log(`[sdks] ${install.stdout.trim().split("\n").at(-1)}`);
+    const venv = await installPythonSdk(checkout, join(checkout, "examples", "python"));
+    expect(venv.wheels).toEqual([`pulumi_webhooks-${VERSION}-py3-none-any.whl`]);
+    console.log(`[sdks] ${venv.installed}`);
     const versions = await run(
-      join(example, "venv", "bin", "python"),
+      venv.python,
       ["-c", "import importlib.metadata as m; print(m.version('pulumi_webhooks'), m.version('pulumi'))"],
-      example,
+      root,
     );
     expect(versions.stdout.trim()).toBe(`${VERSION} ${PULUMI_VERSION}`);
   }, 600_000);

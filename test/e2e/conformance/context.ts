@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { StatsSnapshot } from "../../../emulator";
 import { EmulatorHarness } from "../../support/emulatorHarness";
 import { requireEngine } from "../../support/engine";
+import type { SharedBuilds } from "./builds";
 import type { Declared, FrontDoor } from "./frontDoor";
 import { ProjectStack } from "./stack";
 
@@ -39,8 +40,8 @@ export interface Conformance {
   close(): Promise<void>;
 }
 
-/** Provisions everything a front door's scenarios need. */
-export async function openConformance(door: FrontDoor): Promise<Conformance> {
+/** Provisions everything a front door's scenarios need; what doors share comes from `builds`. */
+export async function openConformance(door: FrontDoor, builds: SharedBuilds): Promise<Conformance> {
   const engine = requireEngine();
   for (const host of door.languageHosts)
     if (!existsSync(join(engine.binDir, host)))
@@ -49,7 +50,7 @@ export async function openConformance(door: FrontDoor): Promise<Conformance> {
           "laid out like ../shared/engine-src (docs/engine.md), or put an official Pulumi install on PATH",
       );
   const root = mkdtempSync(join(tmpdir(), "conformance-"));
-  const project = await door.prepare(root);
+  const project = await door.prepare(root, builds);
   const backend = join(root, "state");
   mkdirSync(backend);
   const statePath = join(root, "emulator", "state.json");

@@ -4,6 +4,8 @@
  * else — the commands, the stacks, the emulator, what is asserted — is the same for every door,
  * so a new front door is one more file in frontDoors/ and one more entry in its index.
  */
+import { writeFileSync } from "node:fs";
+import type { SharedBuilds } from "./builds";
 
 /** A subscription as a scenario declares it: the resource's inputs, in the names every front door shares. */
 export interface Declared {
@@ -27,13 +29,25 @@ export interface FrontDoor {
   /** The subscription's type token in the state. */
   readonly type: string;
   /**
-   * Makes the project every scenario's stacks belong to (once per run), with `root` for
-   * anything the door builds (e.g. the plugin); returns the project directory.
+   * Makes the project every scenario's stacks belong to (once per run), in `root` (the door's
+   * own folder) or elsewhere; what other doors use too (e.g. the plugin) comes from `builds`.
+   * Returns the project directory.
    */
-  prepare(root: string): Promise<string>;
+  prepare(root: string, builds: SharedBuilds): Promise<string>;
   /**
    * Writes the project's program: one subscription per entry, named by its key, and a stack
    * output `<key>Signature` holding its signature.
    */
   declare(project: string, subscriptions: Readonly<Record<string, Declared>>): void;
+}
+
+/** Writes a program of a language with statements: `header`, then each subscription's statements from `resource`. */
+export function writeProgram(
+  file: string,
+  header: string,
+  subscriptions: Readonly<Record<string, Declared>>,
+  resource: (name: string, declared: Declared) => string,
+): void {
+  const resources = Object.entries(subscriptions).map(([name, declared]) => resource(name, declared));
+  writeFileSync(file, [header, ...resources].join("\n"));
 }

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { workDir } from "../../../support/engine";
-import type { Declared, FrontDoor } from "../frontDoor";
+import { writeProgram, type Declared, type FrontDoor } from "../frontDoor";
 
 /** One `new WebhookSubscription(…)`: the values as literals, the header value through `pulumi.secret`. */
 function resource(name: string, declared: Declared): string {
@@ -36,12 +36,11 @@ export const dynamicTs: FrontDoor = {
   },
 
   declare(project, subscriptions): void {
-    writeFileSync(
+    writeProgram(
       join(project, "index.ts"),
-      'import * as pulumi from "@pulumi/pulumi";\nimport { WebhookSubscription } from "pulumi-webhook-subscriptions";\n\n' +
-        Object.entries(subscriptions)
-          .map(([name, declared]) => resource(name, declared))
-          .join("\n"),
+      'import * as pulumi from "@pulumi/pulumi";\nimport { WebhookSubscription } from "pulumi-webhook-subscriptions";\n',
+      subscriptions,
+      resource,
     );
   },
 };

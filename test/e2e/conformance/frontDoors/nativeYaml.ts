@@ -1,12 +1,11 @@
 /**
  * Front door 2: the native plugin `webhooks`, from a YAML program, run by the YAML language
- * host; the plugin built with `npm run build:plugin` in a copy of this checkout and used by
- * path, as docs/native-provider.md says.
+ * host; the plugin built with `npm run build:plugin` in a copy of this checkout (../builds.ts)
+ * and used by path, as docs/native-provider.md says.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dump } from "js-yaml";
-import { buildPluginCopy } from "../../../support/pluginBuild";
 import type { FrontDoor } from "../frontDoor";
 
 /** The plugin directory, once built. */
@@ -17,8 +16,8 @@ export const nativeYaml: FrontDoor = {
   languageHosts: ["pulumi-language-yaml", "pulumi-language-nodejs"],
   type: "webhooks:index:WebhookSubscription",
 
-  async prepare(root: string): Promise<string> {
-    plugin = await buildPluginCopy(join(root, "checkout"), "conformance yaml");
+  async prepare(root, builds): Promise<string> {
+    ({ plugin } = await builds.nativePlugin());
     const project = join(root, "conformance-yaml");
     mkdirSync(project);
     // The program is the project file: stacks are made before the first scenario's program.
