@@ -6,7 +6,7 @@ import type { Engine } from "../../engine/provision";
 
 /** `pulumi`'s environment: the engine first on PATH, a PULUMI_HOME and a file backend (`state`) under `root`. */
 export function pulumiEnv(engine: Engine, root: string, passphrase: string): NodeJS.ProcessEnv {
-  const state = join(root, "state");
+  const state = backendDir(root);
   mkdirSync(state, { recursive: true });
   return {
     PATH: [engine.binDir, process.env.PATH].join(delimiter),
@@ -15,4 +15,9 @@ export function pulumiEnv(engine: Engine, root: string, passphrase: string): Nod
     PULUMI_BACKEND_URL: pathToFileURL(state).href,
     PULUMI_CONFIG_PASSPHRASE: passphrase,
   };
+}
+
+/** The file backend's directory `pulumiEnv` makes under `root`, for tests that read the state at rest. */
+export function backendDir(root: string): string {
+  return join(root, "state");
 }

@@ -3,14 +3,14 @@
  * a file, so the instance can move to a new address and keep its subscriptions), and a fresh
  * stack per scenario, so a scenario that fails leaves nothing to the next one.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import type { StatsSnapshot } from "../../../emulator";
 import { EmulatorHarness } from "../../support/emulatorHarness";
 import { requireEngine } from "../../support/engine";
+import { backendDir, pulumiEnv } from "../../support/pulumiProject";
 import type { SharedBuilds } from "./builds";
 import type { Declared, FrontDoor } from "./frontDoor";
 import { ProjectStack } from "./stack";
@@ -51,16 +51,11 @@ export async function openConformance(door: FrontDoor, builds: SharedBuilds): Pr
       );
   const root = mkdtempSync(join(tmpdir(), "conformance-"));
   const project = await door.prepare(root, builds);
-  const backend = join(root, "state");
-  mkdirSync(backend);
+  const backend = backendDir(root);
   const statePath = join(root, "emulator", "state.json");
   const service = await EmulatorHarness.start({ statePath });
   const env: NodeJS.ProcessEnv = {
-    PATH: [engine.binDir, process.env.PATH].join(delimiter),
-    PULUMI_HOME: join(root, "pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_BACKEND_URL: pathToFileURL(backend).href,
-    PULUMI_CONFIG_PASSPHRASE: "conformance-passphrase",
+    ...pulumiEnv(engine, root, "conformance-passphrase"),
     // Offers `--event-log`, the engine's structured events.
     PULUMI_DEBUG_COMMANDS: "true",
   };
