@@ -9,13 +9,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { WEBHOOK_SUBSCRIPTION_TYPE } from "pulumi-webhook-subscriptions";
 import { resourcesSummary, run, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireEngine } from "../support/engine";
-import { pulumiEnv } from "../support/pulumiProject";
+import { pulumiEnv, writeUserPackage } from "../support/pulumiProject";
 import { copyRepository } from "../support/repoCopy";
 import { shellBlocks } from "../support/shellBlocks";
 
@@ -95,18 +94,7 @@ beforeAll(async () => {
     WEBHOOKS_TOKEN: "dev-builder",
     BILLING_TOKEN: "dev-builder",
   };
-  writeFileSync(
-    join(user, "package.json"),
-    JSON.stringify({
-      name: "user-infra",
-      private: true,
-      main: "index.ts",
-      dependencies: {
-        "@pulumi/pulumi": engine.version,
-        "pulumi-webhook-subscriptions": pathToFileURL(join(root, tarball)).href,
-      },
-    }),
-  );
+  writeUserPackage(user, { sdk: engine.version, tarball: join(root, tarball), main: "index.ts" });
   await run("npm", ["install", ...NPM], user, env);
   writeFileSync(join(user, "Pulumi.yaml"), "name: user-infra\nruntime: nodejs\n");
   // The install the page points at ("Build it, install it or use it by path").

@@ -18,6 +18,7 @@ import { REPO_ROOT } from "../support/engine";
 import { checkpoint, killMidRun, locks, removeTornSidecars } from "../support/interruption";
 import { packagesExcludingSupportedNode } from "../support/nodeEngines";
 import { shellBlocks } from "../support/shellBlocks";
+import { writeUserPackage } from "../support/pulumiProject";
 import { ShellSession, terminalEnv } from "../support/shellSession";
 import { TOOLCHAINS, provisionToolchain } from "../support/toolchain";
 
@@ -129,17 +130,7 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
       PULUMI_CONFIG_PASSPHRASE: "user-passphrase",
       WEBHOOKS_TOKEN: "dev-builder",
     };
-    writeFileSync(
-      join(user, "package.json"),
-      JSON.stringify({
-        name: "user-infra",
-        private: true,
-        dependencies: {
-          "@pulumi/pulumi": toolchain.sdk,
-          "pulumi-webhook-subscriptions": pathToFileURL(tarball).href,
-        },
-      }),
-    );
+    writeUserPackage(user, { sdk: toolchain.sdk, tarball });
     // Warnings shown, as a user sees them: the other steps keep NPM's --loglevel=error.
     installWarnings = (await run("npm", ["install", ...NPM, "--loglevel=warn"], user, env)).stderr;
     const programs = {

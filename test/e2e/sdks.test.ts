@@ -9,13 +9,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PULUMI_VERSION } from "../../engine/provision";
 import { resourcesSummary, run, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
-import { pulumiEnv } from "../support/pulumiProject";
+import { pulumiEnv, writeUserPackage } from "../support/pulumiProject";
 import { installPythonSdk } from "../support/pythonSdk";
 import { copyRepository } from "../support/repoCopy";
 import { testLanguageHostSource } from "../support/toolchain";
@@ -174,18 +173,11 @@ it("TypeScript: a program on `pulumi-webhook-subscriptions/native` type-checks a
     packages: Record<string, { version: string }>;
   };
   const pinned = (name: string) => lock.packages[`node_modules/${name}`]!.version;
-  writeFileSync(
-    join(user, "package.json"),
-    JSON.stringify({
-      name: "user-infra",
-      private: true,
-      dependencies: {
-        "@pulumi/pulumi": pinned("@pulumi/pulumi"),
-        "pulumi-webhook-subscriptions": pathToFileURL(join(root, `pulumi-webhook-subscriptions-${VERSION}.tgz`)).href,
-      },
-      devDependencies: { typescript: pinned("typescript"), "@types/node": pinned("@types/node") },
-    }),
-  );
+  writeUserPackage(user, {
+    sdk: pinned("@pulumi/pulumi"),
+    tarball: join(root, `pulumi-webhook-subscriptions-${VERSION}.tgz`),
+    devDependencies: { typescript: pinned("typescript"), "@types/node": pinned("@types/node") },
+  });
   await run("npm", ["install", ...NPM], user);
   for (const file of ["index.ts", "tsconfig.json"])
     writeFileSync(join(user, file), readFileSync(join(checkout, "examples", "typescript-native", file)));

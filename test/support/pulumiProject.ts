@@ -1,5 +1,5 @@
 /** The environment for tests that run plain `pulumi` in project directories. */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Engine } from "../../engine/provision";
@@ -20,4 +20,19 @@ export function pulumiEnv(engine: Engine, root: string, passphrase: string): Nod
 /** The file backend's directory `pulumiEnv` makes under `root`, for tests that read the state at rest. */
 export function backendDir(root: string): string {
   return join(root, "state");
+}
+
+/**
+ * A user's project manifest in `dir`: this package from the packed `tarball` beside `@pulumi/pulumi`
+ * at `sdk`, and whatever else the test adds (`main`, devDependencies).
+ */
+export function writeUserPackage(
+  dir: string,
+  { sdk, tarball, ...rest }: { sdk: string; tarball: string; main?: string; devDependencies?: Record<string, string> },
+): void {
+  const dependencies = { "@pulumi/pulumi": sdk, "pulumi-webhook-subscriptions": pathToFileURL(tarball).href };
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "user-infra", private: true, ...rest, dependencies }),
+  );
 }
