@@ -17,7 +17,7 @@ import {
   WebhookSubscriptionClient,
   type RequestEvent,
 } from "../provider/client";
-import { clientSettings, type ConfigSource } from "../provider/model";
+import { clientSettings, readSettings, type ConfigSource } from "../provider/model";
 import { isLegacy, type Subscription } from "../provider/wire";
 import { provisionEngine, type Engine } from "../engine/provision";
 import { displayBackend } from "../engine/backend";
@@ -132,6 +132,12 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
 
     const instances = instancesOf(state, source, env);
     for (const i of instances) secrets.push(i.settings.token, i.settings.oauth?.clientSecret);
+    // Providers reaching one instance are reviewed once, with the first one's settings: the
+    // credentials of the others must not show either.
+    for (const { config } of state.providers.values()) {
+      const { token, oauth } = readSettings(config, env).connection;
+      secrets.push(token, oauth?.clientSecret);
+    }
     const described = instances.map((i): ReportInstance => ({
       baseUrl: i.settings.baseUrl,
       apiVersion: i.settings.apiVersion,
@@ -181,6 +187,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
         )
       ).flat();
       const ignoredGuids: string[] = [];
+      const runtime = runtimeName(project.runtime);
       const unmanaged = instances.flatMap((i, n) =>
         unmanagedSubscriptions(
           lists[n]!.filter((live) => {
@@ -192,8 +199,9 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
           {
             baseUrl: i.settings.baseUrl,
             adoption: {
-              frontDoor: adoptionFrontDoor(state, i.providerUrn, runtimeName(project.runtime)),
+              frontDoor: adoptionFrontDoor(state, i.providerUrn, runtime),
               stack: options.stackName,
+              ...(runtime === undefined ? {} : { runtime }),
               provider: i.providerUrn === null ? null : { name: i.provider!, urn: i.providerUrn },
             },
           },

@@ -2,8 +2,8 @@
  * The ready-to-paste adoption of an unmanaged subscription, for the front door the stack uses:
  * - dynamic: a `new WebhookSubscription(…, { adoptGuid, … })` whose arguments equal the live
  *   fields, so that the first `pulumi up` takes the subscription over without changing it;
- * - native: the `pulumi import` command, which records it in the stack's state and prints the
- *   program code for it in the program's language.
+ * - native: the `pulumi import` command, which records it in the stack's state and writes the
+ *   program code for it, in the program's language, to a file beside the program.
  */
 import { NATIVE_WEBHOOK_SUBSCRIPTION_TYPE, type FrontDoor } from "../provider/model";
 import { webhookName, type Subscription } from "../provider/wire";
@@ -19,7 +19,19 @@ export interface AdoptionTarget {
   readonly stack: string;
   /** The explicit provider reaching the instance (its name in the program and its URN), or null for the default provider. */
   readonly provider: { readonly name: string; readonly urn: string } | null;
+  /** The program's runtime (Pulumi.yaml `runtime`), which names the file `pulumi import` writes the code to. */
+  readonly runtime?: string;
 }
+
+/** The source file extension of each Pulumi runtime, for `pulumi import --out`. */
+const SOURCE_EXTENSIONS: Readonly<Record<string, string>> = {
+  yaml: "yaml",
+  nodejs: "ts",
+  python: "py",
+  go: "go",
+  dotnet: "cs",
+  java: "java",
+};
 
 /** The snippet for `live` on `target`, and its kind. */
 export function adoptionSnippet(
@@ -80,18 +92,19 @@ export function adoptSnippet(live: Subscription, provider: string | null = null)
 
 /**
  * The `pulumi import` command for `live` (run in the program's directory), naming the stack and,
- * for an explicit provider, that provider (`--provider <name>=<urn>`). `pulumi import` reads the
- * custom header value and writes it into the code it prints as plain text: a comment line before
- * the command says to move it into secret config.
+ * for an explicit provider, that provider (`--provider <name>=<urn>`). The code it generates goes
+ * to a file (`--out`), never to the terminal: it holds the custom header value in plain text, and
+ * the review runs in CI, whose logs would keep it. A comment line before the command says so.
  */
 export function importCommand(live: Subscription, target: Omit<AdoptionTarget, "frontDoor">): string {
   const name = suggestedName(live);
+  const out = `${name}.${SOURCE_EXTENSIONS[target.runtime ?? ""] ?? "txt"}`;
   const words = ["pulumi", "import", NATIVE_WEBHOOK_SUBSCRIPTION_TYPE, name, live.guid, "--stack", target.stack];
   if (target.provider) words.push("--provider", `${target.provider.name}=${target.provider.urn}`);
-  const command = words.map(shellWord).join(" ");
+  const command = [...words, "--out", out].map(shellWord).join(" ");
   if (live.customHeaderValue === null) return command;
   return [
-    `# ${name} has a custom header value: the code pulumi import prints holds it in plain text.`,
+    `# ${name} has a custom header value: the code pulumi import writes to ${out} holds it in plain text.`,
     `# Move it into secret config (pulumi config set --secret ${headerValueConfigKey(name)} <value>) and read it from there.`,
     command,
   ].join("\n");

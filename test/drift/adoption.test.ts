@@ -65,25 +65,32 @@ describe("adoptionFrontDoor", () => {
 });
 
 describe("importCommand", () => {
-  it("imports the native resource under the suggested name into the reviewed stack", () => {
-    expect(importCommand(plain, { stack: "dev", provider: null })).toBe(
-      "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-77777777 77777777-0000-4000-8000-000000000002 --stack dev",
+  it("imports the native resource under the suggested name into the reviewed stack, the code into a file in the program's language", () => {
+    expect(importCommand(plain, { stack: "dev", provider: null, runtime: "yaml" })).toBe(
+      "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-77777777 77777777-0000-4000-8000-000000000002 --stack dev --out specific-business-object-updated-77777777.yaml",
+    );
+    const out = (runtime?: string) =>
+      importCommand(plain, { stack: "dev", provider: null, ...(runtime ? { runtime } : {}) })
+        .split(" ")
+        .at(-1);
+    expect([out("python"), out("nodejs"), out("go"), out()]).toEqual(
+      ["py", "ts", "go", "txt"].map((ext) => `specific-business-object-updated-77777777.${ext}`),
     );
   });
 
   it("names an explicit provider as `--provider <name>=<urn>`, quoted for the shell where needed", () => {
     const urn = "urn:pulumi:org/prod::p::my:comp$pulumi:providers:webhooks::eu";
     expect(importCommand(plain, { stack: "org/prod", provider: { name: "eu", urn } })).toMatch(
-      / --stack org\/prod --provider 'eu=urn:pulumi:org\/prod::p::my:comp\$pulumi:providers:webhooks::eu'$/,
+      / --stack org\/prod --provider 'eu=urn:pulumi:org\/prod::p::my:comp\$pulumi:providers:webhooks::eu' --out /,
     );
   });
 
   it("a custom header value: comment lines say to move it into secret config, never showing it", () => {
-    const command = importCommand(withHeader, { stack: "dev", provider: null });
+    const command = importCommand(withHeader, { stack: "dev", provider: null, runtime: "yaml" });
     expect(command).toMatchInlineSnapshot(`
-      "# specific-business-object-updated-3f2a9c1d has a custom header value: the code pulumi import prints holds it in plain text.
+      "# specific-business-object-updated-3f2a9c1d has a custom header value: the code pulumi import writes to specific-business-object-updated-3f2a9c1d.yaml holds it in plain text.
       # Move it into secret config (pulumi config set --secret specific-business-object-updated-3f2a9c1d-header-value <value>) and read it from there.
-      pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev"
+      pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev --out specific-business-object-updated-3f2a9c1d.yaml"
     `);
   });
 });
@@ -104,7 +111,7 @@ describe("the report's snippets, by front door", () => {
       [
         "pulumi-import",
         null,
-        "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev",
+        "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev --out specific-business-object-updated-3f2a9c1d.txt",
       ],
     ]);
     expect(onDynamic.map((u) => [u.snippetKind, u.provider])).toEqual([["typescript", "us"]]);

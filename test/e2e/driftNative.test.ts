@@ -12,7 +12,7 @@
  *
  * Nothing the review prints may hold a secret, and the review writes nothing to the state.
  */
-import { appendFileSync, cpSync } from "node:fs";
+import { appendFileSync, cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -165,9 +165,9 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     const name = `business-object-type-updated-${unmanagedGuid.slice(0, 8)}`;
     expect(script).toBe(
       [
-        `# ${name} has a custom header value: the code pulumi import prints holds it in plain text.`,
+        `# ${name} has a custom header value: the code pulumi import writes to ${name}.yaml holds it in plain text.`,
         `# Move it into secret config (pulumi config set --secret ${name}-header-value <value>) and read it from there.`,
-        `pulumi import webhooks:index:WebhookSubscription ${name} ${unmanagedGuid} --stack yaml`,
+        `pulumi import webhooks:index:WebhookSubscription ${name} ${unmanagedGuid} --stack yaml --out ${name}.yaml`,
       ].join("\n"),
     );
 
@@ -176,6 +176,10 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     const imported = await run("bash", ["-c", script], example, { ...env, PULUMI_SKIP_CONFIRMATIONS: "true" });
     console.log(`[drift native] the printed pulumi import: ${Date.now() - started} ms`);
     expect(imported.stdout).toMatch(/= 1 imported/);
+    // The header value went into the code file, not into the output a CI log keeps, nor into state as plaintext.
+    expect(readFileSync(join(example, `${name}.yaml`), "utf8")).toContain(`type: webhooks:index:WebhookSubscription`);
+    await expectNoSecrets(imported.stdout + imported.stderr);
+    await expectNoSecrets((await pulumi(["stack", "export"])).stdout);
 
     const after = await drift("yaml", example, ["--format", "json"]);
     const report = JSON.parse(after.stdout) as DriftReport;

@@ -3,13 +3,13 @@
  * a file, so the instance can move to a new address and keep its subscriptions), and a fresh
  * stack per scenario, so a scenario that fails leaves nothing to the next one.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StatsSnapshot } from "../../../emulator";
 import { EmulatorHarness } from "../../support/emulatorHarness";
-import { requireEngine } from "../../support/engine";
+import { requireLanguageHosts } from "../../support/engine";
 import { backendDir, pulumiEnv } from "../../support/pulumiProject";
 import type { SharedBuilds } from "./builds";
 import type { Declared, FrontDoor } from "./frontDoor";
@@ -42,13 +42,7 @@ export interface Conformance {
 
 /** Provisions everything a front door's scenarios need; what doors share comes from `builds`. */
 export async function openConformance(door: FrontDoor, builds: SharedBuilds): Promise<Conformance> {
-  const engine = requireEngine();
-  for (const host of door.languageHosts)
-    if (!existsSync(join(engine.binDir, host)))
-      throw new Error(
-        `pulumi ${engine.version} in ${engine.binDir} has no ${host}: set WEBHOOKS_LANGUAGE_HOST_SOURCE to a folder ` +
-          "laid out like ../shared/engine-src (docs/engine.md), or put an official Pulumi install on PATH",
-      );
+  const engine = requireLanguageHosts(door.languageHosts);
   const root = mkdtempSync(join(tmpdir(), "conformance-"));
   const project = await door.prepare(root, builds);
   const backend = backendDir(root);

@@ -153,6 +153,19 @@ export const SCENARIOS: readonly Scenario[] = [
         expect(requests[write] ?? 0, write).toBe(0);
       expect(await liveGuids(c)).toEqual([before.guid]);
       await destroyAll(c, stack);
+
+      // The address in stack config (docs/multi-instance.md): after `pulumi config set` to the new
+      // address, a plain refresh still asks the recorded one and fails; `--run-program` finds it.
+      const configured = await c.stack("move-config");
+      await configured.up();
+      const recorded = await configured.one("moved");
+      await c.move();
+      await configured.config("webhooks:baseUrl", c.service.url);
+      const plain = await configured.operation("refresh", [], 1);
+      expect(plain.stdout + plain.stderr).toContain(new URL(recorded.baseUrl).host);
+      await configured.operation("refresh", ["--run-program"]);
+      expect(await configured.one("moved")).toMatchObject({ guid: recorded.guid, baseUrl: c.service.url });
+      await destroyAll(c, configured);
     },
   },
   {
