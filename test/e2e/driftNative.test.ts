@@ -177,7 +177,9 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     console.log(`[drift native] the printed pulumi import: ${Date.now() - started} ms`);
     expect(imported.stdout).toMatch(/= 1 imported/);
     // The header value went into the code file, not into the output a CI log keeps, nor into state as plaintext.
-    expect(readFileSync(join(example, `${name}.yaml`), "utf8")).toContain(`type: webhooks:index:WebhookSubscription`);
+    const generated = readFileSync(join(example, `${name}.yaml`), "utf8");
+    expect(generated).toContain(`  ${name}:\n    type: webhooks:WebhookSubscription\n`);
+    expect(generated).toContain(`customHeaderValue: ${MANUAL_HEADER_VALUE}`);
     await expectNoSecrets(imported.stdout + imported.stderr);
     await expectNoSecrets((await pulumi(["stack", "export"])).stdout);
 
