@@ -213,7 +213,9 @@ function postBadRequest(a: Answers, legacy: boolean): Json {
       "Either the body is unreadable (malformed JSON, an enumeration as a string, an unrecognised field, " +
       "an unknown enumeration value, a bad GUID: `Error`, no `Messages` array), or it broke validation rules " +
       "(`Result` null, `Messages` filled)" +
-      (legacy ? "." : `, or (text/plain) a PacketUpdated subscription on a Closed work item: \`${CLOSED_PACKET_TEXT}\``),
+      (legacy
+        ? "."
+        : `, or (text/plain) a PacketUpdated subscription on a Closed work item: \`${CLOSED_PACKET_TEXT}\``),
     content: {
       ...json({ oneOf: [a.validationFailure, a.error] }),
       ...(legacy ? {} : { "text/plain": { schema: { type: "string", example: CLOSED_PACKET_TEXT } } }),
@@ -284,7 +286,12 @@ function simulateEventObject(version: ApiVersion, a: Answers): Json {
     summary: "Send a test message for one subscription (vendor-docs dialect)",
     tags: ["WebHookTest"],
     parameters: [
-      { name: "api-version", in: "query", required: true, schema: { type: "string", enum: [version], default: version } },
+      {
+        name: "api-version",
+        in: "query",
+        required: true,
+        schema: { type: "string", enum: [version], default: version },
+      },
       guidParameter(UNSUBSCRIBE_GUID_PARAMETER),
     ],
     responses: {

@@ -57,6 +57,8 @@ it("finds no answer that breaks the v3 document", { timeout: 240_000 }, async ()
     reportDir,
   ];
   const { stdout } = await execFileAsync(st, args, {
+    // schemathesis keeps a cache (.schemathesis/) in its working directory: inside .work/, not the repo.
+    cwd: reportDir,
     timeout: 200_000,
     maxBuffer: 16 * 1024 * 1024,
     env: { ...process.env, NO_COLOR: "1", SCHEMATHESIS_TELEMETRY: "false" },
@@ -70,5 +72,6 @@ it("finds no answer that breaks the v3 document", { timeout: 240_000 }, async ()
   expect(Number(summary![1])).toBeGreaterThan(200);
   expect(summary![2]).not.toMatch(/failed|error/);
   // Every phase ran, the stateful one included (it follows the document's links).
-  for (const phase of ["Examples", "Coverage", "Fuzzing", "Stateful"]) expect(stdout).toMatch(new RegExp(`✅ {2}${phase}`));
+  for (const phase of ["Examples", "Coverage", "Fuzzing", "Stateful"])
+    expect(stdout).toMatch(new RegExp(`✅ {2}${phase}`));
 });

@@ -62,7 +62,16 @@ describe("what the documents say (spec dialect)", () => {
   it("states the subscription's fields as the spec's table: all present, two nullable, Webhook named", async () => {
     const { Subscription } = (await document("3")).components.schemas;
     expect([...Subscription.required].sort()).toEqual(
-      ["CustomHeader", "CustomHeaderValue", "FilterObjectGUID", "FilterObjectType", "GUID", "Signature", "SubscriberURL", "Webhook"].sort(),
+      [
+        "CustomHeader",
+        "CustomHeaderValue",
+        "FilterObjectGUID",
+        "FilterObjectType",
+        "GUID",
+        "Signature",
+        "SubscriberURL",
+        "Webhook",
+      ].sort(),
     );
     const nullable = Object.entries(Subscription.properties as Record<string, Doc>)
       .filter(([, schema]) => schema.nullable === true)
@@ -71,7 +80,14 @@ describe("what the documents say (spec dialect)", () => {
     expect(Subscription.properties.Webhook).toMatchObject({
       type: "integer",
       enum: [0, 1, 2, 3, 4, 5],
-      "x-enum-varnames": ["PacketCreated", "PacketUpdated", "NewCommunication", "BusinessObjectCreated", "SpecificBusinessObjectUpdated", "BusinessObjectTypeUpdated"],
+      "x-enum-varnames": [
+        "PacketCreated",
+        "PacketUpdated",
+        "NewCommunication",
+        "BusinessObjectCreated",
+        "SpecificBusinessObjectUpdated",
+        "BusinessObjectTypeUpdated",
+      ],
     });
   });
 
@@ -91,7 +107,9 @@ describe("what the documents say (spec dialect)", () => {
       { $ref: "#/components/schemas/ValidationFailure" },
       { $ref: "#/components/schemas/Error" },
     ]);
-    expect(subscribe["400"].content["text/plain"].schema.example).toBe("Cannot create subscription for a closed packet.");
+    expect(subscribe["400"].content["text/plain"].schema.example).toBe(
+      "Cannot create subscription for a closed packet.",
+    );
     expect(subscribe["429"].description).toContain("No `Retry-After` header");
     const get = paths["/configuration/WebHookSubscription/GetWebhookSubscription"].get;
     expect(Object.keys(get.responses).sort()).toEqual(["200", "400", "401", "403", "404", "429"]);

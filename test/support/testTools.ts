@@ -31,7 +31,7 @@ async function run(command: string, args: readonly string[], what: string, env?:
   } catch (error) {
     const { stderr, stdout, message } = error as { stderr?: string; stdout?: string; message: string };
     const tail = `${stdout ?? ""}${stderr ?? ""}`.trim().split("\n").slice(-15).join("\n");
-    throw new Error(`${what} failed (${command} ${args.join(" ")}): ${message}\n${tail}`);
+    throw new Error(`${what} failed (${command} ${args.join(" ")}): ${message}\n${tail}`, { cause: error });
   }
 }
 
