@@ -53,8 +53,8 @@ it("finds no answer that breaks the v3 document", { timeout: 240_000 }, async ()
     "1",
     "--report",
     "junit",
-    "--report-dir",
-    reportDir,
+    "--report-junit-path",
+    join(reportDir, "junit.xml"),
   ];
   const { stdout } = await execFileAsync(st, args, {
     // schemathesis keeps a cache (.schemathesis/) in its working directory: inside .work/, not the repo.
