@@ -9,8 +9,8 @@ import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { EmulatorHarness } from "../support/emulatorHarness";
+import { beforeAll, expect, it, onTestFinished } from "vitest";
+import { DIALECTS, startEmulator } from "../../emulator";
 import { REPO_ROOT } from "../support/engine";
 import { ensureSchemathesis } from "../support/testTools";
 
@@ -26,17 +26,16 @@ const CHECKS = [
 ];
 
 let st: string;
-let emulator: EmulatorHarness;
 beforeAll(async () => {
   st = await ensureSchemathesis((line) => console.log(line));
-  emulator = await EmulatorHarness.start();
 }, 900_000);
-afterAll(() => emulator?.close());
 
 // The budget is the examples per operation (about 600 cases, 20 s here); --max-time would
 // instead repeat fuzzing until the time is spent.
-it("finds no answer that breaks the v3 document", { timeout: 240_000 }, async () => {
-  const reportDir = join(REPO_ROOT, ".work", "schemathesis");
+it.each(DIALECTS)("finds no answer that breaks the v3 document (%s dialect)", { timeout: 240_000 }, async (dialect) => {
+  const emulator = await startEmulator({ port: 0, dialect });
+  onTestFinished(() => emulator.close());
+  const reportDir = join(REPO_ROOT, ".work", "schemathesis", dialect);
   mkdirSync(reportDir, { recursive: true });
   const args = [
     "run",
@@ -67,7 +66,7 @@ it("finds no answer that breaks the v3 document", { timeout: 240_000 }, async ()
   });
   // The summary line, e.g. "608 generated, 608 passed, 8 skipped": kept in the test's output.
   const summary = /^\s*(\d+) generated, (.*)$/m.exec(stdout);
-  console.log(`schemathesis: ${summary?.[0].trim() ?? stdout}`);
+  console.log(`schemathesis, ${dialect} dialect: ${summary?.[0].trim() ?? stdout}`);
   expect(summary, stdout).not.toBeNull();
   expect(Number(summary![1])).toBeGreaterThan(200);
   expect(summary![2]).not.toMatch(/failed|error/);
