@@ -32,18 +32,18 @@ afterAll(async () => {
 /** Waits until the element matching `selector` shows `text` (the page renders as it fetches). */
 async function waitForText(page: Page, selector: string, text: string): Promise<void> {
   const found = `document.querySelector(${JSON.stringify(selector)})?.textContent?.includes(${JSON.stringify(text)})`;
-  await page.waitForFunction(found, { timeout: 20_000 });
+  await page.waitForFunction(found, { timeout: 60_000 });
 }
 
 /** Clicks the first element matching `selector` once it is visible. */
 async function click(page: Page, selector: string): Promise<void> {
-  await page.waitForSelector(selector, { visible: true, timeout: 20_000 });
+  await page.waitForSelector(selector, { visible: true, timeout: 60_000 });
   await page.click(selector);
 }
 
 it(
   "runs GetAllWebhookSubscriptions of 4-preview from the page, authorized with dev-builder",
-  { timeout: 120_000 },
+  { timeout: 240_000 },
   async () => {
     const subscribed = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://hooks.example.com/page" }));
     const page = await browser.newPage();
@@ -51,7 +51,7 @@ it(
     await page.goto(`${emulator.url}/swagger`);
 
     // The version selector starts on the current stable version.
-    await page.waitForSelector(".topbar select", { timeout: 20_000 });
+    await page.waitForSelector(".topbar select", { timeout: 60_000 });
     await waitForText(page, ".info .title", "Webhook");
     const options = await page.$$eval(".topbar select option", (all) => all.map((o) => o.textContent));
     expect(options).toEqual([...API_VERSIONS]);
@@ -66,7 +66,7 @@ it(
     await click(page, `${operation} .try-out__btn`);
     await click(page, `${operation} .execute`);
     const status = `${operation} .live-responses-table tr.response .response-col_status`;
-    await page.waitForSelector(status, { timeout: 20_000 });
+    await page.waitForSelector(status, { timeout: 60_000 });
     expect(await page.$eval(status, (cell) => cell.textContent?.trim())).toBe("200");
     const body = await page.$eval(
       `${operation} .live-responses-table tr.response .response-col_description pre`,
