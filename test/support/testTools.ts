@@ -45,7 +45,8 @@ export async function ensureSchemathesis(log: (line: string) => void = () => {})
   log(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into ${venv}`);
   rmSync(venv, { recursive: true, force: true });
   mkdirSync(toolsDir(), { recursive: true });
-  await run("python3", ["-m", "venv", venv], "Creating a Python venv for schemathesis (needs python3 with venv)");
+  await ensurePythonVenv(log);
+  await run("python3", ["-m", "venv", venv], "Creating a Python venv for schemathesis");
   await run(
     join(venv, "bin", "python"),
     ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `schemathesis==${SCHEMATHESIS_VERSION}`],
@@ -56,21 +57,35 @@ export async function ensureSchemathesis(log: (line: string) => void = () => {})
   return st;
 }
 
-/** Debian's Chromium, installed with apt-get when missing (CI runs as root on a new machine). */
-export async function ensureChromium(log: (line: string) => void = () => {}): Promise<string> {
-  if (existsSync(CHROMIUM)) return CHROMIUM;
+/** Installs Debian packages (CI runs as root on a new machine); `apt-get update` first, as a new machine needs. */
+async function aptInstall(packages: readonly string[], log: (line: string) => void): Promise<void> {
   if (process.getuid?.() !== 0) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's package with \`sudo apt-get install chromium\``);
+    throw new Error(`missing: install Debian's packages with \`sudo apt-get install ${packages.join(" ")}\``);
   }
-  log("installing Debian's chromium with apt-get");
+  log(`installing Debian's ${packages.join(", ")} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   await run("apt-get", ["update"], "apt-get update", env);
   await run(
     "apt-get",
-    ["install", "--yes", "--no-install-recommends", "chromium", "fonts-liberation"],
-    "Installing chromium",
+    ["install", "--yes", "--no-install-recommends", ...packages],
+    `Installing ${packages.join(", ")}`,
     env,
   );
+}
+
+/** A python3 that can make venvs (Debian's python3 needs python3-venv for that). */
+async function ensurePythonVenv(log: (line: string) => void): Promise<void> {
+  try {
+    await run("python3", ["-c", "import venv, ensurepip"], "Checking python3's venv");
+  } catch {
+    await aptInstall(["python3", "python3-venv"], log);
+  }
+}
+
+/** Debian's Chromium, installed with apt-get when missing. */
+export async function ensureChromium(log: (line: string) => void = () => {}): Promise<string> {
+  if (existsSync(CHROMIUM)) return CHROMIUM;
+  await aptInstall(["chromium", "fonts-liberation"], log);
   if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is missing`);
   return CHROMIUM;
 }
