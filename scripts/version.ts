@@ -26,6 +26,7 @@ const ROOT = path.resolve(__dirname, "..");
 export const VERSIONED_FILES = [
   "README.md",
   "docs/native-provider.md",
+  "docs/registry/installation-configuration.md",
   "examples/README.md",
   "examples/go/go.mod",
 ] as const;
