@@ -34,7 +34,7 @@ export const VERSIONED_FILES = [
 export const CHANGELOG = "CHANGELOG.md";
 const UNRELEASED = "## [Unreleased]";
 
-/** The version as a whole number (`v0.1.0.tgz`, `-0.1.0-py3`; not 10.1.0, not 0.1.0.1): dots literal. */
+/** The version as a whole number (1.2.3 in `v1.2.3.tgz`, `-1.2.3-py3`; not in 11.2.3 or 1.2.3.4): dots literal. */
 function versionPattern(version: string): RegExp {
   return new RegExp(`(?<![\\d.])${version.replaceAll(".", "\\.")}(?!\\d|\\.\\d)`, "g");
 }

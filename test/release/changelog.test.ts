@@ -37,47 +37,47 @@ describe("npm version's changes", () => {
       "",
       "- a change",
       "",
-      "## [0.1.0] - 2026-11-24",
+      "## [1.4.0] - 2026-11-24",
       "",
-      "[Unreleased]: https://github.com/o/r/compare/v0.1.0...HEAD",
-      "[0.1.0]: https://github.com/o/r/releases/tag/v0.1.0",
+      "[Unreleased]: https://github.com/o/r/compare/v1.4.0...HEAD",
+      "[1.4.0]: https://github.com/o/r/releases/tag/v1.4.0",
       "",
     ].join("\n");
-    expect(releaseChangelog(before, "0.1.0", "0.2.0", "2026-12-01")).toBe(
+    expect(releaseChangelog(before, "1.4.0", "1.5.0", "2026-12-01")).toBe(
       [
         "# Changelog",
         "",
         "## [Unreleased]",
         "",
-        "## [0.2.0] - 2026-12-01",
+        "## [1.5.0] - 2026-12-01",
         "",
         "- a change",
         "",
-        "## [0.1.0] - 2026-11-24",
+        "## [1.4.0] - 2026-11-24",
         "",
-        "[Unreleased]: https://github.com/o/r/compare/v0.2.0...HEAD",
-        "[0.2.0]: https://github.com/o/r/compare/v0.1.0...v0.2.0",
-        "[0.1.0]: https://github.com/o/r/releases/tag/v0.1.0",
+        "[Unreleased]: https://github.com/o/r/compare/v1.5.0...HEAD",
+        "[1.5.0]: https://github.com/o/r/compare/v1.4.0...v1.5.0",
+        "[1.4.0]: https://github.com/o/r/releases/tag/v1.4.0",
         "",
       ].join("\n"),
     );
   });
 
   it("refuses a changelog without Unreleased, or one that already has the version, saying which", () => {
-    expect(() => releaseChangelog("# Changelog\n", "0.1.0", "0.2.0", "d")).toThrow(/no "## \[Unreleased\]" heading/);
-    expect(() => releaseChangelog("## [Unreleased]\n\n## [0.2.0]\n", "0.1.0", "0.2.0", "d")).toThrow(
-      /already has a "## \[0.2.0\]" section/,
+    expect(() => releaseChangelog("# Changelog\n", "1.4.0", "1.5.0", "d")).toThrow(/no "## \[Unreleased\]" heading/);
+    expect(() => releaseChangelog("## [Unreleased]\n\n## [1.5.0]\n", "1.4.0", "1.5.0", "d")).toThrow(
+      /already has a "## \[1.5.0\]" section/,
     );
   });
 
   it("moves the version where it is one, not other numbers that contain it", () => {
     expect(
       moveVersion(
-        "webhooks 0.1.0 -f x-v0.1.0.tgz pulumi_webhooks-0.1.0-py3 v0.1.0\n10.1.0 0.1.01 0.1.0.1",
-        "0.1.0",
+        "webhooks 1.4.0 -f x-v1.4.0.tgz pulumi_webhooks-1.4.0-py3 v1.4.0\n11.4.0 1.4.01 1.4.0.1",
+        "1.4.0",
         "1.2.3",
       ),
-    ).toBe("webhooks 1.2.3 -f x-v1.2.3.tgz pulumi_webhooks-1.2.3-py3 v1.2.3\n10.1.0 0.1.01 0.1.0.1");
+    ).toBe("webhooks 1.2.3 -f x-v1.2.3.tgz pulumi_webhooks-1.2.3-py3 v1.2.3\n11.4.0 1.4.01 1.4.0.1");
   });
 
   it("every file it moves names the package's version today", () => {
