@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { LocalWorkspace, PulumiCommand, Stack, type ConfigMap, type PulumiFn } from "@pulumi/pulumi/automation";
 import { load as loadYaml } from "js-yaml";
 import { resolveBackend, type Backend } from "./backend";
+import { closeEngineConnectionsWhenGone } from "./engineConnections";
 import { registerTypeScript } from "./typescript";
 import type { Engine } from "./provision";
 
@@ -134,6 +135,17 @@ async function loadFresh(workDir: string, entry: string, run: number): Promise<R
   return require(entry) as Record<string, unknown>;
 }
 
+/**
+ * `program` as every in-process run here gets it: its connections to the engine are closed once
+ * that engine is gone, so a later run in this process cannot inherit them (engine/engineConnections.ts).
+ */
+function inProcess(program: PulumiFn): PulumiFn {
+  return async () => {
+    closeEngineConnectionsWhenGone();
+    return program();
+  };
+}
+
 /** A workspace on a program directory, with the backend the Pulumi CLI would use for it. */
 export interface ProjectWorkspace {
   readonly workspace: LocalWorkspace;
@@ -157,7 +169,7 @@ export async function projectWorkspace(options: {
   );
   const workspace = await LocalWorkspace.create({
     workDir: options.workDir,
-    program: directoryProgram(options.workDir),
+    program: inProcess(directoryProgram(options.workDir)),
     pulumiCommand: await pulumiCommandOf(options.engine),
     envVars: baseEnv(options.engine, extra),
   });
@@ -181,7 +193,7 @@ export async function openStack(options: StackOptions): Promise<Stack> {
   const hasProject = existsSync(join(options.workDir, "Pulumi.yaml"));
   const workspace = await LocalWorkspace.create({
     workDir: options.workDir,
-    program: options.program ?? directoryProgram(options.workDir),
+    program: inProcess(options.program ?? directoryProgram(options.workDir)),
     pulumiCommand,
     envVars: engineEnv(options.engine, options.backendDir, options.env),
     ...(hasProject
