@@ -54,6 +54,7 @@ export function summaryLine(report: DriftReport): string {
         s.deleted ? `${s.deleted} deleted out of band` : "",
         s.changed ? `${s.changed} changed out of band` : "",
         s.unmanaged ? `${s.unmanaged} unmanaged` : "",
+        report.coOwned.length ? `${report.coOwned.length} co-owned with another stack` : "",
       ].filter(Boolean);
       return `**Drift in stack ${stack}:** ${parts.join(", ")}; ${s.inSync} of ${plural(s.managed, "managed subscription")} in sync${where}.`;
     }
@@ -140,6 +141,37 @@ function importBlock(unmanaged: readonly UnmanagedSubscription[]): string[] {
   ];
 }
 
+/** Subscriptions another stack records too: who holds each, and what to do. Never folded away. */
+function coOwnedBlock(report: DriftReport): string {
+  if (report.coOwned.length === 0) return "";
+  return [
+    `### Co-owned subscriptions (${report.coOwned.length})`,
+    "",
+    "A destroy of any of these stacks unsubscribes the subscription for all of them.",
+    "",
+    "| GUID | Recorded by | What to do |",
+    "|---|---|---|",
+    ...report.coOwned.map(
+      (c) =>
+        `| ${code(c.guid)} | ${c.owners.map((o) => `stack ${code(o.stack)}: ${code(o.name)}`).join("<br>")} | ${cell(c.advice)} |`,
+    ),
+  ].join("\n");
+}
+
+/** The engine's repair of a killed run: one command per orphan matched to its pending create. */
+function pendingCreatesBlock(report: DriftReport): string {
+  const matched = report.unmanaged.filter((u) => u.pendingCreate);
+  if (matched.length === 0) return "";
+  return [
+    `${plural(matched.length, "unmanaged subscription is", "unmanaged subscriptions are")} what a killed \`pulumi up\` of this stack created but never recorded. ` +
+      "Record each as its resource (run in the program's directory), then `pulumi refresh --clear-pending-creates` and `pulumi up` (docs/recovery.md):",
+    "",
+    "```sh",
+    ...matched.map((u) => u.pendingCreate!.command),
+    "```",
+  ].join("\n");
+}
+
 function snippets(report: DriftReport): string {
   if (report.unmanaged.length === 0) return "";
   const typescript = report.unmanaged.filter((u) => u.snippetKind !== "pulumi-import");
@@ -198,6 +230,8 @@ export function formatMarkdown(report: DriftReport): string {
       summaryLine(report),
       rows.length > 0 ? table(rows) : "",
       scope(report),
+      coOwnedBlock(report),
+      pendingCreatesBlock(report),
       note,
       withSnippets ? snippets(report) : "",
       notesBlock(report),

@@ -3,6 +3,7 @@
  * documents it as a schema), and the exit code a pipeline acts on. Holds no secret value:
  * a changed secret is reported by field name alone.
  */
+import type { PendingCreateMatch } from "./pendingCreates";
 import type { SnippetKind } from "./snippet";
 
 /** Version of the report's JSON shape; bumped on any breaking change to it. */
@@ -71,6 +72,29 @@ export interface UnmanagedSubscription {
   readonly snippet: string;
   /** `typescript` (dynamic provider) or `pulumi-import` (native plugin). */
   readonly snippetKind: SnippetKind;
+  /**
+   * When it is the orphan of a killed `pulumi up` of the stack: the pending create it matches
+   * (same event, scope, URL and header name) and the `pulumi refresh --import-pending-creates`
+   * command that records it. Absent otherwise.
+   */
+  readonly pendingCreate?: PendingCreateMatch;
+}
+
+/** One stack's resource that records a co-owned subscription. */
+export interface SubscriptionOwner {
+  readonly stack: string;
+  readonly urn: string;
+  /** The resource name in that stack's program. */
+  readonly name: string;
+}
+
+/** A subscription recorded by more than one of the stacks reviewed together: a destroy of one deletes it for all. */
+export interface CoOwnedSubscription {
+  readonly guid: string;
+  /** The reviewed stack's resource first, then the other stacks'. */
+  readonly owners: readonly SubscriptionOwner[];
+  /** What to do, naming the stacks, resources and commands. */
+  readonly advice: string;
 }
 
 export interface ReportSummary {
@@ -130,6 +154,8 @@ export interface DriftReport extends ReportScope {
   readonly managed: readonly ManagedSubscription[];
   /** Sorted by webhook, then subscriber URL. */
   readonly unmanaged: readonly UnmanagedSubscription[];
+  /** Subscriptions this stack records that another stack reviewed with it records too (`--stack a --stack b`); sorted by GUID. */
+  readonly coOwned: readonly CoOwnedSubscription[];
   /**
    * What the review could not see: that only the configured account's subscriptions are listed,
    * and list entries that could not be read (each naming its GUID, field and value). Empty for
@@ -151,10 +177,11 @@ export function exitCodeFor(status: ReportStatus): 0 | 1 | 2 {
 
 const MANAGED_ORDER: Record<ManagedStatus, number> = { deleted: 0, changed: 1, unknown: 2, "in-sync": 3 };
 
-/** Counts and orders what was found, and decides the status (drift includes unmanaged). */
+/** Counts and orders what was found, and decides the status (drift includes unmanaged and co-owned). */
 export function summarize(
   managed: readonly ManagedSubscription[],
   unmanaged: readonly UnmanagedSubscription[],
+  coOwned: readonly CoOwnedSubscription[] = [],
 ): {
   summary: ReportSummary;
   managed: ManagedSubscription[];
@@ -169,7 +196,7 @@ export function summarize(
     deleted: count("deleted"),
     unmanaged: unmanaged.length,
   };
-  const drift = summary.changed + summary.deleted + summary.unmanaged > 0;
+  const drift = summary.changed + summary.deleted + summary.unmanaged + coOwned.length > 0;
   return {
     summary,
     managed: [...managed].sort(
@@ -191,7 +218,7 @@ export interface ReportContext extends ReportScope {
 function header(
   context: ReportContext,
   status: ReportStatus,
-): Omit<DriftReport, "summary" | "managed" | "unmanaged" | "notes"> {
+): Omit<DriftReport, "summary" | "managed" | "unmanaged" | "coOwned" | "notes"> {
   const now = Date.now();
   return {
     version: REPORT_VERSION,
@@ -214,13 +241,15 @@ export function driftReport(
   managed: readonly ManagedSubscription[],
   unmanaged: readonly UnmanagedSubscription[],
   notes: readonly string[] = [],
+  coOwned: readonly CoOwnedSubscription[] = [],
 ): DriftReport {
-  const sorted = summarize(managed, unmanaged);
+  const sorted = summarize(managed, unmanaged, coOwned);
   return {
     ...header(context, sorted.status),
     summary: sorted.summary,
     managed: sorted.managed,
     unmanaged: sorted.unmanaged,
+    coOwned,
     notes,
   };
 }
@@ -243,6 +272,7 @@ export function undeterminedReport(
     summary: { managed: unknown.length, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
     managed: summarize(unknown, []).managed,
     unmanaged: [],
+    coOwned: [],
     notes: [],
     reason,
   };
@@ -255,6 +285,7 @@ export function errorReport(context: ReportContext, error: ReportError): DriftRe
     summary: { managed: 0, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
     managed: [],
     unmanaged: [],
+    coOwned: [],
     notes: [],
     error: { code: error.code, message: error.message },
   };

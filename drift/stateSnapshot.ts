@@ -11,6 +11,7 @@ import {
   frontDoorOf,
   isNativeDefaultProvider,
   isWebhookSubscriptionType,
+  naturalKeyOfInputs,
   type ExplicitProvider,
   type FrontDoor,
 } from "../provider/model";
@@ -32,6 +33,13 @@ export interface StateSubscription {
   readonly frontDoor: FrontDoor;
 }
 
+/** A WebhookSubscription create a killed run left pending: the service may hold what it sent. */
+export interface PendingCreate {
+  readonly urn: string;
+  /** The natural key (event, scope, URL, header name) of what it sent. */
+  readonly key: string;
+}
+
 export interface StateSnapshot {
   /** Live managed subscriptions (resources pending deletion are left out). */
   readonly managed: readonly StateSubscription[];
@@ -41,6 +49,8 @@ export interface StateSnapshot {
   readonly providers: ReadonlyMap<string, ExplicitProvider>;
   /** Whether the state holds the native plugin's default provider (a native program, even with no subscription left). */
   readonly nativeDefaultProvider: boolean;
+  /** The WebhookSubscription creates pending since a killed run, in state order. */
+  readonly pendingCreates: readonly PendingCreate[];
 }
 
 /** The shape of `exportStack().deployment` this module reads; the rest is ignored. */
@@ -57,7 +67,7 @@ interface DeploymentResource {
 
 interface Deployment {
   resources?: DeploymentResource[];
-  pending_operations?: { resource?: DeploymentResource }[];
+  pending_operations?: { resource?: DeploymentResource; type?: string }[];
 }
 
 /** The last segment of a URN: the resource's name in the program. */
@@ -126,5 +136,15 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
         frontDoor: frontDoorOf(r.type)!,
       };
     });
-  return { managed, guids, providers, nativeDefaultProvider };
+  const pendingCreates = pending
+    .filter((p) => p.type === "creating" && ours(p.resource) && p.resource.urn)
+    .map(({ resource }): PendingCreate => {
+      const inputs: Record<string, FieldValue> = {};
+      for (const [key, raw] of Object.entries(resource!.inputs ?? {})) {
+        const value = unwrapValue(raw);
+        if (value !== undefined && value !== MASKED) inputs[key] = value;
+      }
+      return { urn: resource!.urn!, key: naturalKeyOfInputs(inputs) };
+    });
+  return { managed, guids, providers, nativeDefaultProvider, pendingCreates };
 }

@@ -103,6 +103,7 @@ describe("stateSnapshot", () => {
       guids: new Set(),
       providers: new Map(),
       nativeDefaultProvider: false,
+      pendingCreates: [],
     });
   });
 });

@@ -1,0 +1,140 @@
+/**
+ * One subscription, one owner: the multi-stack review's co-ownership findings, and the orphans
+ * of a killed `up` matched to the pending creates the engine recorded for them.
+ */
+import { describe, expect, it } from "vitest";
+import { coOwnedSubscriptions } from "../../drift/coOwnership";
+import { formatReport } from "../../drift/format";
+import { formatMarkdown } from "../../drift/markdown";
+import { importPendingCreateCommand, matchPendingCreates } from "../../drift/pendingCreates";
+import { driftReport, EXIT_CODE, type ReportContext } from "../../drift/report";
+import { stateSnapshot } from "../../drift/stateSnapshot";
+import { unmanagedSubscriptions } from "../../drift/unmanaged";
+import { MANUAL_WITH_HEADER } from "./fixtures/live";
+
+const DYNAMIC = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
+const NATIVE = "webhooks:index:WebhookSubscription";
+const GUID = "aa0c7a3e-1111-4222-8333-444444444444";
+const context: ReportContext = {
+  stack: "staging",
+  backend: "file://~",
+  instance: { baseUrl: "https://acme.example.com", apiVersion: "3" },
+  alsoManagedBy: ["prod"],
+  startedAt: Date.now(),
+};
+
+describe("co-ownership", () => {
+  const staging = {
+    stack: "staging",
+    managed: [{ urn: `urn:pulumi:staging::p::${DYNAMIC}::orders`, name: "orders", guid: GUID }],
+  };
+  const prod = {
+    stack: "prod",
+    managed: [
+      { urn: `urn:pulumi:prod::q::${NATIVE}::orders-hook`, name: "orders-hook", guid: GUID.toUpperCase() },
+      { urn: `urn:pulumi:prod::q::${NATIVE}::other`, name: "other", guid: "bb0c7a3e-1111-4222-8333-444444444444" },
+    ],
+  };
+
+  it("finds a GUID both stacks record (any case, either front door), naming both stacks, resources and the fix", () => {
+    const [found, ...rest] = coOwnedSubscriptions(staging, [prod]);
+    expect(rest).toEqual([]);
+    expect(found!.guid).toBe(GUID);
+    expect(found!.owners).toEqual([
+      { stack: "staging", urn: staging.managed[0]!.urn, name: "orders" },
+      { stack: "prod", urn: prod.managed[0]!.urn, name: "orders-hook" },
+    ]);
+    expect(found!.advice).toMatch(
+      /recorded by stack "staging" \(orders\) and stack "prod" \(orders-hook\): a destroy of either unsubscribes it for both/,
+    );
+    expect(found!.advice).toContain(
+      `pulumi state delete urn:pulumi:prod::q::${NATIVE}::orders-hook --stack prod --yes`,
+    );
+    expect(coOwnedSubscriptions(staging, [])).toEqual([]);
+  });
+
+  it("is drift (exit 2) with its own JSON field and a markdown section", () => {
+    const coOwned = coOwnedSubscriptions(staging, [prod]);
+    const report = driftReport(
+      context,
+      [{ urn: staging.managed[0]!.urn, name: "orders", guid: GUID, status: "in-sync", changes: [] }],
+      [],
+      [],
+      coOwned,
+    );
+    expect(report.status).toBe("drift");
+    expect(report.exitCode).toBe(EXIT_CODE.drift);
+    expect(JSON.parse(formatReport(report, "json")).coOwned).toEqual(coOwned);
+    const text = formatMarkdown(report);
+    expect(text).toContain("1 co-owned with another stack");
+    expect(text).toMatch(
+      /### Co-owned subscriptions \(1\)[\s\S]*`aa0c7a3e-1111-4222-8333-444444444444` \| stack `staging`: `orders`<br>stack `prod`: `orders-hook`/,
+    );
+    // In sync when no GUID is shared.
+    expect(driftReport(context, [], [], [], []).status).toBe("in-sync");
+  });
+});
+
+describe("orphans of a killed up", () => {
+  const pendingCreate = (name: string, inputs: Record<string, unknown>) => ({
+    type: "creating",
+    resource: { urn: `urn:pulumi:dev::p::${DYNAMIC}::${name}`, type: DYNAMIC, inputs },
+  });
+  const manualInputs = {
+    webhook: 4,
+    filterObjectType: 6,
+    subscriberUrl: "https://manual.example.org/hook",
+    customHeader: "X-Token",
+    customHeaderValue: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: '"v"' },
+  };
+
+  it("reads the pending creates from state with what each sent", () => {
+    const state = stateSnapshot({
+      resources: [],
+      pending_operations: [
+        pendingCreate("manual", manualInputs),
+        { type: "updating", resource: { urn: "urn:x", type: DYNAMIC, inputs: manualInputs } },
+      ],
+    });
+    expect(state.pendingCreates.map((p) => p.urn)).toEqual([`urn:pulumi:dev::p::${DYNAMIC}::manual`]);
+  });
+
+  it("matches each pending create to one identical orphan and prints the engine's repair command", () => {
+    const state = stateSnapshot({
+      pending_operations: [
+        pendingCreate("manual", manualInputs),
+        pendingCreate("twin", manualInputs),
+        pendingCreate("other", { ...manualInputs, subscriberUrl: "https://elsewhere.example.org/" }),
+      ],
+    });
+    const second = { ...MANUAL_WITH_HEADER, guid: "3f2a9c1d-0000-4000-8000-000000000002" };
+    const matches = matchPendingCreates("dev", state.pendingCreates, [MANUAL_WITH_HEADER, second]);
+    expect([...matches.entries()]).toEqual([
+      [
+        MANUAL_WITH_HEADER.guid,
+        {
+          urn: `urn:pulumi:dev::p::${DYNAMIC}::manual`,
+          command: importPendingCreateCommand("dev", `urn:pulumi:dev::p::${DYNAMIC}::manual`, MANUAL_WITH_HEADER.guid),
+        },
+      ],
+      [
+        second.guid,
+        {
+          urn: `urn:pulumi:dev::p::${DYNAMIC}::twin`,
+          command: importPendingCreateCommand("dev", `urn:pulumi:dev::p::${DYNAMIC}::twin`, second.guid),
+        },
+      ],
+    ]);
+    expect(matches.get(MANUAL_WITH_HEADER.guid)!.command).toBe(
+      `pulumi refresh --stack dev --import-pending-creates urn:pulumi:dev::p::${DYNAMIC}::manual --import-pending-creates ${MANUAL_WITH_HEADER.guid} --yes`,
+    );
+
+    const unmanaged = unmanagedSubscriptions([MANUAL_WITH_HEADER], new Set(), undefined, matches);
+    expect(unmanaged[0]!.pendingCreate).toEqual(matches.get(MANUAL_WITH_HEADER.guid));
+    const text = formatMarkdown(driftReport(context, [], unmanaged));
+    expect(text).toContain("what a killed `pulumi up` of this stack created but never recorded");
+    expect(text).toContain(`\`\`\`sh\n${matches.get(MANUAL_WITH_HEADER.guid)!.command}\n\`\`\``);
+    // An orphan nobody's pending create sent has no command.
+    expect(unmanagedSubscriptions([MANUAL_WITH_HEADER], new Set())[0]).not.toHaveProperty("pendingCreate");
+  });
+});
