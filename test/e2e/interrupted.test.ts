@@ -1,12 +1,16 @@
 /**
  * Interrupted run: the engine is SIGKILLed in the middle of an `up` — some creates recorded, some
  * in flight (committed by the service after the kill, unknown to the state), some not started —
- * and the recovery steps of docs/recovery.md bring the stack to exactly the desired state with
- * no duplicate and no orphan.
+ * and the recovery steps of docs/recovery.md (the drift review's printed
+ * `pulumi refresh --import-pending-creates` commands) bring the stack to exactly the desired state
+ * with no duplicate and no orphan.
  */
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStack } from "../../engine/automation";
+import { reviewDrift } from "../../drift";
+import { engineEnv, openStack } from "../../engine/automation";
+import { run } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import { adoptionRecorder, compareFleet, describeComparison, exactly, fleet, fleetProgram } from "../support/fleet";
@@ -87,10 +91,11 @@ describe("an up killed with SIGKILL", () => {
     expect(live.length).toBeGreaterThan(recordedAtKill);
   });
 
-  it("recovers with cancel, refresh --clear-pending-creates and up: exactly the desired state, no duplicates", async () => {
+  it("recovers as docs/recovery.md says: cancel, the drift review's import commands, refresh --clear-pending-creates, up: exactly the desired state", async () => {
+    const backendDir = join(dir, "state");
     const stack = await openStack({
       engine: requireEngine(),
-      backendDir: join(dir, "state"),
+      backendDir,
       stackName: STACK,
       workDir: dir,
       projectName: PROJECT,
@@ -103,27 +108,48 @@ describe("an up killed with SIGKILL", () => {
     await stack.cancel();
     expect(locks()).toEqual([]);
 
-    // 2. Refresh reads back what was recorded and drops the creates that never finished.
-    const refresh = await stack.refresh({ clearPendingCreates: true });
-    expect(refresh.summary.result).toBe("succeeded");
-    expect(checkpoint().pending).toEqual([]);
+    // 2. The drift review matches each subscription the killed run committed but never recorded
+    //    to its pending create, and prints the engine's command that records it.
+    const pendingAtReview = checkpoint().pending.length;
+    const report = await reviewDrift({
+      stackName: STACK,
+      workDir: dir,
+      engine: requireEngine(),
+      backendUrl: pathToFileURL(backendDir).href,
+      env: engineEnv(requireEngine(), backendDir),
+    });
     const inState = new Set(((await stack.exportStack()).deployment.resources ?? []).map((r: { id?: string }) => r.id));
     const orphans = (await emulator.all()).map((s) => s.GUID).filter((guid) => !inState.has(guid));
+    expect(report.unmanaged.map((u) => u.guid).sort()).toEqual(orphans.sort());
+    const commands = report.unmanaged.map((u) => u.pendingCreate?.command);
+    expect(
+      commands.every((c) => c?.startsWith(`pulumi refresh --stack ${STACK} --import-pending-creates urn:pulumi:`)),
+    ).toBe(true);
 
-    // 3. Up creates the rest; the subscriptions committed after the kill are adopted, not duplicated.
+    // 3. Each printed command, as printed, in the program's directory; then the creates that
+    //    committed nothing are dropped.
+    for (const command of commands) await run("sh", ["-c", command!], dir, engineEnv(requireEngine(), backendDir));
+    expect(checkpoint().pending).toHaveLength(pendingAtReview - orphans.length);
+    await stack.refresh({ clearPendingCreates: true });
+    expect(checkpoint().pending).toEqual([]);
+    expect(recorded()).toBe(recordedAtKill + orphans.length);
+
+    // 4. Up creates the rest; nothing identical is left to warn about, nothing is adopted.
     const { onEvent, adopted } = adoptionRecorder();
     const up = await stack.up({ onEvent });
-    expect(up.summary.resourceChanges).toEqual({ same: recordedAtKill + 1, create: COUNT - recordedAtKill });
+    expect(up.summary.resourceChanges).toEqual({
+      same: recordedAtKill + orphans.length + 1,
+      create: COUNT - recordedAtKill - orphans.length,
+    });
+    expect(adopted).toEqual([]);
 
     const comparison = await compareFleet(stack, await emulator.all(), desired);
     console.log(
-      `[interrupted] recovered: ${adopted.length} adopted of ${orphans.length} unrecorded; ${describeComparison(comparison)}`,
+      `[interrupted] recovered: ${orphans.length} unrecorded imported with the printed commands; ${describeComparison(comparison)}`,
     );
-    // Each subscription the killed run left unrecorded is adopted, once.
-    expect([...adopted].sort()).toEqual(orphans.sort());
     expect(comparison).toEqual(exactly(COUNT));
 
-    // 4. And the stack is settled.
+    // 5. And the stack is settled.
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: COUNT + 1 });
     await stack.destroy();
     expect(await emulator.all()).toEqual([]);

@@ -102,12 +102,12 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
   /** What the user's `npm install` printed on stderr, warnings included. */
   let installWarnings: string;
 
-  /** `pulumi <args> --stack dev` in a program directory of the user project. */
-  const pulumi = async (program: string, args: string[], expected = 0) => {
-    const result = await run("pulumi", [...args, "--stack", "dev"], join(user, program), env, expected);
+  /** `pulumi <args> --stack <stack>` in a program directory of the user project. */
+  const pulumi = async (program: string, args: string[], expected = 0, stack = "dev") => {
+    const result = await run("pulumi", [...args, "--stack", stack], join(user, program), env, expected);
     // The transcript's summary, e.g. "pulumi up (ts-infra): + 2 created", for the run's log.
     const summary = resourcesSummary(result.stdout);
-    if (summary) console.log(`[${toolchain.name}] pulumi ${args.join(" ")} (${program}): ${summary}`);
+    if (summary) console.log(`[${toolchain.name}] pulumi ${args.join(" ")} (${program}, ${stack}): ${summary}`);
     return result;
   };
 
@@ -245,6 +245,31 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
       expect(outputs.guid).toBe(live?.GUID);
     },
   );
+
+  it("two stacks declaring the same subscription each own theirs: `up` both, `destroy` one, the other's stays live and settled", async () => {
+    // staging: a second stack of the TypeScript project, so the very same subscription as dev's.
+    const dev = async () => (await service.all()).filter((s) => s.SubscriberURL === "https://hooks.example.com/ts");
+    const [devSubscription] = await dev();
+    expect(devSubscription).toBeDefined();
+    await pulumi("ts-infra", ["stack", "init"], 0, "staging");
+    const up = await pulumi("ts-infra", ["up", "--yes"], 0, "staging");
+    expect(up.stdout).toMatch(/\+ 2 created/);
+    // Not taken over: its own, with one warning naming dev's and how to take it over instead.
+    const diagnostics = up.stdout.slice(up.stdout.indexOf("Diagnostics:"), up.stdout.lastIndexOf("Resources:"));
+    expect(diagnostics.match(/an identical subscription already exists/g) ?? []).toHaveLength(1);
+    expect(up.stdout).toContain(`(${devSubscription!.GUID}; same event, scope, URL and header name)`);
+    const staging = JSON.parse((await pulumi("ts-infra", ["stack", "output", "--json"], 0, "staging")).stdout) as {
+      guid: string;
+    };
+    expect(staging.guid).not.toBe(devSubscription!.GUID);
+    expect((await dev()).map((s) => s.GUID).sort()).toEqual([devSubscription!.GUID, staging.guid].sort());
+
+    expect((await pulumi("ts-infra", ["destroy", "--yes"], 0, "staging")).stdout).toMatch(/- 2 deleted/);
+    await pulumi("ts-infra", ["stack", "rm", "--yes"], 0, "staging");
+    // dev's subscription is untouched, and dev sees no change.
+    expect(await dev()).toEqual([devSubscription]);
+    expect((await pulumi("ts-infra", ["preview", "--expect-no-changes"])).stdout).toMatch(/2 unchanged/);
+  });
 
   it("the bin's runner (for machines without a language host) finds the program and agrees: no changes", async () => {
     const args = ["webhook-subscriptions", "preview", "--cwd", join(user, "ts-infra"), "--stack", "dev"];
