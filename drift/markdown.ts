@@ -94,7 +94,10 @@ function describeUnmanaged(u: UnmanagedSubscription): string {
 
 function unmanagedRow(u: UnmanagedSubscription, severalInstances: boolean): string {
   const where = severalInstances && u.baseUrl ? `on ${code(u.baseUrl)}: ` : "";
-  return `| ${STATUS_TEXT.unmanaged} |  | ${code(u.guid)} |  | not in state | ${where}${describeUnmanaged(u)} |`;
+  const orphan = u.pendingCreate
+    ? `pending create of ${code(u.pendingCreate.slice(u.pendingCreate.lastIndexOf("::") + 2))}`
+    : "not in state";
+  return `| ${STATUS_TEXT.unmanaged} |  | ${code(u.guid)} |  | ${orphan} | ${where}${describeUnmanaged(u)} |`;
 }
 
 /** What the review left out on purpose, and whose subscriptions counted as managed. */
@@ -158,16 +161,18 @@ function coOwnedBlock(report: DriftReport): string {
   ].join("\n");
 }
 
-/** The engine's repair of a killed run: one command per orphan matched to its pending create. */
-function pendingCreatesBlock(report: DriftReport): string {
-  const matched = report.unmanaged.filter((u) => u.pendingCreate);
-  if (matched.length === 0) return "";
+/** How to finish a killed `up`: the commands, in order; the orphans each takes over are marked in the table. */
+function recoveryBlock(report: DriftReport): string {
+  if (!report.recovery) return "";
+  const orphans = report.unmanaged.filter((u) => u.pendingCreate).length;
   return [
-    `${plural(matched.length, "unmanaged subscription is", "unmanaged subscriptions are")} what a killed \`pulumi up\` of this stack created but never recorded. ` +
-      "Record each as its resource (run in the program's directory), then `pulumi refresh --clear-pending-creates` and `pulumi up` (docs/recovery.md):",
+    `**A killed \`pulumi up\` left pending creates in the state**${orphans > 0 ? `, and ${plural(orphans, "unmanaged subscription")} it created but never recorded` : ""}. ` +
+      "Finish it with these commands, in order, in the program's directory: clear the pending creates" +
+      (orphans > 0 ? ", let each resource take over its own orphan, and only those" : "") +
+      ", create the rest (docs/recovery.md):",
     "",
     "```sh",
-    ...matched.map((u) => u.pendingCreate!.command),
+    ...report.recovery,
     "```",
   ].join("\n");
 }
@@ -231,7 +236,7 @@ export function formatMarkdown(report: DriftReport): string {
       rows.length > 0 ? table(rows) : "",
       scope(report),
       coOwnedBlock(report),
-      pendingCreatesBlock(report),
+      recoveryBlock(report),
       note,
       withSnippets ? snippets(report) : "",
       notesBlock(report),

@@ -1,62 +1,52 @@
 /**
  * Orphans of a killed `pulumi up`: a create the engine recorded as pending (the service may have
- * committed it, but the state holds no GUID) matched to the unmanaged subscription it made. The
- * engine's own repair records it: `pulumi refresh --import-pending-creates <urn> <guid>`
- * (docs/recovery.md). Each pending create is matched to at most one identical orphan.
+ * committed it, but the state holds no GUID) matched to the unmanaged subscription it made, and
+ * the commands that record each as its resource (docs/recovery.md).
+ *
+ * The engine's own `pulumi refresh --import-pending-creates <urn> <guid>` cannot do it at CLI
+ * 3.248.0 (nor 3.259.0): it turns the pending create into a pending import, which the refresh then
+ * drops with the other non-create pending operations — the resource never reaches the state.
+ * So the pending creates are cleared, and an `up` limited to the matched resources (`--target`)
+ * takes over exactly their orphans with the adoptIdentical opt-in (the default provider reads
+ * `WEBHOOKS_ADOPT_IDENTICAL`); a plain `up` then creates the rest.
  */
 import { naturalKey } from "../provider/model";
 import type { Subscription } from "../provider/wire";
 import { shellWord } from "./shellWord";
 import type { PendingCreate } from "./stateSnapshot";
 
-/** A pending create matched to the orphan it left. */
-export interface PendingCreateMatch {
-  /** The pending create's URN. */
-  readonly urn: string;
-  /** The command that records the orphan as that resource, run in the program's directory. */
-  readonly command: string;
-}
-
 /**
- * Matches each pending create of `stack` to one unmanaged subscription identical to what it sent
- * (same event, scope, URL and header name), in state order.
- * @returns the match of each orphan, by its GUID.
+ * Matches each pending create to one unmanaged subscription identical to what it sent (same
+ * event, scope, URL and header name), in state order.
+ * @returns the URN of the pending create each matched orphan belongs to, by the orphan's GUID.
  */
 export function matchPendingCreates(
-  stack: string,
   pending: readonly PendingCreate[],
   orphans: readonly Subscription[],
-): Map<string, PendingCreateMatch> {
-  const matches = new Map<string, PendingCreateMatch>();
+): Map<string, string> {
+  const matches = new Map<string, string>();
   for (const create of pending) {
     const orphan = orphans.find((o) => !matches.has(o.guid) && naturalKey(o) === create.key);
-    if (orphan)
-      matches.set(orphan.guid, {
-        urn: create.urn,
-        command: importPendingCreateCommand(stack, create.urn, orphan.guid),
-      });
+    if (orphan) matches.set(orphan.guid, create.urn);
   }
   return matches;
 }
 
 /**
- * `pulumi refresh --import-pending-creates`: the flag is a string array, so the URN and the GUID
- * are each given with their own flag (`--import-pending-creates <urn> <guid>` would make the GUID
- * an argument, which refresh refuses). `--clear-pending-creates` then drops the pending creates
- * that committed nothing, which `up` creates afresh.
+ * The commands that finish a killed `up` of `stack`, in order, run in the program's directory:
+ * clear the pending creates; take over the orphans of `matchedUrns` (if any), and only those;
+ * create the rest. Empty when the state has no pending create.
  */
-export function importPendingCreateCommand(stack: string, urn: string, guid: string): string {
+export function recoveryCommands(stack: string, pendingCount: number, matchedUrns: readonly string[]): string[] {
+  if (pendingCount === 0) return [];
+  const command = (words: readonly string[]) => words.map(shellWord).join(" ");
   return [
-    "pulumi",
-    "refresh",
-    "--stack",
-    stack,
-    "--import-pending-creates",
-    urn,
-    "--import-pending-creates",
-    guid,
-    "--yes",
-  ]
-    .map(shellWord)
-    .join(" ");
+    command(["pulumi", "refresh", "--stack", stack, "--clear-pending-creates", "--yes"]),
+    ...(matchedUrns.length === 0
+      ? []
+      : [
+          `WEBHOOKS_ADOPT_IDENTICAL=true ${command(["pulumi", "up", "--stack", stack, ...matchedUrns.flatMap((urn) => ["--target", urn]), "--yes"])}`,
+        ]),
+    command(["pulumi", "up", "--stack", stack, "--yes"]),
+  ];
 }

@@ -3,7 +3,6 @@
  * documents it as a schema), and the exit code a pipeline acts on. Holds no secret value:
  * a changed secret is reported by field name alone.
  */
-import type { PendingCreateMatch } from "./pendingCreates";
 import type { SnippetKind } from "./snippet";
 
 /** Version of the report's JSON shape; bumped on any breaking change to it. */
@@ -73,11 +72,10 @@ export interface UnmanagedSubscription {
   /** `typescript` (dynamic provider) or `pulumi-import` (native plugin). */
   readonly snippetKind: SnippetKind;
   /**
-   * When it is the orphan of a killed `pulumi up` of the stack: the pending create it matches
-   * (same event, scope, URL and header name) and the `pulumi refresh --import-pending-creates`
-   * command that records it. Absent otherwise.
+   * When it is the orphan of a killed `pulumi up` of the stack: the URN of the pending create it
+   * matches (same event, scope, URL and header name); `recovery` records it. Absent otherwise.
    */
-  readonly pendingCreate?: PendingCreateMatch;
+  readonly pendingCreate?: string;
 }
 
 /** One stack's resource that records a co-owned subscription. */
@@ -157,6 +155,12 @@ export interface DriftReport extends ReportScope {
   /** Subscriptions this stack records that another stack reviewed with it records too (`--stack a --stack b`); sorted by GUID. */
   readonly coOwned: readonly CoOwnedSubscription[];
   /**
+   * When the state holds pending creates (a killed `pulumi up`): the commands that finish it, in
+   * order, run in the program's directory — each orphan taken over by its own resource, the rest
+   * created (docs/recovery.md). A pending create is drift.
+   */
+  readonly recovery?: readonly string[];
+  /**
    * What the review could not see: that only the configured account's subscriptions are listed,
    * and list entries that could not be read (each naming its GUID, field and value). Empty for
    * `undetermined` and `error` reports.
@@ -218,7 +222,7 @@ export interface ReportContext extends ReportScope {
 function header(
   context: ReportContext,
   status: ReportStatus,
-): Omit<DriftReport, "summary" | "managed" | "unmanaged" | "coOwned" | "notes"> {
+): Omit<DriftReport, "summary" | "managed" | "unmanaged" | "coOwned" | "recovery" | "notes"> {
   const now = Date.now();
   return {
     version: REPORT_VERSION,
@@ -235,21 +239,28 @@ function header(
   };
 }
 
-/** A finished review. */
+/**
+ * A finished review.
+ * @param findings what only some reviews find: subscriptions another stack reviewed with this one
+ *   records too, and the commands that finish a killed `up` (the state holds pending creates).
+ */
 export function driftReport(
   context: ReportContext,
   managed: readonly ManagedSubscription[],
   unmanaged: readonly UnmanagedSubscription[],
   notes: readonly string[] = [],
-  coOwned: readonly CoOwnedSubscription[] = [],
+  findings: { readonly coOwned?: readonly CoOwnedSubscription[]; readonly recovery?: readonly string[] } = {},
 ): DriftReport {
+  const coOwned = findings.coOwned ?? [];
   const sorted = summarize(managed, unmanaged, coOwned);
+  const recovery = findings.recovery ?? [];
   return {
-    ...header(context, sorted.status),
+    ...header(context, recovery.length > 0 ? "drift" : sorted.status),
     summary: sorted.summary,
     managed: sorted.managed,
     unmanaged: sorted.unmanaged,
     coOwned,
+    ...(recovery.length > 0 ? { recovery } : {}),
     notes,
   };
 }

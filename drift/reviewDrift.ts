@@ -40,7 +40,7 @@ import { isIgnored } from "./ignore";
 import { instancesOf } from "./instances";
 import { adoptionFrontDoor } from "./adoptionFrontDoor";
 import { coOwnedSubscriptions, type StackSubscriptions } from "./coOwnership";
-import { matchPendingCreates } from "./pendingCreates";
+import { matchPendingCreates, recoveryCommands } from "./pendingCreates";
 
 export interface ReviewDriftOptions {
   /** The stack to review, e.g. `dev` or `org/project/dev`. */
@@ -201,7 +201,6 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
         }),
       );
       const pendingCreates = matchPendingCreates(
-        options.stackName,
         state.pendingCreates,
         reviewed.flat().filter((live) => !managedGuids.has(guidKey(live.guid))),
       );
@@ -223,12 +222,13 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       );
       // A managed entry that cannot be read already failed the refresh preview, naming its field.
       const notes = [VISIBILITY_NOTE, ...results.flatMap((r) => r.problems.map((p) => p.message))];
+      const recovery = recoveryCommands(options.stackName, state.pendingCreates.length, [...pendingCreates.values()]);
       const report = driftReport(
         { ...context, ...(ignore.length > 0 ? { ignored: { rules: ignore, guids: ignoredGuids } } : {}) },
         managed,
         unmanaged,
         notes,
-        coOwnedSubscriptions({ stack: options.stackName, managed: state.managed }, others),
+        { coOwned: coOwnedSubscriptions({ stack: options.stackName, managed: state.managed }, others), recovery },
       );
       progress(`done in ${(report.durationMs / 1000).toFixed(1)}s: ${report.status}`);
       return report;

@@ -3,7 +3,6 @@
  * (the list operation returns the whole instance, not only what this stack created).
  */
 import { webhookName, type Subscription } from "../provider/wire";
-import type { PendingCreateMatch } from "./pendingCreates";
 import type { UnmanagedSubscription } from "./report";
 import { adoptionSnippet, type AdoptionTarget } from "./snippet";
 import { guidKey } from "./stateSnapshot";
@@ -13,13 +12,13 @@ import { guidKey } from "./stateSnapshot";
  * @param where the instance they were listed on, for reviews of several instances: its base URL
  *   and how to adopt onto it (the front door, the stack, the explicit provider reaching it or
  *   null for the default provider). Without it: a TypeScript snippet for the default provider.
- * @param pendingCreates the orphans of a killed run matched to their pending creates, by GUID.
+ * @param pendingCreates the URN of the pending create each orphan of a killed run matches, by its GUID.
  */
 export function unmanagedSubscriptions(
   live: readonly Subscription[],
   stateGuids: ReadonlySet<string>,
   where?: { readonly baseUrl: string; readonly adoption: AdoptionTarget },
-  pendingCreates: ReadonlyMap<string, PendingCreateMatch> = new Map(),
+  pendingCreates: ReadonlyMap<string, string> = new Map(),
 ): UnmanagedSubscription[] {
   return live
     .filter((s) => !stateGuids.has(guidKey(s.guid)))

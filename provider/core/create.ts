@@ -21,7 +21,7 @@ const MAX_ATTEMPTS = 8;
  * event, scope, URL and header name) may be another stack's, so by default a create makes its own
  * beside it — as the service allows — and warns once, naming the identical GUIDs and how to take
  * one over instead (docs/multi-instance.md). Only with `adoptIdentical` is one taken over (the
- * recovery of a killed fast-mode run). A Subscribe whose answer was lost is still reconciled
+ * recovery of a killed run, docs/recovery.md). A Subscribe whose answer was lost is still reconciled
  * without a duplicate: what is identical now but was not before it was sent is its own. The
  * subscription a replacement replaces is never taken: `diff` claims it, so a rotation gets a new
  * subscription (and Signature) beside the old one.
@@ -68,7 +68,7 @@ function warnIdentical(s: Session, spec: DesiredSubscription, identical: readonl
       "each delivers every message, and a destroy of this stack leaves the others alone. " +
       `To take one over instead, set adoptGuid: "${guids[0]}" on this resource (or \`pulumi import webhooks:index:WebhookSubscription <name> ${guids[0]}\` ` +
       "with the native plugin), then remove it from the stack that manages it, if any. If it is the orphan of a killed `pulumi up` of this stack, " +
-      "`npx webhook-subscriptions drift --stack <stack>` prints the `pulumi refresh --import-pending-creates` command that records it (docs/recovery.md).",
+      "`npx webhook-subscriptions drift --stack <stack>` prints the commands that let this resource take it over instead (docs/recovery.md).",
   );
 }
 

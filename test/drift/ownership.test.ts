@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { coOwnedSubscriptions } from "../../drift/coOwnership";
 import { formatReport } from "../../drift/format";
 import { formatMarkdown } from "../../drift/markdown";
-import { importPendingCreateCommand, matchPendingCreates } from "../../drift/pendingCreates";
+import { matchPendingCreates, recoveryCommands } from "../../drift/pendingCreates";
 import { driftReport, EXIT_CODE, type ReportContext } from "../../drift/report";
 import { stateSnapshot } from "../../drift/stateSnapshot";
 import { unmanagedSubscriptions } from "../../drift/unmanaged";
@@ -60,7 +60,7 @@ describe("co-ownership", () => {
       [{ urn: staging.managed[0]!.urn, name: "orders", guid: GUID, status: "in-sync", changes: [] }],
       [],
       [],
-      coOwned,
+      { coOwned },
     );
     expect(report.status).toBe("drift");
     expect(report.exitCode).toBe(EXIT_CODE.drift);
@@ -71,7 +71,7 @@ describe("co-ownership", () => {
       /### Co-owned subscriptions \(1\)[\s\S]*`aa0c7a3e-1111-4222-8333-444444444444` \| stack `staging`: `orders`<br>stack `prod`: `orders-hook`/,
     );
     // In sync when no GUID is shared.
-    expect(driftReport(context, [], [], [], []).status).toBe("in-sync");
+    expect(driftReport(context, [], [], [], { coOwned: [] }).status).toBe("in-sync");
   });
 });
 
@@ -99,7 +99,7 @@ describe("orphans of a killed up", () => {
     expect(state.pendingCreates.map((p) => p.urn)).toEqual([`urn:pulumi:dev::p::${DYNAMIC}::manual`]);
   });
 
-  it("matches each pending create to one identical orphan and prints the engine's repair command", () => {
+  it("matches each pending create to one identical orphan, and prints the commands that finish the run", () => {
     const state = stateSnapshot({
       pending_operations: [
         pendingCreate("manual", manualInputs),
@@ -108,33 +108,33 @@ describe("orphans of a killed up", () => {
       ],
     });
     const second = { ...MANUAL_WITH_HEADER, guid: "3f2a9c1d-0000-4000-8000-000000000002" };
-    const matches = matchPendingCreates("dev", state.pendingCreates, [MANUAL_WITH_HEADER, second]);
+    const urn = (name: string) => `urn:pulumi:dev::p::${DYNAMIC}::${name}`;
+    const matches = matchPendingCreates(state.pendingCreates, [MANUAL_WITH_HEADER, second]);
     expect([...matches.entries()]).toEqual([
-      [
-        MANUAL_WITH_HEADER.guid,
-        {
-          urn: `urn:pulumi:dev::p::${DYNAMIC}::manual`,
-          command: importPendingCreateCommand("dev", `urn:pulumi:dev::p::${DYNAMIC}::manual`, MANUAL_WITH_HEADER.guid),
-        },
-      ],
-      [
-        second.guid,
-        {
-          urn: `urn:pulumi:dev::p::${DYNAMIC}::twin`,
-          command: importPendingCreateCommand("dev", `urn:pulumi:dev::p::${DYNAMIC}::twin`, second.guid),
-        },
-      ],
+      [MANUAL_WITH_HEADER.guid, urn("manual")],
+      [second.guid, urn("twin")],
     ]);
-    expect(matches.get(MANUAL_WITH_HEADER.guid)!.command).toBe(
-      `pulumi refresh --stack dev --import-pending-creates urn:pulumi:dev::p::${DYNAMIC}::manual --import-pending-creates ${MANUAL_WITH_HEADER.guid} --yes`,
-    );
+
+    const recovery = recoveryCommands("dev", state.pendingCreates.length, [...matches.values()]);
+    expect(recovery).toEqual([
+      "pulumi refresh --stack dev --clear-pending-creates --yes",
+      `WEBHOOKS_ADOPT_IDENTICAL=true pulumi up --stack dev --target ${urn("manual")} --target ${urn("twin")} --yes`,
+      "pulumi up --stack dev --yes",
+    ]);
+    // Pending creates that committed nothing: cleared, then created.
+    expect(recoveryCommands("dev", 1, [])).toEqual([recovery[0], recovery[2]]);
+    expect(recoveryCommands("dev", 0, [])).toEqual([]);
 
     const unmanaged = unmanagedSubscriptions([MANUAL_WITH_HEADER], new Set(), undefined, matches);
-    expect(unmanaged[0]!.pendingCreate).toEqual(matches.get(MANUAL_WITH_HEADER.guid));
-    const text = formatMarkdown(driftReport(context, [], unmanaged));
-    expect(text).toContain("what a killed `pulumi up` of this stack created but never recorded");
-    expect(text).toContain(`\`\`\`sh\n${matches.get(MANUAL_WITH_HEADER.guid)!.command}\n\`\`\``);
-    // An orphan nobody's pending create sent has no command.
+    expect(unmanaged[0]!.pendingCreate).toBe(urn("manual"));
+    const report = driftReport(context, [], unmanaged, [], { recovery });
+    expect(report.status).toBe("drift");
+    expect(JSON.parse(formatReport(report, "json")).recovery).toEqual(recovery);
+    const text = formatMarkdown(report);
+    expect(text).toContain("| pending create of `manual` |");
+    expect(text).toContain("**A killed `pulumi up` left pending creates in the state**, and 1 unmanaged subscription");
+    expect(text).toContain(`\`\`\`sh\n${recovery.join("\n")}\n\`\`\``);
+    // An orphan nobody's pending create sent has no pending create.
     expect(unmanagedSubscriptions([MANUAL_WITH_HEADER], new Set())[0]).not.toHaveProperty("pendingCreate");
   });
 });

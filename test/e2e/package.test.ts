@@ -317,7 +317,7 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     expect(await service.all()).toEqual([]);
   });
 
-  it("a killed `pulumi up` recovers as docs/recovery.md says: cancel, refresh --clear-pending-creates, up — no duplicates", async () => {
+  it("a killed `pulumi up` recovers as docs/recovery.md says: cancel, then the commands the drift review prints — no duplicates", async () => {
     const recorded = () => checkpoint(state, "fleet-infra", "dev").resources.filter((r) => r.startsWith("sub-"));
     // Half the Subscribes answer late: when the kill lands, some are recorded, some in flight.
     await service.admin("PUT", "/faults", {
@@ -353,18 +353,35 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     await pulumi("fleet-infra", ["cancel", "--yes"]);
     expect(locks(state)).toEqual([]);
 
-    // 2. Refresh drops the creates that never finished.
-    await pulumi("fleet-infra", ["refresh", "--clear-pending-creates", "--yes"]);
-    expect(checkpoint(state, "fleet-infra", "dev").pending).toEqual([]);
+    // 2. The drift review prints the commands that finish the run: each subscription the killed run
+    //    committed but never recorded matches its pending create, and is taken over by that resource.
+    const review = await run(
+      "npx",
+      ["webhook-subscriptions", "drift", "--stack", "dev", "--cwd", fleet, "--format", "json"],
+      user,
+      env,
+      2,
+    );
+    const report = JSON.parse(review.stdout) as {
+      unmanaged: { guid: string; pendingCreate?: string }[];
+      recovery?: string[];
+    };
     const unrecorded = (await service.all()).length - recorded().length;
     expect(unrecorded, "subscriptions the killed run committed but never recorded").toBeGreaterThan(0);
+    expect(report.unmanaged).toHaveLength(unrecorded);
+    expect(report.unmanaged.every((u) => u.pendingCreate?.startsWith("urn:pulumi:dev::fleet-infra::"))).toBe(true);
+    console.log(`[${toolchain.name}] the drift review's recovery:\n${report.recovery!.join("\n")}`);
+    expect(report.recovery).toHaveLength(3);
 
-    // 3. Up creates the rest and adopts each unrecorded subscription instead of duplicating it.
-    const up = await pulumi("fleet-infra", ["up", "--yes"]);
+    // 3. The commands as printed, in order, in the program's directory.
+    const outputs: string[] = [];
+    for (const command of report.recovery!) outputs.push((await run("sh", ["-c", command], fleet, env)).stdout);
+    expect(checkpoint(state, "fleet-infra", "dev").pending).toEqual([]);
     const adopted = new Set(
-      [...up.stdout.matchAll(/adopted the existing identical subscription ([0-9a-f-]{36})/g)].map((m) => m[1]),
+      [...outputs[1]!.matchAll(/adopted the existing identical subscription ([0-9a-f-]{36})/g)].map((m) => m[1]),
     );
-    expect(adopted.size).toBe(unrecorded);
+    expect([...adopted].sort()).toEqual(report.unmanaged.map((u) => u.guid).sort());
+    expect(outputs[2]).not.toMatch(/identical subscription/);
     const live = await service.all();
     expect(new Set(live.map((s) => s.SubscriberURL)).size).toBe(FLEET);
     expect(live).toHaveLength(FLEET);

@@ -261,7 +261,7 @@ describe("adoptIdentical", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
       new RegExp(
-        `an identical subscription already exists.*${existing.GUID}.*creates its own.*adoptGuid: "${existing.GUID}".*pulumi import webhooks:index:WebhookSubscription <name> ${existing.GUID}.*--import-pending-creates`,
+        `an identical subscription already exists.*${existing.GUID}.*creates its own.*adoptGuid: "${existing.GUID}".*pulumi import webhooks:index:WebhookSubscription <name> ${existing.GUID}.*drift --stack <stack>\` prints the commands`,
       ),
     );
   });
