@@ -34,8 +34,8 @@ export function matchPendingCreates(
 
 /**
  * The commands that finish a killed `up` of `stack`, in order, run in the program's directory:
- * clear the pending creates; take over the orphans of `matchedUrns` (if any), and only those;
- * create the rest. Empty when the state has no pending create.
+ * clear the pending creates; take over the orphans of `matchedUrns` (if any, sorted), and only
+ * those; create the rest. Empty when the state has no pending create.
  */
 export function recoveryCommands(stack: string, pendingCount: number, matchedUrns: readonly string[]): string[] {
   if (pendingCount === 0) return [];
@@ -45,7 +45,7 @@ export function recoveryCommands(stack: string, pendingCount: number, matchedUrn
     ...(matchedUrns.length === 0
       ? []
       : [
-          `WEBHOOKS_ADOPT_IDENTICAL=true ${command(["pulumi", "up", "--stack", stack, ...matchedUrns.flatMap((urn) => ["--target", urn]), "--yes"])}`,
+          `WEBHOOKS_ADOPT_IDENTICAL=true ${command(["pulumi", "up", "--stack", stack, ...[...matchedUrns].sort().flatMap((urn) => ["--target", urn]), "--yes"])}`,
         ]),
     command(["pulumi", "up", "--stack", stack, "--yes"]),
   ];

@@ -40,8 +40,8 @@ export interface ProviderSettings {
   connection: ConnectionSettings;
   /**
    * Whether create takes over an identical subscription it finds instead of creating its own
-   * (`webhooks:adoptIdentical`): an opt-in for recovering a killed fast-mode run, since the one it
-   * takes may be another stack's. @default false
+   * (`webhooks:adoptIdentical`): an opt-in for the run that recovers a killed `up`, since the one
+   * it takes may be another stack's. @default false
    */
   adoptIdentical: boolean;
   /** The explicit `Provider`'s name; undefined for the default provider. */

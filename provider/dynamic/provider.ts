@@ -42,8 +42,8 @@ export interface ProviderArgs {
   readonly retryDeadlineMs?: pulumi.Input<number>;
   /**
    * Whether creating a subscription takes over an identical one it finds on the instance instead
-   * of creating its own beside it. An opt-in for the recovery run after a killed fast-mode `up`
-   * (docs/large-fleets.md): the one taken may be another stack's, which would then be co-owned.
+   * of creating its own beside it. An opt-in for the run that recovers a killed `up`
+   * (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
    * @default false
    */
   readonly adoptIdentical?: pulumi.Input<boolean>;
