@@ -63,8 +63,8 @@ export class Provider extends pulumi.ProviderResource {
 export interface ProviderArgs {
     /**
      * Whether creating a subscription takes over an identical one it finds on the instance instead
-     * of creating its own beside it. An opt-in for the recovery run after a killed fast-mode `up`
-     * (docs/large-fleets.md): the one taken may be another stack's, which would then be co-owned.
+     * of creating its own beside it. An opt-in for the run that recovers a killed `up`
+     * (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
      */
     adoptIdentical?: pulumi.Input<boolean | undefined>;
     /**

@@ -12,8 +12,8 @@ import (
 var _ = internal.GetEnvOrDefault
 
 // Whether creating a subscription takes over an identical one it finds on the instance instead
-// of creating its own beside it. An opt-in for the recovery run after a killed fast-mode `up`
-// (docs/large-fleets.md): the one taken may be another stack's, which would then be co-owned.
+// of creating its own beside it. An opt-in for the run that recovers a killed `up`
+// (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
 func GetAdoptIdentical(ctx *pulumi.Context) bool {
 	return config.GetBool(ctx, "webhooks:adoptIdentical")
 }
