@@ -366,9 +366,16 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
       unmanaged: { guid: string; pendingCreate?: string }[];
       recovery?: string[];
     };
-    const unrecorded = (await service.all()).length - recorded().length;
-    expect(unrecorded, "subscriptions the killed run committed but never recorded").toBeGreaterThan(0);
-    expect(report.unmanaged).toHaveLength(unrecorded);
+    const exported = JSON.parse((await pulumi("fleet-infra", ["stack", "export"])).stdout) as {
+      deployment: { resources?: { id?: string }[]; pending_operations?: { type: string }[] };
+    };
+    const inState = new Set((exported.deployment.resources ?? []).map((r) => r.id));
+    const orphans = (await service.all()).map((s) => s.GUID).filter((guid) => !inState.has(guid));
+    expect(orphans.length, "subscriptions the killed run committed but never recorded").toBeGreaterThan(0);
+    expect(
+      report.unmanaged.map((u) => u.guid).sort(),
+      `the review's unmanaged, against the orphans; pending operations: ${JSON.stringify(exported.deployment.pending_operations?.map((p) => p.type))}`,
+    ).toEqual(orphans.sort());
     expect(report.unmanaged.every((u) => u.pendingCreate?.startsWith("urn:pulumi:dev::fleet-infra::"))).toBe(true);
     console.log(`[${toolchain.name}] the drift review's recovery:\n${report.recovery!.join("\n")}`);
     expect(report.recovery).toHaveLength(3);
