@@ -16,8 +16,9 @@ import { shellWord } from "./shellWord";
 import type { PendingCreate } from "./stateSnapshot";
 
 /**
- * Matches each pending create to one unmanaged subscription identical to what it sent (same
- * event, scope, URL and header name), in state order.
+ * Matches each pending create to one unmanaged subscription: the one whose GUID it records, when
+ * the engine wrote it before the kill, else one identical to what it sent (same event, scope, URL
+ * and header name), in state order.
  * @returns the URN of the pending create each matched orphan belongs to, by the orphan's GUID.
  */
 export function matchPendingCreates(
@@ -25,7 +26,13 @@ export function matchPendingCreates(
   orphans: readonly Subscription[],
 ): Map<string, string> {
   const matches = new Map<string, string>();
-  for (const create of pending) {
+  // First the creates whose GUID the engine wrote before the kill: exactly that subscription.
+  const byGuid = pending.filter((c) => c.guid !== undefined);
+  for (const create of byGuid) {
+    const orphan = orphans.find((o) => o.guid.toLowerCase() === create.guid);
+    if (orphan) matches.set(orphan.guid, create.urn);
+  }
+  for (const create of pending.filter((c) => c.guid === undefined)) {
     const orphan = orphans.find((o) => !matches.has(o.guid) && naturalKey(o) === create.key);
     if (orphan) matches.set(orphan.guid, create.urn);
   }

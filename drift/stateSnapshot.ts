@@ -38,12 +38,14 @@ export interface PendingCreate {
   readonly urn: string;
   /** The natural key (event, scope, URL, header name) of what it sent. */
   readonly key: string;
+  /** The GUID the create returned, when the engine wrote it before the kill (lower case). */
+  readonly guid?: string;
 }
 
 export interface StateSnapshot {
   /** Live managed subscriptions (resources pending deletion are left out). */
   readonly managed: readonly StateSubscription[];
-  /** Every GUID in state: ids, `guid` and `adoptGuid` of any WebhookSubscription, pending ones included. */
+  /** Every GUID in state: ids, `guid` and `adoptGuid` of any WebhookSubscription, pending ones included (but pending creates). */
   readonly guids: ReadonlySet<string>;
   /** Each explicit provider (a dynamic `Provider` or a native one), with its settings, by its URN. */
   readonly providers: ReadonlyMap<string, ExplicitProvider>;
@@ -86,7 +88,10 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
   const ours = (r: DeploymentResource | undefined): r is DeploymentResource => isWebhookSubscriptionType(r?.type);
 
   const guids = new Set<string>();
-  for (const resource of [...resources, ...pending.map((p) => p.resource)].filter(ours)) {
+  // A pending create is not managed, even when it records a GUID (the engine can write one the
+  // provider returned before the run was killed): clearing it leaves that subscription an orphan.
+  const others = pending.filter((p) => p.type !== "creating").map((p) => p.resource);
+  for (const resource of [...resources, ...others].filter(ours)) {
     for (const value of [
       resource.id,
       resource.outputs?.guid,
@@ -144,7 +149,12 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
         const value = unwrapValue(raw);
         if (value !== undefined && value !== MASKED) inputs[key] = value;
       }
-      return { urn: resource!.urn!, key: naturalKeyOfInputs(inputs) };
+      const guid = unwrapValue(resource!.id ?? resource!.outputs?.guid);
+      return {
+        urn: resource!.urn!,
+        key: naturalKeyOfInputs(inputs),
+        ...(typeof guid === "string" && guid !== "" ? { guid: guidKey(guid) } : {}),
+      };
     });
   return { managed, guids, providers, nativeDefaultProvider, pendingCreates };
 }

@@ -121,6 +121,21 @@ describe("orphans of a killed up", () => {
       `WEBHOOKS_ADOPT_IDENTICAL=true pulumi up --stack dev --target ${urn("manual")} --target ${urn("twin")} --yes`,
       "pulumi up --stack dev --yes",
     ]);
+    // A pending create whose GUID the engine wrote before the kill takes exactly that subscription.
+    const written = stateSnapshot({
+      pending_operations: [
+        pendingCreate("first", manualInputs),
+        {
+          type: "creating",
+          resource: { ...pendingCreate("second", manualInputs).resource, id: second.guid.toUpperCase() },
+        },
+      ],
+    });
+    expect(written.guids.size).toBe(0);
+    expect([...matchPendingCreates(written.pendingCreates, [MANUAL_WITH_HEADER, second]).entries()]).toEqual([
+      [second.guid, urn("second")],
+      [MANUAL_WITH_HEADER.guid, urn("first")],
+    ]);
     // Pending creates that committed nothing: cleared, then created.
     expect(recoveryCommands("dev", 1, [])).toEqual([recovery[0], recovery[2]]);
     expect(recoveryCommands("dev", 0, [])).toEqual([]);
