@@ -54,6 +54,7 @@ export function summaryLine(report: DriftReport): string {
         s.deleted ? `${s.deleted} deleted out of band` : "",
         s.changed ? `${s.changed} changed out of band` : "",
         s.unmanaged ? `${s.unmanaged} unmanaged` : "",
+        report.coOwned.length ? `${report.coOwned.length} co-owned with another stack` : "",
       ].filter(Boolean);
       return `**Drift in stack ${stack}:** ${parts.join(", ")}; ${s.inSync} of ${plural(s.managed, "managed subscription")} in sync${where}.`;
     }
@@ -93,7 +94,10 @@ function describeUnmanaged(u: UnmanagedSubscription): string {
 
 function unmanagedRow(u: UnmanagedSubscription, severalInstances: boolean): string {
   const where = severalInstances && u.baseUrl ? `on ${code(u.baseUrl)}: ` : "";
-  return `| ${STATUS_TEXT.unmanaged} |  | ${code(u.guid)} |  | not in state | ${where}${describeUnmanaged(u)} |`;
+  const orphan = u.pendingCreate
+    ? `pending create of ${code(u.pendingCreate.slice(u.pendingCreate.lastIndexOf("::") + 2))}`
+    : "not in state";
+  return `| ${STATUS_TEXT.unmanaged} |  | ${code(u.guid)} |  | ${orphan} | ${where}${describeUnmanaged(u)} |`;
 }
 
 /** What the review left out on purpose, and whose subscriptions counted as managed. */
@@ -138,6 +142,39 @@ function importBlock(unmanaged: readonly UnmanagedSubscription[]): string[] {
     unmanaged.map((u) => u.snippet).join("\n\n"),
     "```",
   ];
+}
+
+/** Subscriptions another stack records too: who holds each, and what to do. Never folded away. */
+function coOwnedBlock(report: DriftReport): string {
+  if (report.coOwned.length === 0) return "";
+  return [
+    `### Co-owned subscriptions (${report.coOwned.length})`,
+    "",
+    "A destroy of any of these stacks unsubscribes the subscription for all of them.",
+    "",
+    "| GUID | Recorded by | What to do |",
+    "|---|---|---|",
+    ...report.coOwned.map(
+      (c) =>
+        `| ${code(c.guid)} | ${c.owners.map((o) => `stack ${code(o.stack)}: ${code(o.name)}`).join("<br>")} | ${cell(c.advice)} |`,
+    ),
+  ].join("\n");
+}
+
+/** How to finish a killed `up`: the commands, in order; the orphans each takes over are marked in the table. */
+function recoveryBlock(report: DriftReport): string {
+  if (!report.recovery) return "";
+  const orphans = report.unmanaged.filter((u) => u.pendingCreate).length;
+  return [
+    `**A killed \`pulumi up\` left pending creates in the state**${orphans > 0 ? `, and ${plural(orphans, "unmanaged subscription")} it created but never recorded` : ""}. ` +
+      "Finish it with these commands, in order, in the program's directory: clear the pending creates" +
+      (orphans > 0 ? ", let each resource take over its own orphan, and only those" : "") +
+      ", create the rest (docs/recovery.md):",
+    "",
+    "```sh",
+    ...report.recovery,
+    "```",
+  ].join("\n");
 }
 
 function snippets(report: DriftReport): string {
@@ -198,6 +235,8 @@ export function formatMarkdown(report: DriftReport): string {
       summaryLine(report),
       rows.length > 0 ? table(rows) : "",
       scope(report),
+      coOwnedBlock(report),
+      recoveryBlock(report),
       note,
       withSnippets ? snippets(report) : "",
       notesBlock(report),

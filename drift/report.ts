@@ -71,6 +71,28 @@ export interface UnmanagedSubscription {
   readonly snippet: string;
   /** `typescript` (dynamic provider) or `pulumi-import` (native plugin). */
   readonly snippetKind: SnippetKind;
+  /**
+   * When it is the orphan of a killed `pulumi up` of the stack: the URN of the pending create it
+   * matches (same event, scope, URL and header name); `recovery` records it. Absent otherwise.
+   */
+  readonly pendingCreate?: string;
+}
+
+/** One stack's resource that records a co-owned subscription. */
+export interface SubscriptionOwner {
+  readonly stack: string;
+  readonly urn: string;
+  /** The resource name in that stack's program. */
+  readonly name: string;
+}
+
+/** A subscription recorded by more than one of the stacks reviewed together: a destroy of one deletes it for all. */
+export interface CoOwnedSubscription {
+  readonly guid: string;
+  /** The reviewed stack's resource first, then the other stacks'. */
+  readonly owners: readonly SubscriptionOwner[];
+  /** What to do, naming the stacks, resources and commands. */
+  readonly advice: string;
 }
 
 export interface ReportSummary {
@@ -130,6 +152,14 @@ export interface DriftReport extends ReportScope {
   readonly managed: readonly ManagedSubscription[];
   /** Sorted by webhook, then subscriber URL. */
   readonly unmanaged: readonly UnmanagedSubscription[];
+  /** Subscriptions this stack records that another stack reviewed with it records too (`--stack a --stack b`); sorted by GUID. */
+  readonly coOwned: readonly CoOwnedSubscription[];
+  /**
+   * When the state holds pending creates (a killed `pulumi up`): the commands that finish it, in
+   * order, run in the program's directory — each orphan taken over by its own resource, the rest
+   * created (docs/recovery.md). A pending create is drift.
+   */
+  readonly recovery?: readonly string[];
   /**
    * What the review could not see: that only the configured account's subscriptions are listed,
    * and list entries that could not be read (each naming its GUID, field and value). Empty for
@@ -151,10 +181,11 @@ export function exitCodeFor(status: ReportStatus): 0 | 1 | 2 {
 
 const MANAGED_ORDER: Record<ManagedStatus, number> = { deleted: 0, changed: 1, unknown: 2, "in-sync": 3 };
 
-/** Counts and orders what was found, and decides the status (drift includes unmanaged). */
+/** Counts and orders what was found, and decides the status (drift includes unmanaged and co-owned). */
 export function summarize(
   managed: readonly ManagedSubscription[],
   unmanaged: readonly UnmanagedSubscription[],
+  coOwned: readonly CoOwnedSubscription[] = [],
 ): {
   summary: ReportSummary;
   managed: ManagedSubscription[];
@@ -169,7 +200,7 @@ export function summarize(
     deleted: count("deleted"),
     unmanaged: unmanaged.length,
   };
-  const drift = summary.changed + summary.deleted + summary.unmanaged > 0;
+  const drift = summary.changed + summary.deleted + summary.unmanaged + coOwned.length > 0;
   return {
     summary,
     managed: [...managed].sort(
@@ -191,7 +222,7 @@ export interface ReportContext extends ReportScope {
 function header(
   context: ReportContext,
   status: ReportStatus,
-): Omit<DriftReport, "summary" | "managed" | "unmanaged" | "notes"> {
+): Omit<DriftReport, "summary" | "managed" | "unmanaged" | "coOwned" | "recovery" | "notes"> {
   const now = Date.now();
   return {
     version: REPORT_VERSION,
@@ -208,19 +239,28 @@ function header(
   };
 }
 
-/** A finished review. */
+/**
+ * A finished review.
+ * @param findings what only some reviews find: subscriptions another stack reviewed with this one
+ *   records too, and the commands that finish a killed `up` (the state holds pending creates).
+ */
 export function driftReport(
   context: ReportContext,
   managed: readonly ManagedSubscription[],
   unmanaged: readonly UnmanagedSubscription[],
   notes: readonly string[] = [],
+  findings: { readonly coOwned?: readonly CoOwnedSubscription[]; readonly recovery?: readonly string[] } = {},
 ): DriftReport {
-  const sorted = summarize(managed, unmanaged);
+  const coOwned = findings.coOwned ?? [];
+  const sorted = summarize(managed, unmanaged, coOwned);
+  const recovery = findings.recovery ?? [];
   return {
-    ...header(context, sorted.status),
+    ...header(context, recovery.length > 0 ? "drift" : sorted.status),
     summary: sorted.summary,
     managed: sorted.managed,
     unmanaged: sorted.unmanaged,
+    coOwned,
+    ...(recovery.length > 0 ? { recovery } : {}),
     notes,
   };
 }
@@ -243,6 +283,7 @@ export function undeterminedReport(
     summary: { managed: unknown.length, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
     managed: summarize(unknown, []).managed,
     unmanaged: [],
+    coOwned: [],
     notes: [],
     reason,
   };
@@ -255,6 +296,7 @@ export function errorReport(context: ReportContext, error: ReportError): DriftRe
     summary: { managed: 0, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
     managed: [],
     unmanaged: [],
+    coOwned: [],
     notes: [],
     error: { code: error.code, message: error.message },
   };

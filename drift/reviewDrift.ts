@@ -39,6 +39,8 @@ import { unmanagedSubscriptions } from "./unmanaged";
 import { isIgnored } from "./ignore";
 import { instancesOf } from "./instances";
 import { adoptionFrontDoor } from "./adoptionFrontDoor";
+import { coOwnedSubscriptions, type StackSubscriptions } from "./coOwnership";
+import { matchPendingCreates, recoveryCommands } from "./pendingCreates";
 
 export interface ReviewDriftOptions {
   /** The stack to review, e.g. `dev` or `org/project/dev`. */
@@ -118,6 +120,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
 
     const alsoManagedBy = options.alsoManagedBy ?? [];
     const managedGuids = new Set(state.guids);
+    const others: StackSubscriptions[] = [];
     for (const other of alsoManagedBy) {
       progress(`reading the state of stack "${other}" (its subscriptions count as managed)`);
       const { stack: otherStack } = await openReviewStack({
@@ -127,7 +130,9 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
         backendUrl: options.backendUrl,
         env: options.env ?? {},
       });
-      for (const guid of stateSnapshot((await otherStack.exportStack()).deployment).guids) managedGuids.add(guid);
+      const otherState = stateSnapshot((await otherStack.exportStack()).deployment);
+      for (const guid of otherState.guids) managedGuids.add(guid);
+      others.push({ stack: other, managed: otherState.managed });
     }
 
     const instances = instancesOf(state, source, env);
@@ -188,13 +193,20 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       ).flat();
       const ignoredGuids: string[] = [];
       const runtime = runtimeName(project.runtime);
+      const reviewed = lists.map((list) =>
+        list.filter((live) => {
+          if (!isIgnored(live, ignore)) return true;
+          ignoredGuids.push(live.guid);
+          return false;
+        }),
+      );
+      const pendingCreates = matchPendingCreates(
+        state.pendingCreates,
+        reviewed.flat().filter((live) => !managedGuids.has(guidKey(live.guid))),
+      );
       const unmanaged = instances.flatMap((i, n) =>
         unmanagedSubscriptions(
-          lists[n]!.filter((live) => {
-            if (!isIgnored(live, ignore)) return true;
-            ignoredGuids.push(live.guid);
-            return false;
-          }),
+          reviewed[n]!,
           managedGuids,
           {
             baseUrl: i.settings.baseUrl,
@@ -205,15 +217,18 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
               provider: i.providerUrn === null ? null : { name: i.provider!, urn: i.providerUrn },
             },
           },
+          pendingCreates,
         ),
       );
       // A managed entry that cannot be read already failed the refresh preview, naming its field.
       const notes = [VISIBILITY_NOTE, ...results.flatMap((r) => r.problems.map((p) => p.message))];
+      const recovery = recoveryCommands(options.stackName, state.pendingCreates.length, [...pendingCreates.values()]);
       const report = driftReport(
         { ...context, ...(ignore.length > 0 ? { ignored: { rules: ignore, guids: ignoredGuids } } : {}) },
         managed,
         unmanaged,
         notes,
+        { coOwned: coOwnedSubscriptions({ stack: options.stackName, managed: state.managed }, others), recovery },
       );
       progress(`done in ${(report.durationMs / 1000).toFixed(1)}s: ${report.status}`);
       return report;

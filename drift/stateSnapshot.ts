@@ -11,6 +11,7 @@ import {
   frontDoorOf,
   isNativeDefaultProvider,
   isWebhookSubscriptionType,
+  naturalKeyOfInputs,
   type ExplicitProvider,
   type FrontDoor,
 } from "../provider/model";
@@ -32,15 +33,26 @@ export interface StateSubscription {
   readonly frontDoor: FrontDoor;
 }
 
+/** A WebhookSubscription create a killed run left pending: the service may hold what it sent. */
+export interface PendingCreate {
+  readonly urn: string;
+  /** The natural key (event, scope, URL, header name) of what it sent. */
+  readonly key: string;
+  /** The GUID the create returned, when the engine wrote it before the kill (lower case). */
+  readonly guid?: string;
+}
+
 export interface StateSnapshot {
   /** Live managed subscriptions (resources pending deletion are left out). */
   readonly managed: readonly StateSubscription[];
-  /** Every GUID in state: ids, `guid` and `adoptGuid` of any WebhookSubscription, pending ones included. */
+  /** Every GUID in state: ids, `guid` and `adoptGuid` of any WebhookSubscription, pending ones included (but pending creates). */
   readonly guids: ReadonlySet<string>;
   /** Each explicit provider (a dynamic `Provider` or a native one), with its settings, by its URN. */
   readonly providers: ReadonlyMap<string, ExplicitProvider>;
   /** Whether the state holds the native plugin's default provider (a native program, even with no subscription left). */
   readonly nativeDefaultProvider: boolean;
+  /** The WebhookSubscription creates pending since a killed run, in state order. */
+  readonly pendingCreates: readonly PendingCreate[];
 }
 
 /** The shape of `exportStack().deployment` this module reads; the rest is ignored. */
@@ -57,7 +69,7 @@ interface DeploymentResource {
 
 interface Deployment {
   resources?: DeploymentResource[];
-  pending_operations?: { resource?: DeploymentResource }[];
+  pending_operations?: { resource?: DeploymentResource; type?: string }[];
 }
 
 /** The last segment of a URN: the resource's name in the program. */
@@ -76,7 +88,10 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
   const ours = (r: DeploymentResource | undefined): r is DeploymentResource => isWebhookSubscriptionType(r?.type);
 
   const guids = new Set<string>();
-  for (const resource of [...resources, ...pending.map((p) => p.resource)].filter(ours)) {
+  // A pending create is not managed, even when it records a GUID (the engine can write one the
+  // provider returned before the run was killed): clearing it leaves that subscription an orphan.
+  const others = pending.filter((p) => p.type !== "creating").map((p) => p.resource);
+  for (const resource of [...resources, ...others].filter(ours)) {
     for (const value of [
       resource.id,
       resource.outputs?.guid,
@@ -126,5 +141,20 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
         frontDoor: frontDoorOf(r.type)!,
       };
     });
-  return { managed, guids, providers, nativeDefaultProvider };
+  const pendingCreates = pending
+    .filter((p) => p.type === "creating" && ours(p.resource) && p.resource.urn)
+    .map(({ resource }): PendingCreate => {
+      const inputs: Record<string, FieldValue> = {};
+      for (const [key, raw] of Object.entries(resource!.inputs ?? {})) {
+        const value = unwrapValue(raw);
+        if (value !== undefined && value !== MASKED) inputs[key] = value;
+      }
+      const guid = unwrapValue(resource!.id ?? resource!.outputs?.guid);
+      return {
+        urn: resource!.urn!,
+        key: naturalKeyOfInputs(inputs),
+        ...(typeof guid === "string" && guid !== "" ? { guid: guidKey(guid) } : {}),
+      };
+    });
+  return { managed, guids, providers, nativeDefaultProvider, pendingCreates };
 }

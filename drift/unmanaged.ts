@@ -12,11 +12,13 @@ import { guidKey } from "./stateSnapshot";
  * @param where the instance they were listed on, for reviews of several instances: its base URL
  *   and how to adopt onto it (the front door, the stack, the explicit provider reaching it or
  *   null for the default provider). Without it: a TypeScript snippet for the default provider.
+ * @param pendingCreates the URN of the pending create each orphan of a killed run matches, by its GUID.
  */
 export function unmanagedSubscriptions(
   live: readonly Subscription[],
   stateGuids: ReadonlySet<string>,
   where?: { readonly baseUrl: string; readonly adoption: AdoptionTarget },
+  pendingCreates: ReadonlyMap<string, string> = new Map(),
 ): UnmanagedSubscription[] {
   return live
     .filter((s) => !stateGuids.has(guidKey(s.guid)))
@@ -31,6 +33,7 @@ export function unmanagedSubscriptions(
       customHeader: s.customHeader,
       hasCustomHeaderValue: s.customHeaderValue !== null,
       ...adoptionSnippet(s, where?.adoption ?? DEFAULT_ADOPTION),
+      ...(pendingCreates.has(s.guid) ? { pendingCreate: pendingCreates.get(s.guid)! } : {}),
     }));
 }
 

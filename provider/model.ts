@@ -5,6 +5,8 @@
  * knows both front doors' type tokens: the dynamic provider's and the native plugin's.
  */
 import { WEBHOOK_SUBSCRIPTION_TYPE } from "./dynamic/webhookSubscription";
+import { desiredOf, type SubscriptionInputs } from "./core/inputs";
+import { naturalKey } from "./core/naturalKey";
 import { PROVIDER_KEYS, type ConfigSource } from "./core/settings";
 import { PROVIDER_TOKEN, RESOURCE_TOKEN } from "./native/tokens";
 import { explicitProviderName, nativeConfigSource } from "./native/providerConfig";
@@ -25,6 +27,17 @@ export {
   type ConfigSource,
   type ConnectionSettings,
 } from "./core/settings";
+
+/** What makes two subscriptions identical (event, scope, URL, header name), the one definition the provider's creates use. */
+export { naturalKey };
+
+/**
+ * The natural key of a WebhookSubscription's checked inputs as state records them (plaintext
+ * values), e.g. a pending create's: what the subscription its create sent would be identical to.
+ */
+export function naturalKeyOfInputs(inputs: Readonly<Record<string, unknown>>): string {
+  return naturalKey(desiredOf(inputs as unknown as SubscriptionInputs));
+}
 
 /** The two front doors: the dynamic provider (TypeScript programs) and the native plugin (any language). */
 export type FrontDoor = "dynamic" | "native";

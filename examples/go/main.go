@@ -13,7 +13,7 @@ func main() {
 			Webhook:           webhooks.WebhookPacketCreated,
 			FilterObjectType:  pulumi.Int(2),
 			FilterObjectGuid:  pulumi.String("6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b"),
-			SubscriberUrl:     pulumi.String("https://hooks.example.com/packets"),
+			SubscriberUrl:     pulumi.String("https://hooks.example.com/go/packets"),
 			CustomHeader:      pulumi.String("X-Api-Key"),
 			CustomHeaderValue: pulumi.ToSecret(pulumi.String("change-me")).(pulumi.StringOutput),
 		})
@@ -24,7 +24,7 @@ func main() {
 		objectCreated, err := webhooks.NewWebhookSubscription(ctx, "objectCreated", &webhooks.WebhookSubscriptionArgs{
 			Webhook:          webhooks.WebhookBusinessObjectCreated,
 			FilterObjectType: pulumi.Int(2),
-			SubscriberUrl:    pulumi.String("https://hooks.example.com/objects"),
+			SubscriberUrl:    pulumi.String("https://hooks.example.com/go/objects"),
 		})
 		if err != nil {
 			return err

@@ -9,7 +9,7 @@ packet_created = webhooks.WebhookSubscription(
     webhook=webhooks.Webhook.PACKET_CREATED,
     filter_object_type=2,
     filter_object_guid="6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b",
-    subscriber_url="https://hooks.example.com/packets",
+    subscriber_url="https://hooks.example.com/python/packets",
     custom_header="X-Api-Key",
     custom_header_value=pulumi.Output.secret("change-me"),
 )
@@ -19,7 +19,7 @@ object_created = webhooks.WebhookSubscription(
     "objectCreated",
     webhook=webhooks.Webhook.BUSINESS_OBJECT_CREATED,
     filter_object_type=2,
-    subscriber_url="https://hooks.example.com/objects",
+    subscriber_url="https://hooks.example.com/python/objects",
 )
 
 # Read back through the provider's function (the instance as it is now).

@@ -7,7 +7,7 @@ const packetCreated = new webhooks.WebhookSubscription("packetCreated", {
   webhook: webhooks.Webhook.PacketCreated,
   filterObjectType: 2,
   filterObjectGuid: "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b",
-  subscriberUrl: "https://hooks.example.com/packets",
+  subscriberUrl: "https://hooks.example.com/typescript-native/packets",
   customHeader: "X-Api-Key",
   customHeaderValue: pulumi.secret("change-me"),
 });
@@ -16,7 +16,7 @@ const packetCreated = new webhooks.WebhookSubscription("packetCreated", {
 const objectCreated = new webhooks.WebhookSubscription("objectCreated", {
   webhook: webhooks.Webhook.BusinessObjectCreated,
   filterObjectType: 2,
-  subscriberUrl: "https://hooks.example.com/objects",
+  subscriberUrl: "https://hooks.example.com/typescript-native/objects",
 });
 
 // Read back through the provider's function (the instance as it is now).

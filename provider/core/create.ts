@@ -17,30 +17,31 @@ import { describeSubscription, warn } from "./warn";
 const MAX_ATTEMPTS = 8;
 
 /**
- * Subscribes, or takes over the identical subscription that already exists (the orphan of an
- * interrupted run, or the result of a Subscribe whose response was lost). Two subscriptions with
- * the same event, scope, URL and header name would deliver every message twice, so an identical
- * one is adopted rather than duplicated. The subscription a replacement replaces is never taken:
- * `diff` claims it, so a rotation gets a new subscription (and Signature) beside the old one.
+ * Subscribes. One subscription has one owner: an identical subscription that already exists (same
+ * event, scope, URL and header name) may be another stack's, so by default a create makes its own
+ * beside it — as the service allows — and warns once, naming the identical GUIDs and how to take
+ * one over instead (docs/multi-instance.md). Only with `adoptIdentical` is one taken over (the
+ * recovery of a killed run, docs/recovery.md). A Subscribe whose answer was lost is still reconciled
+ * without a duplicate: what is identical now but was not before it was sent is its own. The
+ * subscription a replacement replaces is never taken: `diff` claims it, so a rotation gets a new
+ * subscription (and Signature) beside the old one.
  */
 export async function subscribeOnce(s: Session, spec: DesiredSubscription): Promise<Subscription> {
   const home = s.home;
+  let before: ReadonlySet<string> = new Set();
   if (!home.legacy) {
-    const existing = unclaimedMatch(s, spec, await home.snapshots.get());
-    if (existing) {
-      if (!s.settings.adoptIdentical)
-        throw new Error(
-          `${describeSubscription(spec)}: an identical subscription ${existing.guid} already exists on ${home.baseUrl}, and ` +
-            `${adoptSetting(s)} is false, so it is not taken over. If this stack should manage it, set ` +
-            `adoptGuid: "${existing.guid}" on this resource; if another stack manages it, change this one (e.g. its subscriberUrl) or remove it.`,
-        );
+    const live = await home.snapshots.get();
+    const identical = identicalIn(live, spec).filter((c) => !s.claimed.has(c.guid));
+    if (identical.length > 0 && s.settings.adoptIdentical) {
       warn(
-        `${describeSubscription(spec)}: adopted the existing identical subscription ${existing.guid} on ${home.baseUrl} instead of creating a duplicate (${VISIBILITY_NOTE}). ` +
-          `If another stack manages it, both now do, and destroying either unsubscribes it for both: ` +
-          `set ${adoptSetting(s)} to false to refuse instead.`,
+        `${describeSubscription(spec)}: adopted the existing identical subscription ${identical[0]!.guid} on ${home.baseUrl} instead of creating a duplicate (${VISIBILITY_NOTE}), ` +
+          `because ${adoptSetting(s)} is true. If another stack manages it, both now do, and destroying either unsubscribes it for both: ` +
+          "set it back to false once the recovery is done.",
       );
-      return bringTo(s, home, existing, spec);
+      return bringTo(s, home, identical[0]!, spec);
     }
+    if (identical.length > 0) warnIdentical(s, spec, identical);
+    before = new Set(identicalIn(live, spec).map((c) => c.guid));
   }
   for (let attempt = 1; ; attempt++) {
     try {
@@ -49,11 +50,26 @@ export async function subscribeOnce(s: Session, spec: DesiredSubscription): Prom
       return home.legacy ? await confirmLegacyCreate(home, created) : created;
     } catch (err) {
       if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || home.legacy) throw err;
-      // The request may have been committed: look before trying again.
-      const found = unclaimedMatch(s, spec, new Map((await home.client.list()).map((x) => [x.guid, x])));
+      // The request may have been committed: look before trying again. An identical subscription
+      // that was not there before the first send is this create's own.
+      const after = new Map((await home.client.list()).map((x) => [x.guid, x]));
+      const found = identicalIn(after, spec).find((c) => !s.claimed.has(c.guid) && !before.has(c.guid));
       if (found) return bringTo(s, home, found, spec);
     }
   }
+}
+
+/** The warning of a create that made its own subscription beside identical ones it does not own. */
+function warnIdentical(s: Session, spec: DesiredSubscription, identical: readonly Subscription[]): void {
+  const guids = identical.map((c) => c.guid);
+  warn(
+    `${describeSubscription(spec)}: ${guids.length === 1 ? "an identical subscription already exists" : `${guids.length} identical subscriptions already exist`} ` +
+      `on ${s.home.baseUrl} (${guids.join(", ")}; same event, scope, URL and header name), so this stack creates its own: ` +
+      "each delivers every message, and a destroy of this stack leaves the others alone. " +
+      `To take one over instead, set adoptGuid: "${guids[0]}" on this resource (or \`pulumi import webhooks:index:WebhookSubscription <name> ${guids[0]}\` ` +
+      "with the native plugin), then remove it from the stack that manages it, if any. If it is the orphan of a killed `pulumi up` of this stack, " +
+      "`npx webhook-subscriptions drift --stack <stack>` prints the commands that let this resource take it over instead (docs/recovery.md).",
+  );
 }
 
 /** Where adoptIdentical is set for this provider, for messages. */
@@ -133,11 +149,8 @@ export function matches(live: Subscription, spec: DesiredSubscription): boolean 
  */
 const byNaturalKey = new WeakMap<Map<string, Subscription>, Map<string, Subscription[]>>();
 
-function unclaimedMatch(
-  s: Session,
-  spec: DesiredSubscription,
-  live: Map<string, Subscription>,
-): Subscription | undefined {
+/** The subscriptions of `live` identical to `spec` (same natural key). */
+function identicalIn(live: Map<string, Subscription>, spec: DesiredSubscription): Subscription[] {
   let index = byNaturalKey.get(live);
   if (!index) {
     index = new Map();
@@ -149,8 +162,8 @@ function unclaimedMatch(
     }
     byNaturalKey.set(live, index);
   }
-  // Still in the list as indexed (not deleted or changed since by this process), and not taken.
-  return index.get(naturalKey(spec))?.find((c) => live.get(c.guid) === c && !s.claimed.has(c.guid));
+  // Still in the list as indexed (not deleted or changed since by this process).
+  return (index.get(naturalKey(spec)) ?? []).filter((c) => live.get(c.guid) === c);
 }
 
 /**

@@ -38,7 +38,11 @@ export interface ConnectionSettings {
 /** Everything one provider instance runs with. */
 export interface ProviderSettings {
   connection: ConnectionSettings;
-  /** Whether create may take over an identical unmanaged subscription (`webhooks:adoptIdentical`). @default true */
+  /**
+   * Whether create takes over an identical subscription it finds instead of creating its own
+   * (`webhooks:adoptIdentical`): an opt-in for the run that recovers a killed `up`, since the one
+   * it takes may be another stack's. @default false
+   */
   adoptIdentical: boolean;
   /** The explicit `Provider`'s name; undefined for the default provider. */
   providerName?: string;
@@ -199,7 +203,7 @@ export function readSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = pro
   const resolved = relabelled(where, () => resolveSettings(clientSettings(connection)));
   connection.baseUrl = resolved.baseUrl;
   connection.apiVersion = resolved.apiVersion;
-  const settings: ProviderSettings = { connection, adoptIdentical: rawAdopt !== "false" };
+  const settings: ProviderSettings = { connection, adoptIdentical: rawAdopt === "true" };
   if (providerName !== undefined) settings.providerName = providerName;
   return settings;
 }

@@ -41,9 +41,10 @@ export interface ProviderArgs {
   /** How long a call keeps retrying failures and 429s, in milliseconds. @default 120000 */
   readonly retryDeadlineMs?: pulumi.Input<number>;
   /**
-   * Whether creating a subscription takes over an identical unmanaged one on the instance (the
-   * orphan of an interrupted run) instead of failing. `false` = create fails naming its GUID and
-   * the `adoptGuid` to use; choose it when several stacks share the instance. @default true
+   * Whether creating a subscription takes over an identical one it finds on the instance instead
+   * of creating its own beside it. An opt-in for the run that recovers a killed `up`
+   * (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
+   * @default false
    */
   readonly adoptIdentical?: pulumi.Input<boolean>;
 }

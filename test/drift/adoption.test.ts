@@ -32,6 +32,7 @@ const snapshot = (managed: StateSubscription[], nativeDefaultProvider = false): 
   guids: new Set(),
   providers: new Map(),
   nativeDefaultProvider,
+  pendingCreates: [],
 });
 
 describe("adoptionFrontDoor", () => {

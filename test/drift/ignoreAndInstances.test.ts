@@ -49,6 +49,7 @@ describe("instancesOf", () => {
       ]),
     ),
     nativeDefaultProvider: false,
+    pendingCreates: [],
   });
   const stackConfig = { get: (key: string) => ({ "webhooks:baseUrl": "https://test.example.com" })[key] };
   const env = { WEBHOOKS_TOKEN: "t", PROD_TOKEN: "p" };

@@ -80,7 +80,7 @@ describe("stateSnapshot", () => {
     });
   });
 
-  it("collects every GUID, lower-cased: ids, adopted GUIDs, pending deletions and pending operations", () => {
+  it("collects every GUID, lower-cased: ids, adopted GUIDs, pending deletions and pending operations but creates", () => {
     const snapshot = stateSnapshot({
       resources: [
         {
@@ -91,10 +91,17 @@ describe("stateSnapshot", () => {
         resource("a", "AAAA", { inputs: { adoptGuid: "adopted" } }),
         resource("old", "OLD", { delete: true }),
       ],
-      pending_operations: [{ resource: resource("creating", "PENDING"), type: "creating" }],
+      pending_operations: [
+        { resource: resource("updating", "PENDING"), type: "updating" },
+        // The engine can write the GUID a create returned before the run was killed: still not managed.
+        { resource: resource("creating", "CREATED"), type: "creating" },
+      ],
     });
     expect([...snapshot.guids].sort()).toEqual(["aaaa", "adopted", "old", "pending"]);
     expect(snapshot.managed.map((m) => m.name)).toEqual(["a"]);
+    expect(snapshot.pendingCreates).toEqual([
+      { urn: `urn:pulumi:dev::proj::${TYPE}::creating`, key: expect.any(String), guid: "created" },
+    ]);
   });
 
   it("handles an empty deployment", () => {
@@ -103,6 +110,7 @@ describe("stateSnapshot", () => {
       guids: new Set(),
       providers: new Map(),
       nativeDefaultProvider: false,
+      pendingCreates: [],
     });
   });
 });

@@ -112,10 +112,10 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
   });
 
   it("an out-of-band edit, an out-of-band delete and an unmanaged subscription: exit 2, each named; state untouched", async () => {
-    await editOutOfBand("https://hooks.example.com/objects", {
+    await editOutOfBand("https://hooks.example.com/yaml/objects", {
       SubscriberURL: "https://elsewhere.example.net/objects",
     });
-    const deleted = await deleteOutOfBand("https://hooks.example.com/packets");
+    const deleted = await deleteOutOfBand("https://hooks.example.com/yaml/packets");
     const unmanaged = await service.subscribe({
       Webhook: 5, // BusinessObjectTypeUpdated: type-scoped
       FilterObjectType: 6,
@@ -141,7 +141,7 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
           {
             field: "subscriberUrl",
             secret: false,
-            state: "https://hooks.example.com/objects",
+            state: "https://hooks.example.com/yaml/objects",
             live: "https://elsewhere.example.net/objects",
           },
         ],

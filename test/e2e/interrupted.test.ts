@@ -1,12 +1,15 @@
 /**
  * Interrupted run: the engine is SIGKILLed in the middle of an `up` — some creates recorded, some
  * in flight (committed by the service after the kill, unknown to the state), some not started —
- * and the recovery steps of docs/recovery.md bring the stack to exactly the desired state with
- * no duplicate and no orphan.
+ * and the recovery steps of docs/recovery.md (the commands the drift review prints) bring the
+ * stack to exactly the desired state with no duplicate and no orphan.
  */
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStack } from "../../engine/automation";
+import { reviewDrift } from "../../drift";
+import { recoveryCommands } from "../../drift/pendingCreates";
+import { engineEnv, openStack, type StackOptions } from "../../engine/automation";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import { adoptionRecorder, compareFleet, describeComparison, exactly, fleet, fleetProgram } from "../support/fleet";
@@ -87,43 +90,69 @@ describe("an up killed with SIGKILL", () => {
     expect(live.length).toBeGreaterThan(recordedAtKill);
   });
 
-  it("recovers with cancel, refresh --clear-pending-creates and up: exactly the desired state, no duplicates", async () => {
-    const stack = await openStack({
+  it("recovers as docs/recovery.md says: cancel, then the drift review's commands: exactly the desired state", async () => {
+    const backendDir = join(dir, "state");
+    const options: StackOptions = {
       engine: requireEngine(),
-      backendDir: join(dir, "state"),
+      backendDir,
       stackName: STACK,
       workDir: dir,
       projectName: PROJECT,
       program: fleetProgram(() => desired),
       config: { "webhooks:baseUrl": { value: emulator.url }, "webhooks:token": { value: "dev-builder", secret: true } },
-    });
+    };
+    const stack = await openStack(options);
 
     // 1. The killed update's lock blocks everything until `pulumi cancel` removes it.
     await expect(stack.up()).rejects.toThrow(/locked/);
     await stack.cancel();
     expect(locks()).toEqual([]);
 
-    // 2. Refresh reads back what was recorded and drops the creates that never finished.
-    const refresh = await stack.refresh({ clearPendingCreates: true });
-    expect(refresh.summary.result).toBe("succeeded");
-    expect(checkpoint().pending).toEqual([]);
+    // 2. The drift review matches each subscription the killed run committed but never recorded
+    //    to its pending create, and prints the commands that finish the run.
+    const pending = checkpoint().pending.length;
+    const report = await reviewDrift({
+      stackName: STACK,
+      workDir: dir,
+      engine: requireEngine(),
+      backendUrl: pathToFileURL(backendDir).href,
+      env: engineEnv(requireEngine(), backendDir),
+    });
     const inState = new Set(((await stack.exportStack()).deployment.resources ?? []).map((r: { id?: string }) => r.id));
     const orphans = (await emulator.all()).map((s) => s.GUID).filter((guid) => !inState.has(guid));
+    expect(report.unmanaged.map((u) => u.guid).sort()).toEqual(orphans.sort());
+    expect(report.unmanaged.every((u) => u.pendingCreate?.startsWith(`urn:pulumi:${STACK}::`))).toBe(true);
+    const targets = report.unmanaged.map((u) => u.pendingCreate!);
+    expect(report.recovery).toEqual(recoveryCommands(STACK, pending, targets));
 
-    // 3. Up creates the rest; the subscriptions committed after the kill are adopted, not duplicated.
+    // 3. The commands, through the Automation API (test/e2e/package.test.ts runs them as printed):
+    //    clear the pending creates; an up of only the matched resources, with the opt-in, takes
+    //    over each one's orphan.
+    await stack.refresh({ clearPendingCreates: true });
+    expect(checkpoint().pending).toEqual([]);
+    const recovery = await openStack({ ...options, env: { WEBHOOKS_ADOPT_IDENTICAL: "true" } });
     const { onEvent, adopted } = adoptionRecorder();
-    const up = await stack.up({ onEvent });
-    expect(up.summary.resourceChanges).toEqual({ same: recordedAtKill + 1, create: COUNT - recordedAtKill });
+    const targeted = await recovery.up({ target: targets, onEvent });
+    expect(targeted.summary.resourceChanges).toMatchObject({ create: orphans.length });
+    expect([...adopted].sort()).toEqual(orphans.sort());
+    expect(recorded()).toBe(recordedAtKill + orphans.length);
+
+    // 4. A plain up creates the rest; nothing identical is left to warn about or take over.
+    const rest = adoptionRecorder();
+    const up = await stack.up({ onEvent: rest.onEvent });
+    expect(up.summary.resourceChanges).toEqual({
+      same: recordedAtKill + orphans.length + 1,
+      create: COUNT - recordedAtKill - orphans.length,
+    });
+    expect(rest.adopted).toEqual([]);
 
     const comparison = await compareFleet(stack, await emulator.all(), desired);
     console.log(
-      `[interrupted] recovered: ${adopted.length} adopted of ${orphans.length} unrecorded; ${describeComparison(comparison)}`,
+      `[interrupted] recovered: ${pending} pending creates, ${orphans.length} orphans taken over by their own resources; ${describeComparison(comparison)}`,
     );
-    // Each subscription the killed run left unrecorded is adopted, once.
-    expect([...adopted].sort()).toEqual(orphans.sort());
     expect(comparison).toEqual(exactly(COUNT));
 
-    // 4. And the stack is settled.
+    // 5. And the stack is settled.
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: COUNT + 1 });
     await stack.destroy();
     expect(await emulator.all()).toEqual([]);

@@ -4,8 +4,8 @@
  * checkpoints means the killed run records nothing — the state at rest is the one from before
  * the run, with no pending operations, plus the backend's lock — while the service holds what the
  * run did. The documented recovery (docs/large-fleets.md: `pulumi cancel`, then the same command
- * again) must bring the service to exactly what the program declares: no duplicate, no orphan,
- * each subscription recorded once.
+ * again, an `up` with the adoptIdentical opt-in) must bring the service to exactly what the
+ * program declares: no duplicate, no orphan, each subscription recorded once.
  */
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -29,6 +29,8 @@ import type { InterruptedRunParameters } from "./fixtures/interrupted-run";
 const COUNT = 30;
 const PROJECT = "interrupted-fast";
 const FAST = { PULUMI_SKIP_CHECKPOINTS: "true" };
+/** The recovery run's opt-in of docs/large-fleets.md: creates take over what the killed run made. */
+const RECOVERY = { ...FAST, WEBHOOKS_ADOPT_IDENTICAL: "true" };
 /** Kill once this many requests of the interrupted operation have reached the service. */
 const KILL_AFTER = 14;
 /** Half the requests of the interrupted operation answer this late: at the kill, some are in flight. */
@@ -47,7 +49,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-function stackOf(name: string, variant: FleetVariant = {}): Promise<Stack> {
+function stackOf(name: string, variant: FleetVariant = {}, env: Record<string, string> = FAST): Promise<Stack> {
   const desired = fleet(COUNT, variant);
   return openStack({
     engine: requireEngine(),
@@ -57,7 +59,7 @@ function stackOf(name: string, variant: FleetVariant = {}): Promise<Stack> {
     projectName: PROJECT,
     program: fleetProgram(() => desired),
     config: { "webhooks:baseUrl": { value: emulator.url }, "webhooks:token": { value: "dev-builder", secret: true } },
-    env: FAST,
+    env,
   });
 }
 
@@ -122,7 +124,7 @@ async function expectExactly(stack: Stack, desired: ReturnType<typeof fleet>): P
 }
 
 describe("fast mode: an up killed in the middle of its creates", () => {
-  it("records nothing; cancel and up again adopt every subscription the killed run left", async () => {
+  it("records nothing; cancel and an up with the adoptIdentical opt-in adopt every subscription the killed run left", async () => {
     const { state, live, recorded } = await interrupt("fast-up", "up", "SubscribeToWebhook");
     // Nothing of the killed run is in the state: every subscription it made is unknown to it.
     expect(recorded).toBe(0);
@@ -130,7 +132,7 @@ describe("fast mode: an up killed in the middle of its creates", () => {
     expect(locks(join(dir, "state"))).toHaveLength(1);
     expect(live.length).toBeGreaterThanOrEqual(KILL_AFTER);
 
-    const stack = await stackOf("fast-up");
+    const stack = await stackOf("fast-up", {}, RECOVERY);
     await cancelLock(stack);
     const { onEvent, adopted } = adoptionRecorder();
     const up = await stack.up({ onEvent });
@@ -139,14 +141,15 @@ describe("fast mode: an up killed in the middle of its creates", () => {
     expect([...adopted].sort()).toEqual(live.map((s) => s.GUID).sort());
     await expectExactly(stack, fleet(COUNT));
 
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: COUNT + 1 });
+    // Settled, back without the opt-in.
+    expect((await (await stackOf("fast-up")).up()).summary.resourceChanges).toEqual({ same: COUNT + 1 });
     await stack.destroy();
     expect(await emulator.all()).toEqual([]);
   });
 });
 
 describe("fast mode: an up killed in the middle of a replacement", () => {
-  it("keeps the old state; cancel and up again adopt the new subscriptions and delete every old one", async () => {
+  it("keeps the old state; cancel and an up with the opt-in adopt the new subscriptions and delete every old one", async () => {
     const before = await stackOf("fast-replace");
     await before.up();
     const old = new Set((await emulator.all()).map((s) => s.GUID));
@@ -159,7 +162,7 @@ describe("fast mode: an up killed in the middle of a replacement", () => {
     const created = live.filter((s) => !old.has(s.GUID)).map((s) => s.GUID);
     expect(created.length).toBeGreaterThanOrEqual(KILL_AFTER);
 
-    const stack = await stackOf("fast-replace", REPLACED);
+    const stack = await stackOf("fast-replace", REPLACED, RECOVERY);
     await cancelLock(stack);
     const { onEvent, adopted } = adoptionRecorder();
     const up = await stack.up({ onEvent });

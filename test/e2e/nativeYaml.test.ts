@@ -81,14 +81,16 @@ describe("examples/yaml with the plugin by path", () => {
       objectCreatedGuid: string;
       objectCreatedEvent: string;
     };
-    const packets = await service.subscriptionAt("https://hooks.example.com/packets");
+    const packets = await service.subscriptionAt("https://hooks.example.com/yaml/packets");
     expect(packets).toMatchObject({
       GUID: outputs.packetCreatedGuid,
       Signature: outputs.packetCreatedSignature,
       CustomHeader: "X-Api-Key",
       CustomHeaderValue: HEADER_VALUE,
     });
-    expect((await service.subscriptionAt("https://hooks.example.com/objects")).GUID).toBe(outputs.objectCreatedGuid);
+    expect((await service.subscriptionAt("https://hooks.example.com/yaml/objects")).GUID).toBe(
+      outputs.objectCreatedGuid,
+    );
     expect(outputs.objectCreatedEvent).toBe("BusinessObjectCreated");
   });
 
@@ -114,31 +116,31 @@ describe("examples/yaml with the plugin by path", () => {
   });
 
   it("a new subscriberUrl updates in place: same GUID and Signature", async () => {
-    const before = await service.subscriptionAt("https://hooks.example.com/packets");
-    edit(program, "https://hooks.example.com/packets", "https://hooks.example.com/packets-v2");
+    const before = await service.subscriptionAt("https://hooks.example.com/yaml/packets");
+    edit(program, "https://hooks.example.com/yaml/packets", "https://hooks.example.com/yaml/packets-v2");
     const up = await pulumi(example, ["up", "--yes"]);
     expect(up.stdout).toMatch(/~ 1 updated/);
-    const after = await service.subscriptionAt("https://hooks.example.com/packets-v2");
+    const after = await service.subscriptionAt("https://hooks.example.com/yaml/packets-v2");
     expect(after.GUID).toBe(before.GUID);
     expect(after.Signature).toBe(before.Signature);
   });
 
   it("a new event replaces the subscription: the new one is created first, then the old one deleted", async () => {
-    const before = await service.subscriptionAt("https://hooks.example.com/packets-v2");
+    const before = await service.subscriptionAt("https://hooks.example.com/yaml/packets-v2");
     edit(program, "webhook: 0 # PacketCreated", "webhook: 1 # PacketUpdated");
     const up = await pulumi(example, ["up", "--yes"]);
     expect(up.stdout).toMatch(/\+-1 replaced/);
     const created = up.stdout.indexOf("created replacement");
     expect(created).toBeGreaterThan(-1);
     expect(up.stdout.indexOf("deleting original")).toBeGreaterThan(created);
-    const after = await service.subscriptionAt("https://hooks.example.com/packets-v2");
+    const after = await service.subscriptionAt("https://hooks.example.com/yaml/packets-v2");
     expect(after.GUID).not.toBe(before.GUID);
     expect(after.Webhook).toBe(1);
     expect((await service.all()).map((s) => s.GUID)).not.toContain(before.GUID);
   });
 
   it("an out-of-band edit: `pulumi refresh` records it, `pulumi up` puts it back", async () => {
-    const live = await service.subscriptionAt("https://hooks.example.com/objects");
+    const live = await service.subscriptionAt("https://hooks.example.com/yaml/objects");
     const body = { GUID: live.GUID, Webhook: 3, FilterObjectType: 2, SubscriberURL: "https://elsewhere.example.com/x" };
     expect((await service.config("UpdateWebhookSubscription", { body })).status).toBe(200);
 
@@ -146,17 +148,17 @@ describe("examples/yaml with the plugin by path", () => {
     const changes = await pulumi(example, ["preview", "--expect-no-changes"], UNEXPECTED_CHANGES_EXIT);
     expect(changes.stdout).toMatch(/~ 1 to update/);
     expect((await pulumi(example, ["up", "--yes"])).stdout).toMatch(/~ 1 updated/);
-    expect((await service.subscriptionAt("https://hooks.example.com/objects")).GUID).toBe(live.GUID);
+    expect((await service.subscriptionAt("https://hooks.example.com/yaml/objects")).GUID).toBe(live.GUID);
   });
 
   it("an out-of-band delete: `pulumi refresh` drops it, `pulumi up` creates it again, `pulumi destroy` empties the instance", async () => {
-    const live = await service.subscriptionAt("https://hooks.example.com/objects");
+    const live = await service.subscriptionAt("https://hooks.example.com/yaml/objects");
     const gone = await service.config("Unsubscribe", { query: { webHookSubscriptionGUID: live.GUID } });
     expect(gone.status).toBe(200);
 
     expect((await pulumi(example, ["refresh", "--yes"])).stdout).toMatch(/- 1 deleted/);
     expect((await pulumi(example, ["up", "--yes"])).stdout).toMatch(/\+ 1 created/);
-    expect((await service.subscriptionAt("https://hooks.example.com/objects")).GUID).not.toBe(live.GUID);
+    expect((await service.subscriptionAt("https://hooks.example.com/yaml/objects")).GUID).not.toBe(live.GUID);
     expect((await pulumi(example, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
     expect(await service.all()).toEqual([]);
   });

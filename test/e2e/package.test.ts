@@ -102,12 +102,12 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
   /** What the user's `npm install` printed on stderr, warnings included. */
   let installWarnings: string;
 
-  /** `pulumi <args> --stack dev` in a program directory of the user project. */
-  const pulumi = async (program: string, args: string[], expected = 0) => {
-    const result = await run("pulumi", [...args, "--stack", "dev"], join(user, program), env, expected);
+  /** `pulumi <args> --stack <stack>` in a program directory of the user project. */
+  const pulumi = async (program: string, args: string[], expected = 0, stack = "dev") => {
+    const result = await run("pulumi", [...args, "--stack", stack], join(user, program), env, expected);
     // The transcript's summary, e.g. "pulumi up (ts-infra): + 2 created", for the run's log.
     const summary = resourcesSummary(result.stdout);
-    if (summary) console.log(`[${toolchain.name}] pulumi ${args.join(" ")} (${program}): ${summary}`);
+    if (summary) console.log(`[${toolchain.name}] pulumi ${args.join(" ")} (${program}, ${stack}): ${summary}`);
     return result;
   };
 
@@ -246,6 +246,31 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     },
   );
 
+  it("two stacks declaring the same subscription each own theirs: `up` both, `destroy` one, the other's stays live and settled", async () => {
+    // staging: a second stack of the TypeScript project, so the very same subscription as dev's.
+    const dev = async () => (await service.all()).filter((s) => s.SubscriberURL === "https://hooks.example.com/ts");
+    const [devSubscription] = await dev();
+    expect(devSubscription).toBeDefined();
+    await pulumi("ts-infra", ["stack", "init"], 0, "staging");
+    const up = await pulumi("ts-infra", ["up", "--yes"], 0, "staging");
+    expect(up.stdout).toMatch(/\+ 2 created/);
+    // Not taken over: its own, with one warning naming dev's and how to take it over instead.
+    const diagnostics = up.stdout.slice(up.stdout.indexOf("Diagnostics:"), up.stdout.lastIndexOf("Resources:"));
+    expect(diagnostics.match(/an identical subscription already exists/g) ?? []).toHaveLength(1);
+    expect(up.stdout).toContain(`(${devSubscription!.GUID}; same event, scope, URL and header name)`);
+    const staging = JSON.parse((await pulumi("ts-infra", ["stack", "output", "--json"], 0, "staging")).stdout) as {
+      guid: string;
+    };
+    expect(staging.guid).not.toBe(devSubscription!.GUID);
+    expect((await dev()).map((s) => s.GUID).sort()).toEqual([devSubscription!.GUID, staging.guid].sort());
+
+    expect((await pulumi("ts-infra", ["destroy", "--yes"], 0, "staging")).stdout).toMatch(/- 2 deleted/);
+    await pulumi("ts-infra", ["stack", "rm", "--yes"], 0, "staging");
+    // dev's subscription is untouched, and dev sees no change.
+    expect(await dev()).toEqual([devSubscription]);
+    expect((await pulumi("ts-infra", ["preview", "--expect-no-changes"])).stdout).toMatch(/2 unchanged/);
+  });
+
   it("the bin's runner (for machines without a language host) finds the program and agrees: no changes", async () => {
     const args = ["webhook-subscriptions", "preview", "--cwd", join(user, "ts-infra"), "--stack", "dev"];
     const { stdout } = await run("npx", args, user, env);
@@ -292,7 +317,7 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     expect(await service.all()).toEqual([]);
   });
 
-  it("a killed `pulumi up` recovers as docs/recovery.md says: cancel, refresh --clear-pending-creates, up — no duplicates", async () => {
+  it("a killed `pulumi up` recovers: cancel, refresh --clear-pending-creates, an up with the adoptIdentical opt-in — no duplicates", async () => {
     const recorded = () => checkpoint(state, "fleet-infra", "dev").resources.filter((r) => r.startsWith("sub-"));
     // Half the Subscribes answer late: when the kill lands, some are recorded, some in flight.
     await service.admin("PUT", "/faults", {
@@ -328,14 +353,28 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     await pulumi("fleet-infra", ["cancel", "--yes"]);
     expect(locks(state)).toEqual([]);
 
-    // 2. Refresh drops the creates that never finished.
+    // 2. The drift review names the pending creates and prints the commands that finish the run.
+    const review = await run(
+      "npx",
+      ["webhook-subscriptions", "drift", "--stack", "dev", "--cwd", fleet, "--format", "json"],
+      user,
+      env,
+      2,
+    );
+    const report = JSON.parse(review.stdout) as { recovery?: string[] };
+    console.log(`[${toolchain.name}] the drift review's recovery:\n${report.recovery?.join("\n")}`);
+    expect(report.recovery?.[0]).toBe("pulumi refresh --stack dev --clear-pending-creates --yes");
+
+    // 3. Refresh drops the pending creates; an up of the whole stack with the adoptIdentical opt-in
+    //    (docs/recovery.md, as for fast mode) takes over each subscription the killed run committed.
     await pulumi("fleet-infra", ["refresh", "--clear-pending-creates", "--yes"]);
     expect(checkpoint(state, "fleet-infra", "dev").pending).toEqual([]);
     const unrecorded = (await service.all()).length - recorded().length;
     expect(unrecorded, "subscriptions the killed run committed but never recorded").toBeGreaterThan(0);
-
-    // 3. Up creates the rest and adopts each unrecorded subscription instead of duplicating it.
-    const up = await pulumi("fleet-infra", ["up", "--yes"]);
+    const up = await run("pulumi", ["up", "--yes", "--stack", "dev"], fleet, {
+      ...env,
+      WEBHOOKS_ADOPT_IDENTICAL: "true",
+    });
     const adopted = new Set(
       [...up.stdout.matchAll(/adopted the existing identical subscription ([0-9a-f-]{36})/g)].map((m) => m[1]),
     );

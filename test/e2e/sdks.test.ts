@@ -25,7 +25,8 @@ const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"
 };
 const VERSION = manifest.version;
 const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
-const PACKETS_URL = "https://hooks.example.com/packets";
+/** Each example declares its subscriptions under its own path: stacks of two examples never share one. */
+const hooksOf = (example: string) => `https://hooks.example.com/${example}`;
 
 let root: string;
 let checkout: string;
@@ -58,6 +59,7 @@ async function liveAt(url: string): Promise<Record<string, unknown> & { GUID: st
 
 /** The example's whole life with plain `pulumi`: create, no changes, update in place, destroy. */
 async function lifecycle(example: string, program: string): Promise<void> {
+  const packetsUrl = `${hooksOf(example)}/packets`;
   await pulumi(example, ["stack", "init"]);
   await pulumi(example, ["config", "set", "webhooks:baseUrl", service.url]);
   await pulumi(example, ["config", "set", "--secret", "webhooks:token", "dev-builder"]);
@@ -69,24 +71,24 @@ async function lifecycle(example: string, program: string): Promise<void> {
     objectCreatedGuid: string;
     objectCreatedEvent: string;
   };
-  const packets = await liveAt(PACKETS_URL);
+  const packets = await liveAt(packetsUrl);
   expect(packets).toMatchObject({
     GUID: outputs.packetCreatedGuid,
     Signature: outputs.packetCreatedSignature,
     CustomHeader: "X-Api-Key",
     CustomHeaderValue: "change-me",
   });
-  expect((await liveAt("https://hooks.example.com/objects")).GUID).toBe(outputs.objectCreatedGuid);
+  expect((await liveAt(`${hooksOf(example)}/objects`)).GUID).toBe(outputs.objectCreatedGuid);
   expect(outputs.objectCreatedEvent).toBe("BusinessObjectCreated");
 
   expect((await pulumi(example, ["preview", "--expect-no-changes"])).stdout).toMatch(/3 unchanged/);
 
   const file = join(checkout, "examples", example, program);
   const text = readFileSync(file, "utf8");
-  expect(text).toContain(`"${PACKETS_URL}"`);
-  writeFileSync(file, text.replace(`"${PACKETS_URL}"`, `"${PACKETS_URL}-v2"`));
+  expect(text).toContain(`"${packetsUrl}"`);
+  writeFileSync(file, text.replace(`"${packetsUrl}"`, `"${packetsUrl}-v2"`));
   expect((await pulumi(example, ["up", "--yes"])).stdout).toMatch(/~ 1 updated/);
-  const updated = await liveAt(`${PACKETS_URL}-v2`);
+  const updated = await liveAt(`${packetsUrl}-v2`);
   expect(updated.GUID).toBe(packets.GUID);
   expect(updated.Signature).toBe(packets.Signature);
 

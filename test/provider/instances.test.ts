@@ -248,31 +248,33 @@ describe("settings are checked by check (so at preview)", () => {
 });
 
 describe("adoptIdentical", () => {
-  it("false: create fails naming the identical subscription and the adoptGuid to use", async () => {
-    const existing = await a.subscribe({
-      Webhook: 3,
-      FilterObjectType: 7,
-      SubscriberURL: "https://hooks.example.com/catalogue",
-    });
-    const strict = await on(a.url, { "webhooks:adoptIdentical": "false" });
-    await expect(strict.create(inputs())).rejects.toThrow(
-      new RegExp(
-        `identical subscription ${existing.GUID}.*webhooks:adoptIdentical is false.*adoptGuid: "${existing.GUID}"`,
-      ),
-    );
-    expect(await a.all()).toHaveLength(1);
-  });
+  const catalogue = { Webhook: 3, FilterObjectType: 7, SubscriberURL: "https://hooks.example.com/catalogue" };
 
-  it("true (default): adopts it and warns about the risk", async () => {
-    const existing = await a.subscribe({
-      Webhook: 3,
-      FilterObjectType: 7,
-      SubscriberURL: "https://hooks.example.com/catalogue",
-    });
+  it("false (default): creates its own beside the identical one, warning once with its GUID and how to take it over", async () => {
+    const existing = await a.subscribe(catalogue);
     const warn = vi.spyOn(console, "error").mockImplementation(() => {});
     const { id } = await (await on(a.url)).create(inputs());
-    expect(id).toBe(existing.GUID);
-    expect(warn.mock.calls.join("\n")).toMatch(/both now do.*webhooks:adoptIdentical to false/);
+    const warnings = warn.mock.calls.map((c) => String(c[0]));
     warn.mockRestore();
+    expect(id).not.toBe(existing.GUID);
+    expect((await a.all()).map((x) => x.GUID).sort()).toEqual([existing.GUID, id].sort());
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `an identical subscription already exists.*${existing.GUID}.*creates its own.*adoptGuid: "${existing.GUID}".*pulumi import webhooks:index:WebhookSubscription <name> ${existing.GUID}.*drift --stack <stack>\` prints the commands`,
+      ),
+    );
+  });
+
+  it("true: adopts it, warning that the recovery opt-in can make two stacks co-own it", async () => {
+    const existing = await a.subscribe(catalogue);
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { id } = await (await on(a.url, { "webhooks:adoptIdentical": "true" })).create(inputs());
+    expect(id).toBe(existing.GUID);
+    expect(warn.mock.calls.join("\n")).toMatch(
+      /adopted the existing identical.*webhooks:adoptIdentical is true.*both now do.*back to false/,
+    );
+    warn.mockRestore();
+    expect(await a.all()).toHaveLength(1);
   });
 });

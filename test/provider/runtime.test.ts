@@ -25,6 +25,9 @@ beforeEach(async () => {
   configure(emulator.url);
 });
 
+/** The recovery opt-in of docs/large-fleets.md. */
+const ADOPT = { "webhooks:adoptIdentical": "true" };
+
 /** Configures the provider as the host would, from stack config. */
 function configure(baseUrl: string, extra: Record<string, string> = {}): void {
   const config: Record<string, string> = { "webhooks:baseUrl": baseUrl, "webhooks:token": "dev-builder", ...extra };
@@ -101,7 +104,20 @@ describe("create", () => {
     warn.mockRestore();
   });
 
-  it("with a rotation label, still adopts the identical orphan of an interrupted run (no duplicate)", async () => {
+  it("reconciles a lost Subscribe answer beside another stack's identical subscription: takes its own, not theirs", async () => {
+    const theirs = await subscribeIdentical("theirs");
+    await emulator.admin("PUT", "/faults", [{ operation: "SubscribeToWebhook", kind: "reset-after-commit", count: 1 }]);
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { id } = await runtime.create(inputs());
+    warn.mockRestore();
+    const all = (await emulator.all()).map((s) => s.GUID.toLowerCase());
+    expect(all).toHaveLength(2);
+    expect(all).toContain(id);
+    expect(id).not.toBe(theirs.GUID.toLowerCase());
+  });
+
+  it("with adoptIdentical and a rotation label, adopts the identical orphan of an interrupted run (no duplicate)", async () => {
+    configure(emulator.url, ADOPT);
     const orphan = await subscribeIdentical("k1");
     const warn = vi.spyOn(console, "error").mockImplementation(() => {});
     const { id } = await runtime.create(inputs({ rotation: "2027-01" }));
@@ -111,8 +127,9 @@ describe("create", () => {
   });
 
   it("a forced replacement that adopted the old subscription does not unsubscribe it (pulumi up --replace skips diff)", async () => {
+    configure(emulator.url, ADOPT);
     const old = await runtime.create(inputs());
-    configure(emulator.url); // the replacement runs in a later engine operation, as `up --replace` does
+    configure(emulator.url, ADOPT); // the replacement runs in a later engine operation, as `up --replace` does
     const warn = vi.spyOn(console, "error").mockImplementation(() => {});
     const replacement = await runtime.create(inputs());
     expect(replacement.id).toBe(old.id);
@@ -122,7 +139,8 @@ describe("create", () => {
     warn.mockRestore();
   });
 
-  it("adopts an identical orphan instead of creating a duplicate", async () => {
+  it("with adoptIdentical, adopts an identical orphan instead of creating a duplicate", async () => {
+    configure(emulator.url, ADOPT);
     const orphan = await subscribeIdentical("old");
     const warn = vi.spyOn(console, "error").mockImplementation(() => {});
     const { id, outs } = await runtime.create(inputs());
@@ -135,7 +153,8 @@ describe("create", () => {
     expect(await emulator.all()).toHaveLength(1);
   });
 
-  it("adopts each identical orphan at most once, and never one deleted since the list was read", async () => {
+  it("with adoptIdentical, adopts each identical orphan at most once, and never one deleted since the list was read", async () => {
+    configure(emulator.url, ADOPT);
     const body = objectScopedBody(0, PACKET, {
       FilterObjectType: 2,
       SubscriberURL: "https://hooks.example.com/orders",

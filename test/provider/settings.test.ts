@@ -30,7 +30,7 @@ describe("readSettings, default provider", () => {
         credentialSource: "WEBHOOKS_TOKEN",
         maxRequestsPerSecond: 5,
       },
-      adoptIdentical: true,
+      adoptIdentical: false,
     });
   });
 
@@ -39,12 +39,12 @@ describe("readSettings, default provider", () => {
       config({
         "webhooks:requestTimeoutMs": "5000",
         "webhooks:retryDeadlineMs": "9000",
-        "webhooks:adoptIdentical": "false",
+        "webhooks:adoptIdentical": "true",
       }),
       env,
     );
     expect(settings.connection).toMatchObject({ requestTimeoutMs: 5000, retryDeadlineMs: 9000 });
-    expect(settings.adoptIdentical).toBe(false);
+    expect(settings.adoptIdentical).toBe(true);
     expect(failure(() => readSettings(config({ "webhooks:adoptIdentical": "yes" }), env))).toMatch(
       /webhooks:adoptIdentical must be true or false.*got: "yes"/,
     );
@@ -118,7 +118,7 @@ describe("readSettings, explicit Provider", () => {
         token: "p",
         credentialSource: 'Provider "prod" token',
       },
-      adoptIdentical: true,
+      adoptIdentical: false,
       providerName: "prod",
     });
   });

@@ -44,9 +44,9 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
-	// Whether creating a subscription takes over an identical unmanaged one on the instance (the
-	// orphan of an interrupted run) instead of failing. `false` = create fails naming its GUID and
-	// the `adoptGuid` to use; choose it when several stacks share the instance.
+	// Whether creating a subscription takes over an identical one it finds on the instance instead
+	// of creating its own beside it. An opt-in for the run that recovers a killed `up`
+	// (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
 	AdoptIdentical *bool `pulumi:"adoptIdentical"`
 	// api-version sent on every call; `"2024.1"` selects the legacy API.
 	ApiVersion *string `pulumi:"apiVersion"`
@@ -77,9 +77,9 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
-	// Whether creating a subscription takes over an identical unmanaged one on the instance (the
-	// orphan of an interrupted run) instead of failing. `false` = create fails naming its GUID and
-	// the `adoptGuid` to use; choose it when several stacks share the instance.
+	// Whether creating a subscription takes over an identical one it finds on the instance instead
+	// of creating its own beside it. An opt-in for the run that recovers a killed `up`
+	// (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
 	AdoptIdentical pulumi.BoolPtrInput
 	// api-version sent on every call; `"2024.1"` selects the legacy API.
 	ApiVersion pulumi.StringPtrInput

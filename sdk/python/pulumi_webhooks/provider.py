@@ -36,9 +36,9 @@ class ProviderArgs:
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] base_url: `{base_url}` of the instance, an absolute http(s) URL. Where its subscriptions are recorded to live.
-        :param pulumi.Input[_builtins.bool] adopt_identical: Whether creating a subscription takes over an identical unmanaged one on the instance (the
-               orphan of an interrupted run) instead of failing. `false` = create fails naming its GUID and
-               the `adoptGuid` to use; choose it when several stacks share the instance.
+        :param pulumi.Input[_builtins.bool] adopt_identical: Whether creating a subscription takes over an identical one it finds on the instance instead
+               of creating its own beside it. An opt-in for the run that recovers a killed `up`
+               (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
         :param pulumi.Input[_builtins.str] api_version: api-version sent on every call; `"2024.1"` selects the legacy API.
         :param pulumi.Input[_builtins.str] client_id: OAuth2 client id (client-credentials grant), with `clientSecret` and `tokenUrl`.
         :param pulumi.Input[_builtins.str] client_secret: OAuth2 client secret. Always stored as a secret. Or use `clientSecretFromEnv`.
@@ -94,9 +94,9 @@ class ProviderArgs:
     @pulumi.getter(name="adoptIdentical")
     def adopt_identical(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether creating a subscription takes over an identical unmanaged one on the instance (the
-        orphan of an interrupted run) instead of failing. `false` = create fails naming its GUID and
-        the `adoptGuid` to use; choose it when several stacks share the instance.
+        Whether creating a subscription takes over an identical one it finds on the instance instead
+        of creating its own beside it. An opt-in for the run that recovers a killed `up`
+        (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
         """
         return pulumi.get(self, "adopt_identical")
 
@@ -264,9 +264,9 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] adopt_identical: Whether creating a subscription takes over an identical unmanaged one on the instance (the
-               orphan of an interrupted run) instead of failing. `false` = create fails naming its GUID and
-               the `adoptGuid` to use; choose it when several stacks share the instance.
+        :param pulumi.Input[_builtins.bool] adopt_identical: Whether creating a subscription takes over an identical one it finds on the instance instead
+               of creating its own beside it. An opt-in for the run that recovers a killed `up`
+               (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
         :param pulumi.Input[_builtins.str] api_version: api-version sent on every call; `"2024.1"` selects the legacy API.
         :param pulumi.Input[_builtins.str] base_url: `{base_url}` of the instance, an absolute http(s) URL. Where its subscriptions are recorded to live.
         :param pulumi.Input[_builtins.str] client_id: OAuth2 client id (client-credentials grant), with `clientSecret` and `tokenUrl`.

@@ -81,7 +81,7 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
-    name: "adopt-identical policy (refuse, adoptGuid, adopt with a warning)",
+    name: "one owner per subscription (its own beside an identical one, adoptGuid, the adoptIdentical opt-in)",
     async run(c) {
       const declared = objectCreated("adopt", { customHeader: "X-Api-Key", customHeaderValue: "declared-value" });
       const body = {
@@ -91,19 +91,21 @@ export const SCENARIOS: readonly Scenario[] = [
         CustomHeader: "X-Api-Key",
       };
       const made = await c.service.subscribe({ ...body, CustomHeaderValue: "out-of-band-value" });
-      const stack = await c.stack("adopt", { "webhooks:adoptIdentical": "false" });
+      const stack = await c.stack("adopt");
 
-      // adoptIdentical false: refused, naming the identical subscription and the adoptGuid to set.
+      // The default: not taken over. Its own subscription beside it, and a warning naming the identical GUID.
       c.declare({ twin: declared });
-      const refused = await stack.up(FAILED);
-      const refusal = errors(refused).join("\n");
-      expect(refusal).toContain(`an identical subscription ${made.GUID} already exists`);
-      expect(refusal).toContain(`adoptGuid: "${made.GUID}"`);
-      // The one Subscribe is the out-of-band one.
-      expect((await c.stats()).requests.SubscribeToWebhook).toBe(1);
-      expect(await stack.recorded()).toEqual([]);
+      const own = await stack.up();
+      const warning = shown(own).join("\n");
+      expect(warning).toMatch(new RegExp(`an identical subscription already exists on \\S+ \\(${made.GUID};`));
+      expect(warning).toContain(`adoptGuid: "${made.GUID}"`);
+      const ownGuid = (await stack.one("twin")).guid;
+      expect(ownGuid).not.toBe(made.GUID);
+      expect(await liveGuids(c)).toEqual([made.GUID, ownGuid].sort());
+      expect((await c.stats()).requests.SubscribeToWebhook).toBe(2);
 
-      // adoptGuid: taken over with its GUID and Signature, brought to the declared header value.
+      // adoptGuid: taken over with its GUID and Signature, brought to the declared header value;
+      // the subscription it had made is replaced, so deleted.
       c.declare({ twin: { ...declared, adoptGuid: made.GUID } });
       await stack.up();
       expect(await stack.one("twin")).toMatchObject({ guid: made.GUID, signature: made.Signature });
@@ -111,7 +113,7 @@ export const SCENARIOS: readonly Scenario[] = [
         expect.objectContaining({ GUID: made.GUID, CustomHeaderValue: "declared-value" }),
       ]);
 
-      // adoptIdentical true (the default): an identical unmanaged one is adopted, with a warning people see.
+      // adoptIdentical true (the recovery opt-in): an identical unmanaged one is adopted, with a warning people see.
       await stack.config("webhooks:adoptIdentical", "true");
       const other = await c.service.subscribe({ Webhook: 3, FilterObjectType: 7, SubscriberURL: `${HOOKS}/adopt-2` });
       c.declare({ twin: { ...declared, adoptGuid: made.GUID }, second: objectCreated("adopt-2") });
@@ -119,7 +121,7 @@ export const SCENARIOS: readonly Scenario[] = [
       expect(shown(adopted).join("\n")).toContain(`adopted the existing identical subscription ${other.GUID}`);
       expect(await stack.one("second")).toMatchObject({ guid: other.GUID, signature: other.Signature });
       expect(await liveGuids(c)).toEqual([made.GUID, other.GUID].sort());
-      expect((await c.stats()).requests.SubscribeToWebhook).toBe(2);
+      expect((await c.stats()).requests.SubscribeToWebhook).toBe(3);
     },
   },
   {

@@ -11,9 +11,9 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// Whether creating a subscription takes over an identical unmanaged one on the instance (the
-// orphan of an interrupted run) instead of failing. `false` = create fails naming its GUID and
-// the `adoptGuid` to use; choose it when several stacks share the instance.
+// Whether creating a subscription takes over an identical one it finds on the instance instead
+// of creating its own beside it. An opt-in for the run that recovers a killed `up`
+// (docs/recovery.md): the one taken may be another stack's, which would then be co-owned.
 func GetAdoptIdentical(ctx *pulumi.Context) bool {
 	return config.GetBool(ctx, "webhooks:adoptIdentical")
 }
