@@ -11,18 +11,50 @@ import { readSchemaDeclarations } from "./schemaDeclarations";
 
 const ROOT = path.resolve(__dirname, "..");
 
-/** The names in docs/native-provider.md; the Go module is `sdk/go`, so the import path adds the package. */
+/** The names in docs/native-provider.md. */
 export const PYTHON_PACKAGE = "pulumi_webhooks";
-export const GO_IMPORT_PATH = "pulumi-webhook-subscriptions/sdk/go/webhooks";
+/** Overrides the schema's `pluginDownloadURL` at build time (tests: a loopback release server). */
+export const PLUGIN_DOWNLOAD_URL_VARIABLE = "WEBHOOKS_PLUGIN_DOWNLOAD_URL";
+
+/** Every address that derives from package.json's `repository` (product.md, "The public home"). */
+export interface PublicHome {
+  /** `webhook-subscriptions/pulumi-webhook-subscriptions`. */
+  readonly slug: string;
+  /** The Go SDK's module path: the repository's `sdk/go`. */
+  readonly goModule: string;
+  /** Where the engine downloads the plugin: the repository's GitHub releases. */
+  readonly pluginDownloadURL: string;
+}
+
+/** This checkout's public home; throws when package.json's `repository` is not a GitHub repository. */
+export function publicHome(pkg: { repository?: { url?: string } } = packageJson()): PublicHome {
+  const url = pkg.repository?.url ?? "";
+  const slug = /github\.com[/:]([^/]+\/[^/]+?)(?:\.git)?$/.exec(url)?.[1];
+  if (!slug)
+    throw new Error(
+      `package.json: repository.url ${JSON.stringify(url)} is not a GitHub repository (https://github.com/<owner>/<name>.git)`,
+    );
+  return {
+    slug,
+    goModule: `github.com/${slug}/sdk/go`,
+    pluginDownloadURL: `github://api.github.com/${slug}`,
+  };
+}
 
 /** The schema with the options `pulumi package gen-sdk` (and codegen/go) read. */
 export type BuiltSchema = PackageSchema & {
+  pluginDownloadURL: string;
   meta: { supportPack: boolean };
   language: Record<string, Record<string, unknown>>;
 };
 
 /** This checkout's package.json. */
-export function packageJson(): { name: string; version: string; dependencies: Record<string, string> } {
+export function packageJson(): {
+  name: string;
+  version: string;
+  repository?: { url?: string };
+  dependencies: Record<string, string>;
+} {
   return JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
 }
 
@@ -31,8 +63,11 @@ export function packageSchema(): BuiltSchema {
   const pkg = packageJson();
   // The Python SDK needs the same Pulumi SDK floor as this package (package.json's @pulumi/pulumi).
   const pulumiFloor = minVersion(pkg.dependencies["@pulumi/pulumi"]!)!.version;
+  const home = publicHome(pkg);
   return {
     ...pluginSchema(pkg.version, readSchemaDeclarations()),
+    // Every SDK tells the engine where to download the plugin from (pulumi-plugin.json's `server`).
+    pluginDownloadURL: process.env[PLUGIN_DOWNLOAD_URL_VARIABLE] || home.pluginDownloadURL,
     // SDKs that pack as their ecosystem expects: Go's gets its go.mod (codegen/go).
     meta: { supportPack: true },
     // respectSchemaVersion: every SDK says the schema's version (the package's), and so asks the
@@ -45,7 +80,7 @@ export function packageSchema(): BuiltSchema {
         pyproject: { enabled: true },
         requires: { pulumi: `>=${pulumiFloor},<4.0.0` },
       },
-      go: { importBasePath: GO_IMPORT_PATH, respectSchemaVersion: true },
+      go: { importBasePath: `${home.goModule}/webhooks`, respectSchemaVersion: true },
     },
   };
 }
