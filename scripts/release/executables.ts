@@ -99,7 +99,7 @@ function executable(target: Target, blob: string, version: string, strip: boolea
   copyFileSync(path.join(ROOT, "LICENSE"), path.join(dir, "LICENSE"));
   const archive = path.join(releaseDir(), executableArchiveName(version, target.os, target.arch));
   const tar = execFileSync("tar", ["-cf", "-", "-C", dir, path.basename(binary), "LICENSE"], { maxBuffer: 2 ** 30 });
-  writeFileSync(archive, gzipSync(tar, { level: 9 }));
+  writeFileSync(archive, gzipSync(tar));
   return archive;
 }
 
