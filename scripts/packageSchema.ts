@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { minVersion } from "semver";
 import { pluginSchema, type PackageSchema } from "../provider/native/schema";
+import { type PackageManifest, registryFields, repositoryUrl, sdkReadme } from "./registryMetadata";
 import { readSchemaDeclarations } from "./schemaDeclarations";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -27,12 +28,12 @@ export interface PublicHome {
 }
 
 /** This checkout's public home; throws when package.json's `repository` is not a GitHub repository. */
-export function publicHome(pkg: { repository?: { url?: string } } = packageJson()): PublicHome {
-  const url = pkg.repository?.url ?? "";
-  const slug = /github\.com[/:]([^/]+\/[^/]+?)(?:\.git)?$/.exec(url)?.[1];
+export function publicHome(pkg: PackageManifest = packageJson()): PublicHome {
+  const url = repositoryUrl(pkg);
+  const slug = /^https:\/\/github\.com\/([^/]+\/[^/]+)$/.exec(url)?.[1];
   if (!slug)
     throw new Error(
-      `package.json: repository.url ${JSON.stringify(url)} is not a GitHub repository (https://github.com/<owner>/<name>.git)`,
+      `package.json: repository ${JSON.stringify(url)} is not a GitHub repository (https://github.com/<owner>/<name>)`,
     );
   return {
     slug,
@@ -49,12 +50,7 @@ export type BuiltSchema = PackageSchema & {
 };
 
 /** This checkout's package.json. */
-export function packageJson(): {
-  name: string;
-  version: string;
-  repository?: { url?: string };
-  dependencies: Record<string, string>;
-} {
+export function packageJson(): PackageManifest & { version: string; dependencies: Record<string, string> } {
   return JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
 }
 
@@ -66,6 +62,7 @@ export function packageSchema(): BuiltSchema {
   const home = publicHome(pkg);
   return {
     ...pluginSchema(pkg.version, readSchemaDeclarations()),
+    ...registryFields(pkg),
     // Every SDK tells the engine where to download the plugin from (pulumi-plugin.json's `server`).
     pluginDownloadURL: process.env[PLUGIN_DOWNLOAD_URL_VARIABLE] || home.pluginDownloadURL,
     // SDKs that pack as their ecosystem expects: Go's gets its go.mod (codegen/go).
@@ -78,6 +75,7 @@ export function packageSchema(): BuiltSchema {
         packageName: PYTHON_PACKAGE,
         respectSchemaVersion: true,
         pyproject: { enabled: true },
+        readme: sdkReadme(pkg),
         requires: { pulumi: `>=${pulumiFloor},<4.0.0` },
       },
       go: { importBasePath: `${home.goModule}/webhooks`, respectSchemaVersion: true },

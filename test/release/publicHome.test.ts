@@ -22,15 +22,15 @@ describe("publicHome", () => {
   }, 180_000); // the schema reads the declarations with the TypeScript compiler
 
   it("takes any GitHub form of the repository URL", () => {
-    for (const url of ["https://github.com/o/n", "git+https://github.com/o/n.git", "git@github.com:o/n.git"])
-      expect(publicHome({ repository: { url } }).slug, url).toBe("o/n");
+    for (const url of ["https://github.com/o/n", "git+https://github.com/o/n.git"])
+      expect(publicHome({ name: "p", repository: { url } }).slug, url).toBe("o/n");
   });
 
   it("refuses a repository that is not on GitHub, naming it", () => {
-    expect(() => publicHome({ repository: { url: "https://gitlab.com/o/n.git" } })).toThrow(
-      'package.json: repository.url "https://gitlab.com/o/n.git" is not a GitHub repository',
+    expect(() => publicHome({ name: "p", repository: { url: "https://gitlab.com/o/n.git" } })).toThrow(
+      'package.json: repository "https://gitlab.com/o/n" is not a GitHub repository',
     );
-    expect(() => publicHome({})).toThrow('repository.url ""');
+    expect(() => publicHome({ name: "p" })).toThrow("package.json has no `repository`");
   });
 
   it("WEBHOOKS_PLUGIN_DOWNLOAD_URL overrides the schema's download address", () => {
