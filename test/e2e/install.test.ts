@@ -320,15 +320,10 @@ describe("a download that fails says so and installs nothing", () => {
     }
   });
 
-  it("a checksum that does not match: both checksums, nothing in PULUMI_HOME", async () => {
+  it("a checksum that does not match: the expected one, nothing in PULUMI_HOME", async () => {
     const wrong = "00".repeat(32);
     const { out, home } = await install("checksum", ["--checksum", wrong]);
-    const sums = readFileSync(join(release, "SHA256SUMS"), "utf8");
-    const actual = sums
-      .split("\n")
-      .find((line) => line.endsWith(`  ${ARCHIVE}`))!
-      .split(" ")[0]!;
-    expect(out).toContain(`invalid checksum, expected ${wrong}, actual ${actual}`);
+    expect(out).toMatch(new RegExp(`webhooks-${VERSION}: invalid checksum, expected ${wrong}, actual [0-9a-f]{64}`));
     expect(installedPlugins(home)).toEqual([]);
   });
 
