@@ -14,7 +14,12 @@ runStep(async () => {
   const lines = readdirSync(dir)
     .filter((name) => name !== CHECKSUMS_FILE && statSync(path.join(dir, name)).isFile())
     .sort()
-    .map((name) => `${createHash("sha256").update(readFileSync(path.join(dir, name))).digest("hex")}  ${name}\n`);
+    .map(
+      (name) =>
+        `${createHash("sha256")
+          .update(readFileSync(path.join(dir, name)))
+          .digest("hex")}  ${name}\n`,
+    );
   const file = path.join(dir, CHECKSUMS_FILE);
   writeFileSync(file, lines.join(""));
   console.log(`${describe(file)}: ${lines.length} files`);

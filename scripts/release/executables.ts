@@ -29,7 +29,8 @@ const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 function hostTarget(): Target {
   const os = ({ linux: "linux", darwin: "darwin", win32: "windows" } as const)[process.platform as string];
   const arch = ({ x64: "amd64", arm64: "arm64" } as const)[process.arch as string];
-  if (!os || !arch) throw new Error(`dist:executables: no Node.js runtime for this machine (${process.platform}-${process.arch})`);
+  if (!os || !arch)
+    throw new Error(`dist:executables: no Node.js runtime for this machine (${process.platform}-${process.arch})`);
   return { os, arch };
 }
 
@@ -120,7 +121,9 @@ export async function buildExecutables(targets: readonly Target[] = TARGETS): Pr
     const archive = executable(target, blob, version, strip);
     if (archive) archives.push(archive);
     console.log(
-      archive ? describe(archive) : `${targetName(target)}: skipped, the registry has no Node.js ${SEA_NODE_VERSION} for it`,
+      archive
+        ? describe(archive)
+        : `${targetName(target)}: skipped, the registry has no Node.js ${SEA_NODE_VERSION} for it`,
     );
   }
   return archives;
@@ -131,7 +134,9 @@ if (require.main === module) {
   const wanted = values.target ?? TARGETS.map(targetName);
   const unknown = wanted.filter((name) => !TARGETS.some((target) => targetName(target) === name));
   if (unknown.length > 0 || !existsSync(ROOT)) {
-    console.error(`dist:executables: unknown --target ${unknown.join(", ")}; one of ${TARGETS.map(targetName).join(", ")}`);
+    console.error(
+      `dist:executables: unknown --target ${unknown.join(", ")}; one of ${TARGETS.map(targetName).join(", ")}`,
+    );
     process.exit(2);
   }
   runStep(async () => {

@@ -76,7 +76,14 @@ export function nodeRuntime(target: Target): string | undefined {
   mkdirSync(scratch, { recursive: true });
   try {
     const tarball = npm(["pack", spec, "--pack-destination", scratch], scratch).trim().split("\n").pop()!;
-    execFileSync("tar", ["-xzf", path.join(scratch, tarball), "-C", scratch, "--strip-components=1", `package/${binaryIn(target)}`]);
+    execFileSync("tar", [
+      "-xzf",
+      path.join(scratch, tarball),
+      "-C",
+      scratch,
+      "--strip-components=1",
+      `package/${binaryIn(target)}`,
+    ]);
     rmSync(path.join(scratch, tarball));
     rmSync(dir, { recursive: true, force: true });
     renameSync(scratch, dir);

@@ -22,8 +22,11 @@ runStep(async () => {
     const python = (args: string[]) => execFileSync("python3", args, { cwd: source, encoding: "utf8", stdio: "pipe" });
     python(["-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", out, "."]);
     python(["-c", SDIST, out]);
-    const built = readdirSync(out).filter((name) => !before.has(name) && /^pulumi_webhooks-.*\.(whl|tar\.gz)$/.test(name));
-    if (built.length !== 2) throw new Error(`dist:python: expected a wheel and an sdist in ${out}, found ${built.join(", ")}`);
+    const built = readdirSync(out).filter(
+      (name) => !before.has(name) && /^pulumi_webhooks-.*\.(whl|tar\.gz)$/.test(name),
+    );
+    if (built.length !== 2)
+      throw new Error(`dist:python: expected a wheel and an sdist in ${out}, found ${built.join(", ")}`);
     for (const name of built) console.log(describe(path.join(out, name)));
   } finally {
     rmSync(work, { recursive: true, force: true });
