@@ -26,6 +26,7 @@ import type { Entry } from "./entry";
 import { measureFrontDoors, type Comparison, type FrontDoorResults } from "./frontDoors";
 import { median } from "./median";
 import { BENCH_USAGE, PARTS, selectedParts } from "./parts";
+import { measurePluginStart } from "./pluginStart";
 import { measureScale, type ScaleEntry } from "./scale";
 import { writeScaleChart } from "./scaleChart";
 
@@ -233,6 +234,10 @@ async function main(): Promise<void> {
       goal: "ratio <= 1.10",
     } satisfies Entry;
   }
+  if (parts.has("plugin")) {
+    log("plugin start-up…");
+    results.plugin_start = await measurePluginStart(Number(process.env.BENCH_PLUGIN_ROUNDS ?? 7), log);
+  }
   const machine = {
     cpus: cpus().length,
     cpu: cpus()[0]?.model ?? "unknown",
@@ -247,6 +252,14 @@ async function main(): Promise<void> {
   writeFileSync(RESULTS, `${JSON.stringify({ ...previous, ...results }, null, 2)}\n`);
   if (scale) await writeScaleChart(scale, join(__dirname, "scale.svg"));
   printTable(results, scale, frontDoors, machine);
+  if (results.plugin_start) printPluginStart(results.plugin_start as Record<string, Entry & { cpu_ms: number }>);
+}
+
+/** plugin_start side by side: wall and CPU per packaging. */
+function printPluginStart(starts: Record<string, Entry & { cpu_ms: number }>): void {
+  console.log("\n| plugin_start (spawn → port) | wall ms | cpu ms |\n|---|---|---|");
+  for (const [packaging, entry] of Object.entries(starts))
+    console.log(`| ${packaging} | ${entry.value} | ${entry.cpu_ms} |`);
 }
 
 const fmt = (x: number | undefined) =>

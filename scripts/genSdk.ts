@@ -5,8 +5,8 @@
  *
  * - `python/` and `nodejs/` by `pulumi package gen-sdk` (the CLI and its Python and Node.js
  *   language hosts, from `npm run engine` with WEBHOOKS_LANGUAGE_HOST_SOURCE, docs/engine.md);
- * - `go/` by scripts/gen-go, the Go code generator the Go language host would call (that host
- *   cannot be built here).
+ * - `go/` by scripts/gen-go, the Go code generator the Go language host calls, pinned by its
+ *   own go.mod (so the SDK does not depend on which host build is on PATH).
  *
  * Nothing is edited after generation. The committed sdk/ is checked against a fresh generation by
  * test/e2e/sdks.test.ts. The build compiles sdk/nodejs into dist/sdk/nodejs (the package's

@@ -7,17 +7,44 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { minVersion } from "semver";
 import { pluginSchema, type PackageSchema } from "../provider/native/schema";
-import { type PackageManifest, registryFields, sdkReadme } from "./registryMetadata";
+import { type PackageManifest, registryFields, repositoryUrl, sdkReadme } from "./registryMetadata";
 import { readSchemaDeclarations } from "./schemaDeclarations";
 
 const ROOT = path.resolve(__dirname, "..");
 
-/** The names in docs/native-provider.md; the Go module is `sdk/go`, so the import path adds the package. */
+/** The names in docs/native-provider.md. */
 export const PYTHON_PACKAGE = "pulumi_webhooks";
-export const GO_IMPORT_PATH = "pulumi-webhook-subscriptions/sdk/go/webhooks";
+/** Overrides the schema's `pluginDownloadURL` at build time (tests: a loopback release server). */
+export const PLUGIN_DOWNLOAD_URL_VARIABLE = "WEBHOOKS_PLUGIN_DOWNLOAD_URL";
+
+/** Every address that derives from package.json's `repository` (product.md, "The public home"). */
+export interface PublicHome {
+  /** `webhook-subscriptions/pulumi-webhook-subscriptions`. */
+  readonly slug: string;
+  /** The Go SDK's module path: the repository's `sdk/go`. */
+  readonly goModule: string;
+  /** Where the engine downloads the plugin: the repository's GitHub releases. */
+  readonly pluginDownloadURL: string;
+}
+
+/** This checkout's public home; throws when package.json's `repository` is not a GitHub repository. */
+export function publicHome(pkg: PackageManifest = packageJson()): PublicHome {
+  const url = repositoryUrl(pkg);
+  const slug = /^https:\/\/github\.com\/([^/]+\/[^/]+)$/.exec(url)?.[1];
+  if (!slug)
+    throw new Error(
+      `package.json: repository ${JSON.stringify(url)} is not a GitHub repository (https://github.com/<owner>/<name>)`,
+    );
+  return {
+    slug,
+    goModule: `github.com/${slug}/sdk/go`,
+    pluginDownloadURL: `github://api.github.com/${slug}`,
+  };
+}
 
 /** The schema with the options `pulumi package gen-sdk` (and codegen/go) read. */
 export type BuiltSchema = PackageSchema & {
+  pluginDownloadURL: string;
   meta: { supportPack: boolean };
   language: Record<string, Record<string, unknown>>;
 };
@@ -32,9 +59,12 @@ export function packageSchema(): BuiltSchema {
   const pkg = packageJson();
   // The Python SDK needs the same Pulumi SDK floor as this package (package.json's @pulumi/pulumi).
   const pulumiFloor = minVersion(pkg.dependencies["@pulumi/pulumi"]!)!.version;
+  const home = publicHome(pkg);
   return {
     ...pluginSchema(pkg.version, readSchemaDeclarations()),
     ...registryFields(pkg),
+    // Every SDK tells the engine where to download the plugin from (pulumi-plugin.json's `server`).
+    pluginDownloadURL: process.env[PLUGIN_DOWNLOAD_URL_VARIABLE] || home.pluginDownloadURL,
     // SDKs that pack as their ecosystem expects: Go's gets its go.mod (codegen/go).
     meta: { supportPack: true },
     // respectSchemaVersion: every SDK says the schema's version (the package's), and so asks the
@@ -48,7 +78,7 @@ export function packageSchema(): BuiltSchema {
         readme: sdkReadme(pkg),
         requires: { pulumi: `>=${pulumiFloor},<4.0.0` },
       },
-      go: { importBasePath: GO_IMPORT_PATH, respectSchemaVersion: true },
+      go: { importBasePath: `${home.goModule}/webhooks`, respectSchemaVersion: true },
     },
   };
 }

@@ -4,7 +4,7 @@ go 1.25.11
 
 require (
 	github.com/pulumi/pulumi/sdk/v3 v3.248.0
-	pulumi-webhook-subscriptions/sdk/go v0.1.0
+	github.com/webhook-subscriptions/pulumi-webhook-subscriptions/sdk/go v0.1.0
 )
 
 require (
@@ -116,6 +116,3 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	lukechampine.com/frand v1.4.2 // indirect
 )
-
-// The SDK from this checkout (sdk/go); a published one would be required by its public module path.
-replace pulumi-webhook-subscriptions/sdk/go => ../../sdk/go

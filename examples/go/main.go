@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-webhook-subscriptions/sdk/go/webhooks"
+	"github.com/webhook-subscriptions/pulumi-webhook-subscriptions/sdk/go/webhooks"
 )
 
 func main() {

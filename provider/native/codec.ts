@@ -6,18 +6,21 @@
  *   it accepts secrets at Configure);
  * - a value not known yet (preview) is the sentinel string `unknownValue`.
  *
- * The constants are the SDK's public ones (`pulumi.runtime`). Its `deserializeProperties` is
+ * The constants are the protocol's (the SDK's `pulumi.runtime` has the same, test/native/codec.test.ts
+ * pins them): written here so the plugin's bundle leaves out the SDK, whose top-level module loads
+ * the TypeScript compiler (9 MB of the executable's start-up). Its `deserializeProperties` is
  * not used: it turns unknowns into `undefined` outside a program's dry run and builds Outputs,
  * assets and resource references a provider does not need. The lifecycle takes unknowns as the
  * sentinel (inputs.ts), so they pass through as they are.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { UNKNOWN } from "../core/inputs";
 
-const { specialSigKey, specialSecretSig } = pulumi.runtime;
+const specialSigKey = "4dabf18193072939515e22adb298388d";
+const specialSecretSig = "1b47061264138c4ac30d75fd1eb44270";
 
 /** The sentinel the engine sends, and expects back, for a value not known yet. */
-export const UNKNOWN: string = pulumi.runtime.unknownValue;
+export { UNKNOWN };
 
 /** Top-level properties, secrets unwrapped, and which of them were secret (at any depth). */
 export interface Decoded {

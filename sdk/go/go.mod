@@ -1,4 +1,4 @@
-module pulumi-webhook-subscriptions/sdk/go
+module github.com/webhook-subscriptions/pulumi-webhook-subscriptions/sdk/go
 
 go 1.25
 

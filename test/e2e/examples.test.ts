@@ -30,7 +30,7 @@ const EXAMPLES = [
   "typescript-native",
   "go",
 ];
-/** Examples the page compiles and does not run: there is no Go language host here (docs/engine.md). */
+/** Examples the page compiles and does not run: test/e2e/install.test.ts runs Go as a user installs it. */
 const COMPILED_ONLY = ["go"];
 /** The examples with a stack. */
 const STACKS = EXAMPLES.filter((example) => !COMPILED_ONLY.includes(example));

@@ -48,7 +48,7 @@ describe("languageHostSource", () => {
     const dir = folder(["build.sh", "nodejs/go.mod"]);
     process.env[LANGUAGE_HOST_SOURCE_VARIABLE] = dir;
     expect(() => languageHostSource()).toThrow(
-      `${LANGUAGE_HOST_SOURCE_VARIABLE}=${dir} (${dir}) is not a language-host source folder: it lacks python/go.mod, yaml/go.mod.`,
+      `${LANGUAGE_HOST_SOURCE_VARIABLE}=${dir} (${dir}) is not a language-host source folder: it lacks python/go.mod, yaml/go.mod, go/go.mod.`,
     );
   });
 });
@@ -83,6 +83,7 @@ describe("buildLanguageHosts", () => {
   it("builds only the hosts a cache lacks (a host added after the cache was filled), and leaves no scratch folder", async () => {
     writeFileSync(join(binDir, "pulumi-language-nodejs"), "cached");
     writeFileSync(join(binDir, "pulumi-language-python"), "cached");
+    writeFileSync(join(binDir, "pulumi-language-go"), "cached");
     expect(missingLanguageHosts(binDir)).toEqual(["yaml"]);
     await buildLanguageHosts(source, binDir, () => {});
     expect(asked()).toEqual(["yaml"]);

@@ -11,19 +11,20 @@ export interface Result {
   stderr: string;
 }
 
-/** Runs a command to its end; rejects (with its output) unless it exits with `expected`. */
+/** Runs a command to its end; rejects (with its output) unless it exits with `expected` within `timeoutMs`. */
 export function run(
   command: string,
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv = {},
   expected = 0,
+  timeoutMs = 600_000,
 ): Promise<Result> {
   return new Promise((resolve, reject) => {
     execFile(
       command,
       args,
-      { cwd, env: { ...cleanEnv(), ...env }, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 },
+      { cwd, env: { ...cleanEnv(), ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
         if (code === expected) resolve({ code, stdout, stderr });

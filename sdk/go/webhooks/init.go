@@ -8,7 +8,7 @@ import (
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
+	"github.com/webhook-subscriptions/pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
 )
 
 type module struct {

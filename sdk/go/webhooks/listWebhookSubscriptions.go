@@ -8,7 +8,7 @@ import (
 	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
+	"github.com/webhook-subscriptions/pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
 )
 
 // Lists the subscriptions of an instance, as they are now. A plain async call, made when the

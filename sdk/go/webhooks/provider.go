@@ -9,7 +9,7 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
+	"github.com/webhook-subscriptions/pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
 )
 
 // One instance of the service. Without a `provider` option, resources use the default

@@ -9,7 +9,7 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
+	"github.com/webhook-subscriptions/pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
 )
 
 // A webhook subscription: the service POSTs a message to `subscriberUrl` whenever `webhook` occurs

@@ -6,7 +6,7 @@ package config
 import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
-	"pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
+	"github.com/webhook-subscriptions/pulumi-webhook-subscriptions/sdk/go/webhooks/internal"
 )
 
 var _ = internal.GetEnvOrDefault

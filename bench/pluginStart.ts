@@ -1,0 +1,95 @@
+/**
+ * `plugin_start` (`npm run bench -- --only plugin`): spawn → port of the native plugin in each
+ * packaging, measured side by side (interleaved rounds, medians), CPU time (user + system of the
+ * plugin's process when it printed its port, from /proc) beside wall time, which load moves far more:
+ *
+ * - `executable`: the single executable (scripts/release/executables.ts) for this machine;
+ * - `runtime_nodejs`: the `runtime: nodejs` directory as the Node.js language host starts it,
+ *   `node <dir>/node_modules/@pulumi/pulumi/cmd/run-plugin <dir>` (the host's own start not counted);
+ * - `bundle`: `node <dir>/index.js`, the same bundle with nothing around it.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildExecutables } from "../scripts/release/executables";
+import type { Entry } from "./entry";
+import { median } from "./median";
+
+const ROOT = join(__dirname, "..");
+const PLUGIN_DIR = join(ROOT, "dist/plugin/webhooks");
+const EXECUTABLE = join(ROOT, "dist/executables/linux-amd64/pulumi-resource-webhooks");
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+export const PACKAGINGS = ["executable", "runtime_nodejs", "bundle"] as const;
+export type Packaging = (typeof PACKAGINGS)[number];
+
+/** One start: wall ms from spawn to the port line, CPU ms the process had used by then. */
+interface Start {
+  wallMs: number;
+  cpuMs: number;
+}
+
+function command(packaging: Packaging): [string, string[]] {
+  if (packaging === "executable") return [EXECUTABLE, []];
+  if (packaging === "bundle") return [process.execPath, [join(PLUGIN_DIR, "index.js")]];
+  return [process.execPath, [join(PLUGIN_DIR, "node_modules/@pulumi/pulumi/cmd/run-plugin"), PLUGIN_DIR]];
+}
+
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // Fields 14 and 15 of the line (utime, stime) are 12 and 13 after the command's closing ")".
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+async function startOnce(packaging: Packaging): Promise<Start> {
+  const [file, args] = command(packaging);
+  const started = process.hrtime.bigint();
+  const child = spawn(file, args, { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("exit", (code) => reject(new Error(`${packaging}: exited ${code} before printing its port`)));
+      child.stdout.once("data", () => resolve());
+    });
+    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+    return { wallMs, cpuMs: cpuMs(child.pid!) };
+  } finally {
+    child.removeAllListeners("exit");
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill();
+    await exited;
+  }
+}
+
+/** `plugin_start` per packaging: median wall ms (value) and CPU ms, over `rounds` interleaved rounds. */
+export async function measurePluginStart(
+  rounds: number,
+  log: (line: string) => void,
+): Promise<Record<Packaging, Entry & { cpu_ms: number }>> {
+  if (!existsSync(join(PLUGIN_DIR, "index.js"))) throw new Error("plugin_start: run npm run build:plugin first");
+  if (!existsSync(EXECUTABLE)) {
+    log("plugin_start: building the executable for linux-amd64…");
+    await buildExecutables([{ os: "linux", arch: "amd64" }]);
+  }
+  const starts = Object.fromEntries(PACKAGINGS.map((p) => [p, [] as Start[]])) as Record<Packaging, Start[]>;
+  for (let round = 0; round < rounds; round++)
+    for (const packaging of PACKAGINGS) starts[packaging].push(await startOnce(packaging));
+  return Object.fromEntries(
+    PACKAGINGS.map((packaging) => {
+      const wall = median(starts[packaging].map((s) => s.wallMs));
+      const cpu = median(starts[packaging].map((s) => s.cpuMs));
+      log(`plugin_start ${packaging}: wall ${wall.toFixed(0)} ms, cpu ${cpu.toFixed(0)} ms`);
+      return [
+        packaging,
+        {
+          value: Math.round(wall),
+          unit: "ms",
+          cpu_ms: Math.round(cpu),
+          n: rounds,
+          ...(packaging === "executable" ? { goal: "<= 300" } : {}),
+        },
+      ];
+    }),
+  ) as Record<Packaging, Entry & { cpu_ms: number }>;
+}

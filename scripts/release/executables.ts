@@ -1,0 +1,145 @@
+/**
+ * `npm run dist:executables [-- --target linux-amd64 …]`: the plugin as one executable per
+ * platform, `dist/release/pulumi-resource-webhooks-v<v>-<os>-<arch>.tar.gz`, the archive the
+ * engine downloads from `pluginDownloadURL` (the binary at its root, as the engine expects).
+ *
+ * Each is a Node.js single executable application: the native front door (provider/native/main.ts)
+ * bundled with everything it uses into one script, made into a SEA blob (with the schema as an
+ * asset) by the same Node.js version as the runtimes (nodeRuntime.ts), injected into each
+ * platform's `node` with postject. ELF runtimes are stripped of their debug symbols first
+ * (125 → 107 MB for linux-amd64) when `llvm-strip` is on PATH. macOS runs only signed arm64 binaries and checks an
+ * amd64 binary's signature, which injecting breaks: a release signs the darwin binaries on macOS
+ * (`codesign --sign -`) before publishing.
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { gzipSync } from "node:zlib";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+import { packageSchema } from "../packageSchema";
+import { nodeRuntime, SEA_NODE_VERSION, type Target, TARGETS, targetName } from "./nodeRuntime";
+import { describe, executableArchiveName, PLUGIN_BINARY, releaseDir, releaseVersion, ROOT, runStep } from "./release";
+
+const WORK = path.join(ROOT, "dist/executables");
+/** The fuse Node.js looks for to know a blob was injected (docs: Single executable applications). */
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+
+/** The platform this build runs on, whose runtime makes the blob. */
+function hostTarget(): Target {
+  const os = ({ linux: "linux", darwin: "darwin", win32: "windows" } as const)[process.platform as string];
+  const arch = ({ x64: "amd64", arm64: "arm64" } as const)[process.arch as string];
+  if (!os || !arch)
+    throw new Error(`dist:executables: no Node.js runtime for this machine (${process.platform}-${process.arch})`);
+  return { os, arch };
+}
+
+/** The native front door and all it uses, one CommonJS script (no node_modules beside it). */
+async function bundle(outfile: string): Promise<void> {
+  await build({
+    entryPoints: [path.join(ROOT, "provider/native/main.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    target: `node${SEA_NODE_VERSION.split(".")[0]}`,
+    format: "cjs",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+}
+
+/** The SEA blob for `script`, with the schema as the asset provider/native/main.ts reads. */
+function seaBlob(script: string, schema: string): string {
+  const config = path.join(WORK, "sea-config.json");
+  const blob = path.join(WORK, "sea.blob");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: script,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      // Neither is portable across platforms; one blob serves every target.
+      useSnapshot: false,
+      useCodeCache: false,
+      assets: { "schema.json": schema },
+    }),
+  );
+  const node = nodeRuntime(hostTarget());
+  if (!node) throw new Error(`dist:executables: the registry has no Node.js ${SEA_NODE_VERSION} for this machine`);
+  execFileSync(node, ["--experimental-sea-config", config], { stdio: "pipe" });
+  return blob;
+}
+
+const hasLlvmStrip = (): boolean => {
+  try {
+    execFileSync("llvm-strip", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The executable for `target` inside its archive; undefined when the registry has no runtime for it. */
+function executable(target: Target, blob: string, version: string, strip: boolean): string | undefined {
+  const node = nodeRuntime(target);
+  if (!node) return undefined;
+  const dir = path.join(WORK, targetName(target));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const binary = path.join(dir, target.os === "windows" ? `${PLUGIN_BINARY}.exe` : PLUGIN_BINARY);
+  copyFileSync(node, binary);
+  chmodSync(binary, 0o755);
+  if (strip && target.os === "linux") execFileSync("llvm-strip", [binary]);
+  const postject = require.resolve("postject/dist/cli.js");
+  const macho = target.os === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [];
+  // Piped: its ELF parser warns about Node.js's many note sections; a failure throws with its stderr.
+  execFileSync(process.execPath, [postject, binary, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE, ...macho], {
+    stdio: "pipe",
+  });
+  copyFileSync(path.join(ROOT, "LICENSE"), path.join(dir, "LICENSE"));
+  const archive = path.join(releaseDir(), executableArchiveName(version, target.os, target.arch));
+  const tar = execFileSync("tar", ["-cf", "-", "-C", dir, path.basename(binary), "LICENSE"], { maxBuffer: 2 ** 30 });
+  writeFileSync(archive, gzipSync(tar));
+  return archive;
+}
+
+/** Builds the archives for `targets` (all by default) into dist/release/; returns their paths. */
+export async function buildExecutables(targets: readonly Target[] = TARGETS): Promise<string[]> {
+  const version = releaseVersion();
+  rmSync(WORK, { recursive: true, force: true });
+  mkdirSync(WORK, { recursive: true });
+  const script = path.join(WORK, "plugin.js");
+  await bundle(script);
+  const schema = path.join(WORK, "schema.json");
+  writeFileSync(schema, `${JSON.stringify(packageSchema(), null, 2)}\n`);
+  const blob = seaBlob(script, schema);
+  const strip = hasLlvmStrip();
+  if (!strip) console.log("llvm-strip not on PATH: the linux executables keep their debug symbols");
+  const archives: string[] = [];
+  for (const target of targets) {
+    const archive = executable(target, blob, version, strip);
+    if (archive) archives.push(archive);
+    console.log(
+      archive
+        ? describe(archive)
+        : `${targetName(target)}: skipped, the registry has no Node.js ${SEA_NODE_VERSION} for it`,
+    );
+  }
+  return archives;
+}
+
+if (require.main === module) {
+  const { values } = parseArgs({ options: { target: { type: "string", multiple: true } } });
+  const wanted = values.target ?? TARGETS.map(targetName);
+  const unknown = wanted.filter((name) => !TARGETS.some((target) => targetName(target) === name));
+  if (unknown.length > 0 || !existsSync(ROOT)) {
+    console.error(
+      `dist:executables: unknown --target ${unknown.join(", ")}; one of ${TARGETS.map(targetName).join(", ")}`,
+    );
+    process.exit(2);
+  }
+  runStep(async () => {
+    await buildExecutables(TARGETS.filter((target) => wanted.includes(targetName(target))));
+  });
+}

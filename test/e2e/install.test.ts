@@ -1,0 +1,342 @@
+/**
+ * The provider as users install it, with nothing cloned: one `npm run dist` (in a copy of this
+ * checkout) is the release, served on loopback; the production download address is redirected to
+ * it with the engine's PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES; each user has an empty PULUMI_HOME
+ * and only their language's host on PATH (no `pulumi-language-nodejs` but for TypeScript).
+ *
+ * - the release holds every artifact of docs' table and SHA256SUMS verifies them; each executable
+ *   is its platform's format with the Node.js single-executable blob injected;
+ * - Python: the wheel in a fresh virtualenv; `pulumi up` downloads the plugin and creates; no
+ *   changes; destroy;
+ * - YAML: no `plugins:`; the install command the README gives, as written; `pulumi up`;
+ * - Go: `go get` of the module path through the release's module proxy; up, no changes, destroy;
+ * - TypeScript: `…/native` from the npm tarball; up, destroy;
+ * - a failed download (server down, missing asset, wrong checksum) says so and leaves nothing
+ *   installed in PULUMI_HOME.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Engine } from "../../engine/provision";
+import { publicHome } from "../../scripts/packageSchema";
+import { resourcesSummary, run, type Result } from "../support/commands";
+import { EmulatorHarness } from "../support/emulatorHarness";
+import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
+import { freePort } from "../support/freePort";
+import { writeUserPackage } from "../support/pulumiProject";
+import { ReleaseServer } from "../support/releaseServer";
+import { shellBlocks } from "../support/shellBlocks";
+import { copyRepository } from "../support/repoCopy";
+import { downloadOverride, installedPlugins, userEnv } from "../support/userInstall";
+
+const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+const ARCHIVE = `pulumi-resource-webhooks-v${VERSION}-linux-amd64.tar.gz`;
+const PRODUCTION = publicHome().pluginDownloadURL;
+const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
+
+let engine: Engine;
+let root: string;
+let checkout: string;
+let release: string;
+let server: ReleaseServer;
+let service: EmulatorHarness;
+const started = Date.now();
+
+/** A user's project: `example`'s files, its Pulumi.yaml without the checkout's `plugins:` section. */
+function userProject(example: string, name: string): string {
+  const dir = join(root, name);
+  cpSync(join(checkout, "examples", example), dir, { recursive: true });
+  const file = join(dir, "Pulumi.yaml");
+  writeFileSync(file, readFileSync(file, "utf8").replace(/^plugins:\n(?:[ #].*\n)*/m, ""));
+  expect(readFileSync(file, "utf8")).not.toMatch(/^plugins:/m);
+  return dir;
+}
+
+/** A user of `hosts` with a fresh, empty PULUMI_HOME. */
+function user(name: string, hosts: readonly string[]): { env: NodeJS.ProcessEnv; home: string } {
+  const home = join(root, `home-${name}`);
+  mkdirSync(home);
+  return {
+    home,
+    env: userEnv(engine, { root, home, hosts, serverUrl: server.url, passphrase: "install-passphrase" }),
+  };
+}
+
+/** `pulumi <args> --stack dev` in `dir`; logs the summary line. */
+async function pulumi(dir: string, env: NodeJS.ProcessEnv, args: string[], expected = 0): Promise<Result> {
+  const result = await run("pulumi", [...args, "--stack", "dev", "--non-interactive"], dir, env, expected);
+  const summary = resourcesSummary(result.stdout);
+  if (summary) console.log(`[install] ${dir.split("/").pop()}: pulumi ${args.join(" ")}: ${summary}`);
+  return result;
+}
+
+async function newStack(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await pulumi(dir, env, ["stack", "init"]);
+  await pulumi(dir, env, ["config", "set", "webhooks:baseUrl", service.url]);
+  await pulumi(dir, env, ["config", "set", "--secret", "webhooks:token", "dev-builder"]);
+}
+
+/** README's "Install the native provider" line for `language` (its trailing comment). */
+function readmeLine(language: string): string {
+  const section = "Install the native provider";
+  const blocks = shellBlocks(readFileSync(join(checkout, "README.md"), "utf8")).filter((b) => b.heading === section);
+  const line = blocks[0]?.script.split("\n").find((text) => text.endsWith(`# ${language}`));
+  if (blocks.length !== 1 || !line) throw new Error(`README.md "${section}": no sh block with a line for ${language}`);
+  return line;
+}
+
+/** Runs README's line for `language` as written, in `dir`. */
+function asWritten(language: string, dir: string, env: NodeJS.ProcessEnv): Promise<Result> {
+  const line = readmeLine(language);
+  console.log(`[install] ${language}: $ ${line}`);
+  return run("bash", ["-euo", "pipefail", "-c", line], dir, env);
+}
+
+/** The release server's log since `from`, as lines. */
+const served = (from: number) =>
+  server.log
+    .slice(from)
+    .map((entry) => `GET ${entry.path} ${entry.status}`)
+    .join("\n");
+
+beforeAll(async () => {
+  engine = requireLanguageHosts(["pulumi-language-python", "pulumi-language-yaml", "pulumi-language-go"]);
+  root = mkdtempSync(join(tmpdir(), "install-e2e-"));
+  checkout = join(root, "checkout");
+  await copyRepository(checkout, { build: false });
+  const distStarted = Date.now();
+  // Every artifact, five platforms' executables among them: minutes on a loaded 2-core machine.
+  await run("npm", ["run", "dist"], checkout, {}, 0, 1_500_000);
+  console.log(`[install] npm run dist: ${((Date.now() - distStarted) / 1000).toFixed(0)} s`);
+  release = join(checkout, "dist", "release");
+  server = await ReleaseServer.start(release);
+  service = await EmulatorHarness.start();
+}, 1_800_000);
+
+afterAll(async () => {
+  await service?.close();
+  await server?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+  console.log(`[install] wall time ${((Date.now() - started) / 1000).toFixed(0)} s`);
+});
+
+describe("the release", () => {
+  it("holds every artifact of docs' table, and SHA256SUMS verifies each", async () => {
+    const names = readdirSync(release).sort();
+    console.log(`[install] dist/release:\n${names.join("\n")}`);
+    for (const expected of [
+      ARCHIVE,
+      `pulumi-resource-webhooks-v${VERSION}-linux-arm64.tar.gz`,
+      `pulumi-resource-webhooks-v${VERSION}-darwin-amd64.tar.gz`,
+      `pulumi-resource-webhooks-v${VERSION}-windows-amd64.tar.gz`,
+      `pulumi-resource-webhooks-v${VERSION}.tgz`,
+      `pulumi-webhook-subscriptions-${VERSION}.tgz`,
+      `pulumi_webhooks-${VERSION}-py3-none-any.whl`,
+      `pulumi_webhooks-${VERSION}.tar.gz`,
+      "goproxy",
+      "schema.json",
+      "SHA256SUMS",
+    ])
+      expect(names).toContain(expected);
+    const check = await run("sha256sum", ["--check", "--strict", "SHA256SUMS"], release);
+    expect(check.stdout.trim().split("\n")).toHaveLength(names.length - 2); // all but goproxy/ and itself
+    expect(JSON.parse(readFileSync(join(release, "schema.json"), "utf8"))).toMatchObject({
+      version: VERSION,
+      pluginDownloadURL: PRODUCTION,
+    });
+  });
+
+  /** Each platform's binary format and machine, as its loader checks them. */
+  const FORMATS: Record<string, (head: Buffer) => boolean> = {
+    "linux-amd64": (b) => b.readUInt32BE(0) === 0x7f454c46 && b.readUInt16LE(18) === 0x3e,
+    "linux-arm64": (b) => b.readUInt32BE(0) === 0x7f454c46 && b.readUInt16LE(18) === 0xb7,
+    "darwin-amd64": (b) => b.readUInt32LE(0) === 0xfeedfacf && b.readUInt32LE(4) === 0x01000007,
+    "windows-amd64": (b) => b.toString("latin1", 0, 2) === "MZ" && b.readUInt16LE(b.readUInt32LE(0x3c) + 4) === 0x8664,
+  };
+
+  it.each(Object.keys(FORMATS))(
+    "%s: the archive holds one executable of its platform, with the SEA blob and the schema in it",
+    (platform) => {
+      const dir = join(root, `unpacked-${platform}`);
+      mkdirSync(dir);
+      execFileSync("tar", [
+        "-xzf",
+        join(release, `pulumi-resource-webhooks-v${VERSION}-${platform}.tar.gz`),
+        "-C",
+        dir,
+      ]);
+      const binary = platform.startsWith("windows") ? "pulumi-resource-webhooks.exe" : "pulumi-resource-webhooks";
+      expect(readdirSync(dir).sort()).toEqual(["LICENSE", binary]);
+      const bytes = readFileSync(join(dir, binary));
+      expect(FORMATS[platform]!(bytes), `${binary} is a ${platform} executable`).toBe(true);
+      // postject flips the fuse Node.js checks at start-up from :0 to :1 when it injects the blob.
+      expect(bytes.includes("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1")).toBe(true);
+      expect(bytes.includes('"name": "webhooks"')).toBe(true); // the schema asset
+      expect(bytes.includes("pulumirpc.ResourceProvider")).toBe(true); // the bundled gRPC server
+      expect(bytes.includes("WEBHOOKS_BASE_URL")).toBe(true); // the bundled provider
+      rmSync(dir, { recursive: true });
+    },
+  );
+});
+
+describe("Python: pip install pulumi_webhooks, then pulumi up downloads the plugin", () => {
+  it("create, no changes, destroy, with no Node.js language host", async () => {
+    const dir = userProject("python", "python");
+    const { env, home } = user("python", ["python"]);
+    expect(installedPlugins(home)).toEqual([]);
+    await run("python3", ["-m", "venv", "venv"], dir);
+    // The project's virtualenv activated; pip finds the release's wheel, and pulumi on PyPI.
+    const venv = { ...env, PATH: `${join(dir, "venv", "bin")}:${env.PATH}`, PIP_FIND_LINKS: release };
+    await asWritten("Python", dir, venv);
+    const versions = await run(
+      join(dir, "venv", "bin", "python"),
+      ["-c", "import importlib.metadata as m; print(m.version('pulumi_webhooks'), m.version('pulumi'))"],
+      dir,
+    );
+    console.log(`[install] python: pulumi_webhooks, pulumi: ${versions.stdout.trim()}`);
+    expect(versions.stdout.split(" ")[0]).toBe(VERSION);
+    await newStack(dir, env);
+    const from = server.log.length;
+    const up = await pulumi(dir, env, ["up", "--yes"]);
+    console.log(`[install] python: release server during up:\n${served(from)}`);
+    expect(served(from)).toContain(`GET /${ARCHIVE} 200`);
+    expect(up.stdout).toMatch(/\+ 3 created/);
+    expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
+    expect(readdirSync(join(home, "plugins", `resource-webhooks-v${VERSION}`))).toContain("pulumi-resource-webhooks");
+    expect(await service.all()).toHaveLength(2);
+    expect((await pulumi(dir, env, ["preview", "--expect-no-changes"])).stdout).toMatch(/3 unchanged/);
+    expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+    expect(await service.all()).toEqual([]);
+    expect(
+      served(from)
+        .split("\n")
+        .filter((line) => line.includes(ARCHIVE)),
+    ).toHaveLength(1);
+  }, 900_000);
+});
+
+describe("Go: go get through the module proxy, then pulumi up downloads the plugin", () => {
+  it("create, no changes, destroy", async () => {
+    const dir = userProject("go", "go");
+    const { env, home } = user("go", ["go"]);
+    const goEnv = {
+      ...env,
+      GOPROXY: `file://${join(release, "goproxy")},${process.env.GOPROXY || "https://proxy.golang.org"}`,
+      GONOSUMDB: publicHome().goModule,
+      GOFLAGS: "-mod=mod",
+      GOTOOLCHAIN: "local",
+    };
+    await asWritten("Go", dir, goEnv);
+    await newStack(dir, goEnv);
+    const from = server.log.length;
+    expect((await pulumi(dir, goEnv, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
+    console.log(`[install] go: release server during up:\n${served(from)}`);
+    expect(served(from)).toContain(`GET /${ARCHIVE} 200`);
+    expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
+    expect((await pulumi(dir, goEnv, ["preview", "--expect-no-changes"])).stdout).toMatch(/3 unchanged/);
+    expect((await pulumi(dir, goEnv, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+    expect(await service.all()).toEqual([]);
+  }, 900_000);
+});
+
+describe("YAML: README's install command, then pulumi up", () => {
+  it("pulumi plugin install resource webhooks <v> --server <production>, then create and destroy", async () => {
+    const dir = userProject("yaml", "yaml");
+    const { env, home } = user("yaml", ["yaml"]);
+    const from = server.log.length;
+    expect(readmeLine("YAML")).toContain(`pulumi plugin install resource webhooks ${VERSION} --server ${PRODUCTION}`);
+    await asWritten("YAML", dir, env);
+    expect(served(from)).toContain(`GET /${ARCHIVE} 200`);
+    expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
+    await newStack(dir, env);
+    expect((await pulumi(dir, env, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
+    expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+  }, 900_000);
+});
+
+describe("TypeScript: …/native from the npm tarball, then pulumi up downloads the plugin", () => {
+  it("create and destroy", async () => {
+    const dir = userProject("typescript-native", "typescript-native");
+    const { env, home } = user("typescript", ["nodejs"]);
+    const lock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version: string }>;
+    };
+    const pinned = (name: string) => lock.packages[`node_modules/${name}`]!.version;
+    writeUserPackage(dir, {
+      sdk: pinned("@pulumi/pulumi"),
+      tarball: join(release, `pulumi-webhook-subscriptions-${VERSION}.tgz`),
+      devDependencies: { typescript: pinned("typescript"), "@types/node": pinned("@types/node") },
+    });
+    await run("npm", ["install", ...NPM], dir);
+    await newStack(dir, env);
+    const from = server.log.length;
+    expect((await pulumi(dir, env, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
+    expect(served(from)).toContain(`GET /${ARCHIVE} 200`);
+    expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
+    expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+  }, 900_000);
+});
+
+describe("a download that fails says so and installs nothing", () => {
+  /** `pulumi plugin install` as the README gives it, with `extra` arguments, by a fresh YAML user. */
+  async function install(
+    name: string,
+    extra: string[],
+    serverUrl = server.url,
+  ): Promise<{ out: string; home: string }> {
+    const { env, home } = user(name, ["yaml"]);
+    const result = await run(
+      "pulumi",
+      ["plugin", "install", "resource", "webhooks", VERSION, "--server", PRODUCTION, ...extra],
+      root,
+      { ...env, PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: downloadOverride(serverUrl) },
+      1,
+    );
+    const out = `${result.stdout}${result.stderr}`;
+    console.log(`[install] ${name}: what the user sees:\n${out.trim()}`);
+    return { out, home };
+  }
+
+  it("server down: the address tried, nothing in PULUMI_HOME", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const { out, home } = await install("server-down", [], closed);
+    expect(out).toContain(`webhooks`);
+    expect(out).toContain(closed);
+    expect(out).toMatch(/connection refused/i);
+    expect(installedPlugins(home)).toEqual([]);
+  });
+
+  it("the release has no archive for the platform (404): the asset's address, nothing in PULUMI_HOME", async () => {
+    server.missing.add(ARCHIVE);
+    try {
+      const { out, home } = await install("missing", []);
+      expect(out).toContain(`${server.url}/${ARCHIVE}`);
+      expect(out).toMatch(/404/);
+      expect(installedPlugins(home)).toEqual([]);
+    } finally {
+      server.missing.delete(ARCHIVE);
+    }
+  });
+
+  it("a checksum that does not match: the expected one, nothing in PULUMI_HOME", async () => {
+    const wrong = "00".repeat(32);
+    const { out, home } = await install("checksum", ["--checksum", wrong]);
+    expect(out).toMatch(new RegExp(`webhooks-${VERSION}: invalid checksum, expected ${wrong}, actual [0-9a-f]{64}`));
+    expect(installedPlugins(home)).toEqual([]);
+  });
+
+  it("offline: the archive checked against SHA256SUMS installs with --file", async () => {
+    // Pulumi 3.248.0's --checksum hashes the download without its last read (docs/native-provider.md),
+    // so the archive's true SHA-256 is refused: verify with sha256sum, then install the file.
+    const { env, home } = user("offline", ["yaml"]);
+    const dir = join(root, "offline");
+    mkdirSync(dir);
+    cpSync(join(release, ARCHIVE), join(dir, ARCHIVE));
+    cpSync(join(release, "SHA256SUMS"), join(dir, "SHA256SUMS"));
+    await run("sha256sum", ["--check", "--ignore-missing", "SHA256SUMS"], dir);
+    await run("pulumi", ["plugin", "install", "resource", "webhooks", VERSION, "--file", ARCHIVE], dir, env);
+    expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
+  });
+});
