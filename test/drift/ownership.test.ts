@@ -2,6 +2,7 @@
  * One subscription, one owner: the multi-stack review's co-ownership findings, and the orphans
  * of a killed `up` matched to the pending creates the engine recorded for them.
  */
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { coOwnedSubscriptions } from "../../drift/coOwnership";
 import { formatReport } from "../../drift/format";
@@ -97,6 +98,31 @@ describe("orphans of a killed up", () => {
       ],
     });
     expect(state.pendingCreates.map((p) => p.urn)).toEqual([`urn:pulumi:dev::p::${DYNAMIC}::manual`]);
+  });
+
+  it("prints commands bash reads back word for word: a component child's URN (`$`, `::`), a quote, a space", () => {
+    const child = `urn:pulumi:dev::p::my:index:Fleet$${DYNAMIC}::o'brien 1`;
+    const plain = `urn:pulumi:dev::p::${DYNAMIC}::sub-0`;
+    const [, adopt] = recoveryCommands("dev", 2, [plain, child]);
+    // `pulumi` as a shell function printing its arguments, one per line, and the opt-in it saw.
+    const words = execFileSync(
+      "bash",
+      ["-c", `pulumi() { printf '%s\\n' "$WEBHOOKS_ADOPT_IDENTICAL" "$@"; }\n${adopt}`],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(words.trimEnd().split("\n")).toEqual([
+      "true",
+      "up",
+      "--stack",
+      "dev",
+      "--target",
+      child,
+      "--target",
+      plain,
+      "--yes",
+    ]);
   });
 
   it("matches each pending create to one identical orphan, and prints the commands that finish the run", () => {

@@ -2,12 +2,14 @@
  * Smoke test of the real engine, offline: a trivial dynamic resource goes through up, refresh
  * and destroy, and a program directory runs with its own Pulumi.yaml and stack config.
  */
-import { cpSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
-import { requireEngine, workDir } from "../support/engine";
+import { run } from "../support/commands";
+import { requireEngine, requireLanguageHosts, workDir } from "../support/engine";
+import { backendDir, pulumiEnv } from "../support/pulumiProject";
 
 describe("the real Pulumi engine", () => {
   it("runs up, refresh and destroy of a dynamic resource", async () => {
@@ -74,5 +76,58 @@ describe("the real Pulumi engine", () => {
     expect(up.outputs.answer?.value).toBe(42);
     const destroy = await stack.destroy();
     expect(destroy.summary.result).toBe("succeeded");
+  });
+
+  // Today's engine, asserted so that the day it changes this fails and docs/engine.md
+  // ("`refresh --import-pending-creates` at 3.248.0") and the drift review's recovery are revisited.
+  it("engine behaviour at 3.248.0: `refresh --import-pending-creates <urn> <id>` drops the pending create instead of recording the resource", async () => {
+    const engine = requireLanguageHosts(["pulumi-language-yaml"]);
+    const dir = workDir("import-pending-creates");
+    const env = pulumiEnv(engine, dir, "repro");
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: repro\nruntime: yaml\n");
+    await run("pulumi", ["stack", "init", "dev"], dir, env);
+    // What a killed `up` leaves: one pending create, no resource. Written to the checkpoint itself,
+    // because `pulumi stack import` removes pending operations.
+    const urn = "urn:pulumi:dev::repro::pulumi-webhook-subscriptions:index:WebhookSubscription::sub-0";
+    const file = join(backendDir(dir), ".pulumi", "stacks", "repro", "dev.json");
+    const checkpoint = JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest: Record<string, unknown> } };
+    checkpoint.checkpoint.latest.pending_operations = [
+      {
+        resource: { urn, custom: true, type: "pulumi-webhook-subscriptions:index:WebhookSubscription" },
+        type: "creating",
+      },
+    ];
+    writeFileSync(file, JSON.stringify(checkpoint));
+    rmSync(`${file}.attrs`); // its checksum is of the old content
+    const exported = async () =>
+      JSON.parse((await run("pulumi", ["stack", "export", "--stack", "dev"], dir, env)).stdout) as {
+        deployment: { resources?: { urn: string }[]; pending_operations?: { type: string }[] };
+      };
+    expect((await exported()).deployment.pending_operations).toHaveLength(1);
+
+    const args = [
+      "refresh",
+      "--stack",
+      "dev",
+      "--yes",
+      "--import-pending-creates",
+      urn,
+      "--import-pending-creates",
+      "guid-1",
+    ];
+    const refresh = await run("pulumi", args, dir, env);
+    // It matched the pending create (no "did not correspond" warning) and turned it into an import
+    // (the checkpoint before the refresh, kept as .bak) ...
+    expect(refresh.stderr).not.toMatch(/did not correspond/);
+    const before = JSON.parse(readFileSync(`${file}.bak`, "utf8")) as {
+      checkpoint: { latest: { pending_operations?: { type: string; resource: { id?: string } }[] } };
+    };
+    expect(before.checkpoint.latest.pending_operations).toEqual([
+      expect.objectContaining({ type: "importing", resource: expect.objectContaining({ id: "guid-1" }) }),
+    ]);
+    // ... which the refresh dropped: the resource never reaches the state.
+    const after = (await exported()).deployment;
+    expect(after.pending_operations ?? []).toEqual([]);
+    expect((after.resources ?? []).map((r) => r.urn)).not.toContain(urn);
   });
 });

@@ -317,7 +317,7 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     expect(await service.all()).toEqual([]);
   });
 
-  it("a killed `pulumi up` recovers: cancel, refresh --clear-pending-creates, an up with the adoptIdentical opt-in — no duplicates", async () => {
+  it("a killed `pulumi up` recovers with the commands the drift review prints, run as printed in bash — no duplicates, no orphans", async () => {
     const recorded = () => checkpoint(state, "fleet-infra", "dev").resources.filter((r) => r.startsWith("sub-"));
     // Half the Subscribes answer late: when the kill lands, some are recorded, some in flight.
     await service.admin("PUT", "/faults", {
@@ -345,7 +345,14 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     const torn = removeTornSidecars(state);
     if (torn.length > 0) console.log(`[${toolchain.name}] the kill tore ${torn.join(", ")}: deleted`);
     expect(locks(state)).toHaveLength(1);
-    expect(checkpoint(state, "fleet-infra", "dev").pending.length).toBeGreaterThan(0);
+    const pending = checkpoint(state, "fleet-infra", "dev").pending.length;
+    expect(pending).toBeGreaterThan(0);
+    const liveAfterKill = (await service.all()).length;
+    const unrecorded = liveAfterKill - recorded().length;
+    expect(unrecorded, "subscriptions the killed run committed but never recorded").toBeGreaterThan(0);
+    console.log(
+      `[${toolchain.name}] after the kill: ${liveAfterKill} live, ${recorded().length} recorded, ${pending} pending creates`,
+    );
 
     // 1. The lock blocks the next run until `pulumi cancel` removes it (the file backend: the lock file).
     const blocked = await pulumi("fleet-infra", ["up", "--yes"], 1);
@@ -353,36 +360,38 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     await pulumi("fleet-infra", ["cancel", "--yes"]);
     expect(locks(state)).toEqual([]);
 
-    // 2. The drift review names the pending creates and prints the commands that finish the run.
-    const review = await run(
-      "npx",
-      ["webhook-subscriptions", "drift", "--stack", "dev", "--cwd", fleet, "--format", "json"],
-      user,
-      env,
-      2,
-    );
-    const report = JSON.parse(review.stdout) as { recovery?: string[] };
-    console.log(`[${toolchain.name}] the drift review's recovery:\n${report.recovery?.join("\n")}`);
-    expect(report.recovery?.[0]).toBe("pulumi refresh --stack dev --clear-pending-creates --yes");
+    // 2. The drift review (its markdown, as a user reads it) names the pending creates and prints
+    //    the commands that finish the run: clear them, take over the matched orphans, create the rest.
+    const review = await run("npx", ["webhook-subscriptions", "drift", "--stack", "dev", "--cwd", fleet], user, env, 2);
+    const printed = shellBlocks(review.stdout).find((b) => b.script.includes("--clear-pending-creates"))?.script;
+    if (!printed) throw new Error(`the drift review printed no recovery commands:\n${review.stdout}`);
+    console.log(`[${toolchain.name}] the drift review's recovery:\n${printed}`);
+    const commands = printed.split("\n");
+    expect(commands[0]).toBe("pulumi refresh --stack dev --clear-pending-creates --yes");
+    expect(commands[1]).toMatch(/^WEBHOOKS_ADOPT_IDENTICAL=true pulumi up --stack dev (--target \S+ )+--yes$/);
+    expect(commands[1]!.match(/--target /g)).toHaveLength(unrecorded);
+    expect(commands.at(-1)).toBe("pulumi up --stack dev --yes");
 
-    // 3. Refresh drops the pending creates; an up of the whole stack with the adoptIdentical opt-in
-    //    (docs/recovery.md, as for fast mode) takes over each subscription the killed run committed.
-    await pulumi("fleet-infra", ["refresh", "--clear-pending-creates", "--yes"]);
+    // 3. Run as printed, pasted into bash in the program's directory, with the user's environment.
+    const shellEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+    const session = ShellSession.start(fleet, terminalEnv(shellEnv));
+    let transcript: string;
+    try {
+      transcript = await session.run(printed);
+    } finally {
+      await session.close();
+    }
+    console.log(`[${toolchain.name}] the printed recovery, run:\n${transcript}`);
     expect(checkpoint(state, "fleet-infra", "dev").pending).toEqual([]);
-    const unrecorded = (await service.all()).length - recorded().length;
-    expect(unrecorded, "subscriptions the killed run committed but never recorded").toBeGreaterThan(0);
-    const up = await run("pulumi", ["up", "--yes", "--stack", "dev"], fleet, {
-      ...env,
-      WEBHOOKS_ADOPT_IDENTICAL: "true",
-    });
     const adopted = new Set(
-      [...up.stdout.matchAll(/adopted the existing identical subscription ([0-9a-f-]{36})/g)].map((m) => m[1]),
+      [...transcript.matchAll(/adopted the existing identical subscription ([0-9a-f-]{36})/g)].map((m) => m[1]),
     );
     expect(adopted.size).toBe(unrecorded);
     const live = await service.all();
     expect(new Set(live.map((s) => s.SubscriberURL)).size).toBe(FLEET);
     expect(live).toHaveLength(FLEET);
     expect(recorded()).toHaveLength(FLEET);
+    console.log(`[${toolchain.name}] after the printed recovery: ${live.length} live, ${recorded().length} recorded`);
 
     // 4. Settled.
     await pulumi("fleet-infra", ["preview", "--expect-no-changes"]);
