@@ -17,7 +17,7 @@ import {
 } from "@pulumi/policy";
 import { isWebhookSubscriptionType } from "../provider/model";
 import { apiVersionOf, fieldsOfInputs, type ProviderView } from "./fields";
-import type { CollectionRule, SubscriptionRule } from "./rules";
+import type { CollectionRule, Rule, SubscriptionRule } from "./rules";
 import { RULES } from "./rules";
 import { configSchemaOf, parsePolicySettings, resolveRules, ruleOptions, type PolicySettings } from "./settings";
 
@@ -36,12 +36,19 @@ interface ResourceView {
 
 const fieldsOf = (r: ResourceView) => fieldsOfInputs(r.props, labelOf(r.name), apiVersionOf(r.provider));
 
-function resourcePolicy(rule: SubscriptionRule): ResourceValidationPolicy {
+/** What every policy declares: its name, description, default level and config schema. */
+function declared(rule: Rule) {
   return {
     name: rule.name,
     description: rule.description,
     enforcementLevel: rule.defaultLevel,
     configSchema: configSchemaOf(rule),
+  };
+}
+
+function resourcePolicy(rule: SubscriptionRule): ResourceValidationPolicy {
+  return {
+    ...declared(rule),
     validateResource(args, reportViolation) {
       if (!isWebhookSubscriptionType(args.type)) return;
       const options = ruleOptions(rule, args.getConfig());
@@ -53,10 +60,7 @@ function resourcePolicy(rule: SubscriptionRule): ResourceValidationPolicy {
 
 function stackPolicy(rule: CollectionRule): StackValidationPolicy {
   return {
-    name: rule.name,
-    description: rule.description,
-    enforcementLevel: rule.defaultLevel,
-    configSchema: configSchemaOf(rule),
+    ...declared(rule),
     validateStack(args, reportViolation) {
       const options = ruleOptions(rule, args.getConfig());
       const subscriptions = args.resources.filter((r) => isWebhookSubscriptionType(r.type));
