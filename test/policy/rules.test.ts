@@ -1,4 +1,6 @@
 /** Each rule's validator, on fields as the pack and the drift review hand them over. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hostAllowed, hostOf } from "../../policy/hostPattern";
 import {
@@ -12,6 +14,7 @@ import {
   type SubscriptionFields,
 } from "../../policy/rules";
 import { Webhook } from "../../provider/wire";
+import { REPO_ROOT } from "../support/engine";
 
 const GUID = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
 const ok: SubscriptionFields = {
@@ -145,4 +148,11 @@ it("every rule has a unique kebab-case name and a description", () => {
     expect(rule.name).toMatch(/^[a-z]+(-[a-z]+)*$/);
     expect(rule.description.length).toBeGreaterThan(20);
   }
+});
+
+it("docs/policy.md's table lists every rule with its default level, in order", () => {
+  const page = readFileSync(join(REPO_ROOT, "docs", "policy.md"), "utf8");
+  const section = page.slice(page.indexOf("## The rules"), page.indexOf("## Settings"));
+  const rows = [...section.matchAll(/^\| `([a-z-]+)` .*\| (\w+) +\|$/gm)].map((m) => [m[1], m[2]]);
+  expect(rows).toEqual(RULES.map((r) => [r.name, r.defaultLevel]));
 });
