@@ -1,10 +1,12 @@
 /**
  * `webhook-subscriptions emulator`: starts the emulator, prints exactly one line
- * `webhook emulator listening on <url>`, and serves until SIGINT or SIGTERM.
+ * `webhook emulator listening on <url> (API description: <url>/swagger)`, and serves until
+ * SIGINT or SIGTERM.
  * A bad flag or an unusable state file is reported on stderr with exit code 1.
  */
 import { EmulatorOptionError, startEmulator, StateFileError, type EmulatorOptions } from "../emulator";
 import { ADMIN_TOKEN_ENV } from "../emulator/options";
+import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
 import { adminTokenFrom, PROCESS_SURROUNDINGS, type CommandSurroundings } from "./adminToken";
 import { numberFlag, parseFlags, stringFlag, UsageError, type Command, type FlagValues } from "./command";
 
@@ -140,7 +142,9 @@ export const emulatorCommand: Command = {
         return 0;
       }
       const emulator = await startEmulator(options);
-      process.stdout.write(`webhook emulator listening on ${emulator.url}\n`);
+      process.stdout.write(
+        `webhook emulator listening on ${emulator.url} (API description: ${emulator.url}${SWAGGER_PATH})\n`,
+      );
       return await serveUntilStopped(() => emulator.close());
     } catch (error) {
       process.stderr.write(`emulator: ${describeStartError(error)}\n`);

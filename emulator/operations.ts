@@ -37,6 +37,10 @@ export interface OperationRequest {
 /** An operation: its HTTP method and what it does. */
 export interface OperationDefinition {
   readonly method: "GET" | "POST";
+  /** The query parameter naming the subscription, spelled as the spec spells it for this operation. */
+  readonly guidParameter?: string;
+  /** The request body the operation reads. */
+  readonly body?: "subscribe" | "update";
   handle(store: Store, request: OperationRequest): Promise<Outcome> | Outcome;
 }
 
@@ -79,6 +83,11 @@ function limitReached(limit: number, guid: string): WireValidationMessage {
   };
 }
 
+/** GetWebhookSubscription's GUID parameter. */
+const GET_GUID_PARAMETER = "webhookSubscriptionGUID";
+/** Unsubscribe's GUID parameter (also the simulate-event endpoint's): note the capital H. */
+export const UNSUBSCRIBE_GUID_PARAMETER = "webHookSubscriptionGUID";
+
 const getAll: OperationDefinition = {
   method: "GET",
   handle(store, { dialect, account }) {
@@ -89,8 +98,9 @@ const getAll: OperationDefinition = {
 
 const getOne: OperationDefinition = {
   method: "GET",
+  guidParameter: GET_GUID_PARAMETER,
   handle(store, request) {
-    const guid = queryGuid(request.query, "webhookSubscriptionGUID");
+    const guid = queryGuid(request.query, GET_GUID_PARAMETER);
     if (!guid.ok) return errorOutcome(guid.status, guid.error);
     const subscription = visible(store, request, guid.value);
     return subscription ? request.dialect.one(subscription) : request.dialect.getNotFound(guid.value);
@@ -99,6 +109,7 @@ const getOne: OperationDefinition = {
 
 const subscribe: OperationDefinition = {
   method: "POST",
+  body: "subscribe",
   async handle(store, { body, contentType, legacy, dialect, account }) {
     const request = readJsonRequest(body, contentType, dialect.subscribeRequest);
     if (!request.ok) return errorOutcome(request.status, request.error);
@@ -119,6 +130,7 @@ const subscribe: OperationDefinition = {
 
 const update: OperationDefinition = {
   method: "POST",
+  body: "update",
   async handle(store, operation) {
     const { body, contentType, dialect } = operation;
     const request = readJsonRequest(body, contentType, dialect.updateRequest);
@@ -138,8 +150,9 @@ const update: OperationDefinition = {
 
 const unsubscribe: OperationDefinition = {
   method: "POST",
+  guidParameter: UNSUBSCRIBE_GUID_PARAMETER,
   async handle(store, request) {
-    const guid = queryGuid(request.query, "webHookSubscriptionGUID");
+    const guid = queryGuid(request.query, UNSUBSCRIBE_GUID_PARAMETER);
     if (!guid.ok) return errorOutcome(guid.status, guid.error);
     if (!visible(store, request, guid.value)) return notFound(guid.value);
     await store.remove(guid.value);

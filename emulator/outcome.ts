@@ -3,6 +3,7 @@
  * value lets the fault layer drop it (reset after commit) and lets one place count statuses.
  */
 import type { FastifyReply } from "fastify";
+import { z } from "zod";
 
 /** A JSON or plain-text answer with its status. */
 export type Outcome = { status: number; json: unknown } | { status: number; text: string };
@@ -11,8 +12,11 @@ export type Outcome = { status: number; json: unknown } | { status: number; text
  * The body of every error that is not a validation envelope: `{"Error": "..."}`. It has no
  * `Messages` array, which is how the spec tells "unreadable" 400s from rule failures.
  */
+export const ErrorBody = z.strictObject({ Error: z.string() });
+
+/** An error answer with an `ErrorBody`. */
 export function errorOutcome(status: number, message: string): Outcome {
-  return { status, json: { Error: message } };
+  return { status, json: { Error: message } satisfies z.infer<typeof ErrorBody> };
 }
 
 /** Writes an outcome; plain text is sent as `text/plain`, everything else as JSON. */

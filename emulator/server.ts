@@ -9,6 +9,7 @@ import type { EmulatorContext } from "./context";
 import { errorOutcome, sendOutcome } from "./outcome";
 import { registerOAuthRoute } from "./oauthRoute";
 import { registerSimulateEventRoute } from "./simulateEvent";
+import { registerSwaggerRoutes } from "./swaggerRoutes";
 
 /** Request bodies above this size get 413; subscription bodies are a few hundred bytes. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -47,5 +48,6 @@ export function buildServer(context: EmulatorContext): FastifyInstance {
   registerSimulateEventRoute(app, context);
   registerOAuthRoute(app, context);
   registerAdminRoutes(app, context);
+  registerSwaggerRoutes(app, context);
   return app;
 }

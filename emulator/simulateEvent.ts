@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { answer, refusal } from "./apiRoutes";
 import type { EmulatorContext } from "./context";
 import { deliverTo } from "./events";
-import { queryGuid, visible } from "./operations";
+import { queryGuid, UNSUBSCRIBE_GUID_PARAMETER, visible } from "./operations";
 import { errorOutcome } from "./outcome";
 
 export const SIMULATE_EVENT_PATH = "/configuration/WebHookTest/SimulateEvent";
@@ -22,7 +22,7 @@ export function registerSimulateEventRoute(app: FastifyInstance, context: Emulat
     context.stats.request("SimulateEvent");
     const refused = refusal(context, request);
     if (refused) return answer(context, reply, refused);
-    const guid = queryGuid(request.query as Record<string, unknown>, "webHookSubscriptionGUID");
+    const guid = queryGuid(request.query as Record<string, unknown>, UNSUBSCRIBE_GUID_PARAMETER);
     if (!guid.ok) return answer(context, reply, errorOutcome(guid.status, guid.error));
     const account = context.tokens.account(request.headers.authorization);
     const subscription = visible(context.store, { dialect: context.dialect, account }, guid.value);

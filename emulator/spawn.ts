@@ -30,7 +30,8 @@ function command(): string[] {
   return ["--import", pathToFileURL(require.resolve("tsx")).href, join(__dirname, "..", "cli", "index.ts"), "emulator"];
 }
 
-const LISTENING = /^webhook emulator listening on (\S+)$/m;
+/** The command's one line: its address, and the page's under it. */
+const LISTENING = /^webhook emulator listening on (\S+) \(API description: \1\/swagger\)$/m;
 
 /**
  * Starts `webhook-subscriptions emulator` with `args` (and `env`, e.g. to pass the admin token

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { minVersion } from "semver";
 import { pluginSchema, type PackageSchema } from "../provider/native/schema";
+import { type PackageManifest, registryFields, sdkReadme } from "./registryMetadata";
 import { readSchemaDeclarations } from "./schemaDeclarations";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -22,7 +23,7 @@ export type BuiltSchema = PackageSchema & {
 };
 
 /** This checkout's package.json. */
-export function packageJson(): { name: string; version: string; dependencies: Record<string, string> } {
+export function packageJson(): PackageManifest & { version: string; dependencies: Record<string, string> } {
   return JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
 }
 
@@ -33,6 +34,7 @@ export function packageSchema(): BuiltSchema {
   const pulumiFloor = minVersion(pkg.dependencies["@pulumi/pulumi"]!)!.version;
   return {
     ...pluginSchema(pkg.version, readSchemaDeclarations()),
+    ...registryFields(pkg),
     // SDKs that pack as their ecosystem expects: Go's gets its go.mod (codegen/go).
     meta: { supportPack: true },
     // respectSchemaVersion: every SDK says the schema's version (the package's), and so asks the
@@ -43,6 +45,7 @@ export function packageSchema(): BuiltSchema {
         packageName: PYTHON_PACKAGE,
         respectSchemaVersion: true,
         pyproject: { enabled: true },
+        readme: sdkReadme(pkg),
         requires: { pulumi: `>=${pulumiFloor},<4.0.0` },
       },
       go: { importBasePath: GO_IMPORT_PATH, respectSchemaVersion: true },

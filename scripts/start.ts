@@ -21,6 +21,7 @@ import { engineEnv, LOCAL_PASSPHRASE, openStack } from "../engine/automation";
 import { engineOutput, failureLine } from "../engine/output";
 import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
 import { shellWord } from "../drift/shellWord";
+import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
 import { EMULATOR_DIR, hasState, startEmbeddedEmulator } from "./embeddedEmulator";
 
 const ROOT = resolve(__dirname, "..");
@@ -79,6 +80,7 @@ async function instanceFor(stack: Stack): Promise<RunningEmulator | undefined> {
   }
   const emulator = await startEmbeddedEmulator(ROOT, say);
   say(`instance: the embedded emulator at ${emulator.url} (state: ${EMULATOR_DIR}/)`);
+  say(`  its API description, while this runs: ${emulator.url}${SWAGGER_PATH} (Swagger UI; docs/emulator.md)`);
   say("  to deploy elsewhere: `pulumi config set webhooks:baseUrl <url>` (and webhooks:token) on this stack");
   Object.assign(stack.workspace.envVars, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
   return emulator;

@@ -43,6 +43,8 @@ describe("emulator command", () => {
         },
       );
       expect(response.status).toBe(200);
+      // The line names the page (spawnEmulator matches it exactly), and the page is there.
+      expect((await fetch(`${emulator.url}/swagger`)).status).toBe(200);
       expect(await emulator.stop(signal)).toBe(0);
       expect(emulator.stderr()).toBe("");
     }

@@ -14,7 +14,7 @@ export interface PythonVenv {
   readonly wheels: readonly string[];
   /** The virtualenv's interpreter. */
   readonly python: string;
-  /** pip's closing line, e.g. "Successfully installed … pulumi-3.248.0 pulumi-webhooks-0.1.0". */
+  /** pip's closing line, e.g. "Successfully installed … pulumi-3.248.0 pulumi-webhooks-<version>". */
   readonly installed: string;
 }
 

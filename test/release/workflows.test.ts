@@ -1,0 +1,44 @@
+/**
+ * .github/workflows/: actionlint finds nothing, and each workflow calls the npm scripts a developer
+ * runs (docs/release.md) rather than steps of its own.
+ */
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { expect, it } from "vitest";
+import { actionlint, ACTIONLINT_VERSION } from "../support/actionlint";
+import { REPO_ROOT } from "../support/engine";
+
+const execFileAsync = promisify(execFile);
+const WORKFLOWS = join(REPO_ROOT, ".github", "workflows");
+const read = (name: string) => readFileSync(join(WORKFLOWS, name), "utf8");
+
+it(`actionlint ${ACTIONLINT_VERSION} passes every workflow`, async () => {
+  const binary = await actionlint();
+  const files = readdirSync(WORKFLOWS).map((name) => join(WORKFLOWS, name));
+  expect(files.length).toBeGreaterThanOrEqual(2);
+  // Exit 1 with one line per finding; the rejection carries them.
+  const { stdout, stderr } = await execFileAsync(binary, ["-color=false", ...files], { cwd: REPO_ROOT });
+  expect(stdout + stderr).toBe("");
+}, 600_000);
+
+it("ci.yml runs the README's test command on push and pull request, on Node 20 and the current LTS", () => {
+  const ci = read("ci.yml");
+  expect(ci).toMatch(/^ {2}push:/m);
+  expect(ci).toMatch(/^ {2}pull_request:/m);
+  expect(ci).toContain('node: ["20", "lts/*"]');
+  expect(ci).toContain("- run: npm test");
+  expect(ci).toContain("path: ~/.cache/pulumi-webhook-subscriptions");
+  expect(ci).toContain("WEBHOOKS_LANGUAGE_HOST_SOURCE:");
+});
+
+it("release.yml: on a v* tag, npm run dist, then the GitHub release, npm with provenance, PyPI, the Go sdk/ tag", () => {
+  const release = read("release.yml");
+  expect(release).toContain('tags: ["v*"]');
+  expect(release).toContain("- run: npm run dist");
+  expect(release).toMatch(/gh release create .*SHA256SUMS/s);
+  expect(release).toContain("npm publish --provenance");
+  expect(release).toContain("pypa/gh-action-pypi-publish@release/v1");
+  expect(release).toContain('git push origin "sdk/$GITHUB_REF_NAME"');
+});
