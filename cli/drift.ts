@@ -1,10 +1,12 @@
 /**
  * `webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
- * [--cwd <dir>] [--format md|json]`: reviews the drift of one stack, or of several stacks sharing
+ * [--policy <file.json>] [--cwd <dir>] [--format md|json]`: reviews the drift of one stack, or of several stacks sharing
  * instances. The report alone goes to stdout; progress and errors go to stderr.
- * Exit 0: no drift. 2: drift (unmanaged subscriptions included). 1: error, or drift cannot be
+ * Exit 0: no drift. 2: drift (unmanaged subscriptions included), or with --policy a broken
+ * mandatory rule. 1: error (a bad policy file too), or drift cannot be
  * determined (legacy API). With several stacks, the worst of them.
  */
+import { resolve } from "node:path";
 import {
   DriftError,
   EXIT_CODE,
@@ -17,10 +19,12 @@ import {
 } from "../drift";
 import { toDriftError } from "../drift/errors";
 import { invalidIgnoreRule } from "../drift/ignore";
+import { readPolicyFile } from "../drift/policy";
+import type { PolicySettings } from "../policy/settings";
 import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
 
 const USAGE = `usage: webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
-                                    [--cwd <program directory>] [--format md|json]
+                                    [--policy <file.json>] [--cwd <program directory>] [--format md|json]
 
 Compares what the stack's state says about its WebhookSubscriptions with what the instance holds,
 without writing anything. Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
@@ -28,6 +32,8 @@ without writing anything. Exit 0: no drift; 2: drift; 1: error or undetermined (
             instance: each is reviewed, and "unmanaged" means managed by none of them
   --ignore  a subscription GUID or subscriber-URL prefix (http:// or https://) managed elsewhere,
             left out of "unmanaged"; repeatable
+  --policy  policy settings (JSON, as WebhookGuard takes them; docs/policy.md): every live subscription
+            on the instance, managed or not, is held to the rules; a broken mandatory rule exits 2
   --cwd     the program directory, holding Pulumi.yaml (default: the current directory)
   --format  md (default) or json (a JSON array, one report per stack, when several stacks are named)
 With several stacks, the reports are printed one after the other and the exit code is the worst.
@@ -44,6 +50,8 @@ export interface DriftArgs {
   /** Absolute program directory. */
   readonly workDir: string;
   readonly format: Format;
+  /** `--policy`: the settings file as given, and its checked settings. */
+  readonly policy?: { readonly file: string; readonly settings: PolicySettings };
 }
 
 /** Parses and checks the drift flags; "help" when help was asked for. */
@@ -59,6 +67,7 @@ export function parseDriftArgs(
       ignore: { type: "string", multiple: true },
       cwd: { type: "string" },
       format: { type: "string" },
+      policy: { type: "string" },
     },
     USAGE,
   );
@@ -75,12 +84,22 @@ export function parseDriftArgs(
   const ignore = listFlag(values, "ignore");
   const badRule = invalidIgnoreRule(ignore);
   if (badRule) throw new UsageError(`${badRule}.\n${USAGE}`);
+  const policyFile = stringFlag(values, "policy");
+  let policy: DriftArgs["policy"];
+  if (policyFile !== undefined) {
+    try {
+      policy = { file: policyFile, settings: readPolicyFile(resolve(env.INIT_CWD || cwd, policyFile), policyFile) };
+    } catch (err) {
+      throw new UsageError(`--policy: ${(err as Error).message}`);
+    }
+  }
   return {
     stackName,
     otherStacks,
     ignore,
     workDir: directoryFlag(values, "cwd", env, cwd),
     format: format as Format,
+    ...(policy ? { policy } : {}),
   };
 }
 
@@ -98,6 +117,7 @@ async function reviewOne(stackName: string, stacks: readonly string[], args: Dri
       onProgress: say,
       alsoManagedBy: stacks.filter((s) => s !== stackName),
       ignore: args.ignore,
+      ...(args.policy ? { policy: args.policy } : {}),
     });
     if (report.reason) say(report.reason);
     return report;

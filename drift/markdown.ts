@@ -4,6 +4,7 @@
  * secret reads "secret changed", an unmanaged header value "set, not shown".
  */
 import { webhookName } from "../provider/wire";
+import { policySection } from "./policyMarkdown";
 import { shellWord } from "./shellWord";
 import type { DriftReport, FieldChange, FieldValue, ManagedSubscription, UnmanagedSubscription } from "./report";
 
@@ -19,12 +20,12 @@ const STATUS_TEXT = {
 } as const;
 
 /** Makes text safe inside a table cell. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
 }
 
 /** Inline code that survives backticks in the value. */
-function code(text: string): string {
+export function code(text: string): string {
   const fence = text.includes("`") ? "``" : "`";
   return cell(`${fence}${text.includes("`") ? ` ${text} ` : text}${fence}`);
 }
@@ -204,6 +205,7 @@ function rerunCommand(report: DriftReport, ...extra: readonly string[]): string 
   const flags = [
     ...[report.stack, ...(report.alsoManagedBy ?? [])].flatMap((stack) => ["--stack", stack]),
     ...(report.ignored?.rules ?? []).flatMap((rule) => ["--ignore", rule]),
+    ...(report.policy ? ["--policy", report.policy.file] : []),
     ...extra,
   ];
   return ["npx webhook-subscriptions drift", ...flags.map(shellWord)].join(" ");
@@ -237,6 +239,7 @@ export function formatMarkdown(report: DriftReport): string {
       scope(report),
       coOwnedBlock(report),
       recoveryBlock(report),
+      policySection(report),
       note,
       withSnippets ? snippets(report) : "",
       notesBlock(report),

@@ -3,6 +3,7 @@
  * documents it as a schema), and the exit code a pipeline acts on. Holds no secret value:
  * a changed secret is reported by field name alone.
  */
+import type { PolicyReview } from "./policy";
 import type { SnippetKind } from "./snippet";
 
 /** Version of the report's JSON shape; bumped on any breaking change to it. */
@@ -170,6 +171,8 @@ export interface DriftReport extends ReportScope {
   readonly reason?: string;
   /** For `error`. */
   readonly error?: ReportError;
+  /** With `--policy`: the rules held against every live subscription, and what breaks them. */
+  readonly policy?: PolicyReview;
 }
 
 /** The exit code a report stands for. */

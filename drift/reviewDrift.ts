@@ -41,6 +41,8 @@ import { instancesOf } from "./instances";
 import { adoptionFrontDoor } from "./adoptionFrontDoor";
 import { coOwnedSubscriptions, type StackSubscriptions } from "./coOwnership";
 import { matchPendingCreates, recoveryCommands } from "./pendingCreates";
+import { reviewPolicy, withPolicy } from "./policy";
+import type { PolicySettings } from "../policy/settings";
 
 export interface ReviewDriftOptions {
   /** The stack to review, e.g. `dev` or `org/project/dev`. */
@@ -73,6 +75,11 @@ export interface ReviewDriftOptions {
    * @default []
    */
   readonly ignore?: readonly string[];
+  /**
+   * Policy settings (`--policy <file.json>`, docs/policy.md): every live subscription on the
+   * instances, managed or not, is held to the rules; the report lists each violation.
+   */
+  readonly policy?: { readonly file: string; readonly settings: PolicySettings };
 }
 
 /** Explains the legacy outcome; `webhook-subscriptions drift` exits 1 on it (docs/drift.md). */
@@ -231,7 +238,14 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
         { coOwned: coOwnedSubscriptions({ stack: options.stackName, managed: state.managed }, others), recovery },
       );
       progress(`done in ${(report.durationMs / 1000).toFixed(1)}s: ${report.status}`);
-      return report;
+      if (!options.policy) return report;
+      const policyInstances = instances.map((i, n) => ({
+        baseUrl: i.settings.baseUrl,
+        apiVersion: i.settings.apiVersion,
+        live: lists[n]!,
+        managedNames: new Map(i.managed.map((s) => [guidKey(s.guid), s.name])),
+      }));
+      return withPolicy(report, reviewPolicy(options.policy.file, options.policy.settings, policyInstances));
     } finally {
       await Promise.all(clients.map((c) => c.close()));
     }

@@ -127,6 +127,17 @@ describe("the manifest", () => {
       expect(semver.satisfies(lock.packages[`node_modules/${name}`]?.version ?? "none", range), name).toBe(true);
   });
 
+  it("types every subpath export for TypeScript without `exports` support too (typesVersions), at the same file", () => {
+    const { exports, typesVersions } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+      exports: Record<string, string | { types: string }>;
+      typesVersions: { "*": Record<string, string[]> };
+    };
+    const typed = Object.entries(exports).flatMap(([path, target]) =>
+      path !== "." && typeof target === "object" ? [[path.slice(2), [target.types.slice(2)]]] : [],
+    );
+    expect(typesVersions["*"]).toEqual(Object.fromEntries(typed));
+  });
+
   it("has the LICENSE its license field names", () => {
     expect(manifest.license).toBe("Apache-2.0");
     const license = readFileSync(join(REPO_ROOT, "LICENSE"), "utf8");
@@ -177,6 +188,12 @@ describe("the other entries", () => {
     expect(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })).toBe(manifestVersion);
   });
 
+  it("/policy: WebhookGuard, the rules' settings and their error", () => {
+    expect(namesExportedBy("pulumi-webhook-subscriptions/policy").sort()).toEqual(
+      ["WebhookGuard", "DEFAULT_PACK_NAME", "parsePolicySettings", "PolicySettingsError"].sort(),
+    );
+  });
+
   it("/drift: reviewDrift", () => {
     expectTypeOf(drift.reviewDrift).parameter(0).toMatchTypeOf<{ stackName: string; workDir: string }>();
     expect(drift.reviewDrift).toBeTypeOf("function");
@@ -201,6 +218,13 @@ describe("what each entry loads (in a fresh process)", () => {
     const ours = modules.filter((path) => path.startsWith(join(REPO_ROOT, "dist")));
     expect(ours.length).toBeGreaterThan(0);
     expect(ours.filter((path) => !path.startsWith(join(REPO_ROOT, "dist", "sdk", "nodejs")))).toEqual([]);
+  });
+
+  it("/policy loads neither the emulator nor fastify", () => {
+    const modules = modulesLoadedBy("pulumi-webhook-subscriptions/policy");
+    expect(loading(modules, "@pulumi/policy").length).toBeGreaterThan(0);
+    expect(loading(modules, "fastify")).toEqual([]);
+    expect(modules.filter((path) => /dist[\\/](emulator|drift|cli)[\\/]/.test(path))).toEqual([]);
   });
 
   it("/emulator loads no Pulumi SDK", () => {

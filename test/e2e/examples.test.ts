@@ -29,11 +29,14 @@ const EXAMPLES = [
   "python",
   "typescript-native",
   "go",
+  "policy-pack",
 ];
 /** Examples the page compiles and does not run: test/e2e/install.test.ts runs Go as a user installs it. */
 const COMPILED_ONLY = ["go"];
+/** A policy pack, run over another example's stack. */
+const POLICY_PACKS = ["policy-pack"];
 /** The examples with a stack. */
-const STACKS = EXAMPLES.filter((example) => !COMPILED_ONLY.includes(example));
+const STACKS = EXAMPLES.filter((example) => !COMPILED_ONLY.includes(example) && !POLICY_PACKS.includes(example));
 const SETUP = "Setup";
 const CLEAN_UP = "Clean up";
 
@@ -238,6 +241,12 @@ describe("examples/README.md", () => {
   it("go: the program and the Go SDK compile and pass go vet", async () => {
     // set -e: a failing `go vet` or `go build` ends the session and fails this step.
     await runSection("go");
+  });
+
+  it("policy-pack: the yaml example's preview passes every policy of WebhookGuard", async () => {
+    const output = await runSection("policy-pack");
+    expect(output).toMatch(/webhook-guard@v1\.0\.0/);
+    expect(output).not.toMatch(/\[(mandatory|advisory)\]/);
   });
 
   it("clean-up: every stack removed, the processes stopped, the copy as it was", async () => {
