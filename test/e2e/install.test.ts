@@ -1,8 +1,9 @@
 /**
  * The provider as users install it, with nothing cloned: the run's one release (a copy of this
- * checkout moved to the next version, then `npm run dist`: support/sharedRelease.ts), served on loopback; the production download address is redirected to
- * it with the engine's PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES; each user has an empty PULUMI_HOME
- * and only their language's host on PATH (no `pulumi-language-nodejs` but for TypeScript).
+ * checkout moved to the next version, then `npm run dist`: support/sharedRelease.ts) served on
+ * loopback; the production download address is redirected to it with the engine's
+ * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES; each user has an empty PULUMI_HOME and only their
+ * language's host on PATH (no `pulumi-language-nodejs` but for TypeScript).
  *
  * - the release holds every artifact of docs' table and SHA256SUMS verifies them; each executable
  *   is its platform's format with the Node.js single-executable blob injected;

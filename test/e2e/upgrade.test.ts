@@ -54,8 +54,9 @@ const started = Date.now();
 
 /**
  * The previous release's npm tarball (`npm pack`, whose `prepack` builds dist/) and plugin
- * tarball, built in `checkout` at `version`. The plugin step is build:plugin's own script: `npm run build:plugin` would only
- * build dist/ a second time (two TypeScript compilations) before it.
+ * tarball, built in `checkout` at `version`. The plugin step is build:plugin's own script:
+ * `npm run build:plugin` would only build dist/ a second time (two TypeScript compilations)
+ * before it.
  */
 async function build(checkout: string, version: string): Promise<Artifacts> {
   const out = join(checkout, "packed");
