@@ -22,7 +22,8 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           // Provisions the engine once per run; without it the end-to-end tests fail, never skip.
-          globalSetup: ["test/e2e/globalSetup.ts"],
+          // And the folder of the run's one release, shared by the files (support/sharedRelease.ts).
+          globalSetup: ["test/e2e/globalSetup.ts", "test/e2e/releaseSetup.ts"],
           testTimeout: 300_000,
           hookTimeout: 1_800_000,
           // One engine at a time on a 2-core machine.

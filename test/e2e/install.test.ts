@@ -1,8 +1,9 @@
 /**
- * The provider as users install it, with nothing cloned: one `npm run dist` (in a copy of this
- * checkout) is the release, served on loopback; the production download address is redirected to
- * it with the engine's PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES; each user has an empty PULUMI_HOME
- * and only their language's host on PATH (no `pulumi-language-nodejs` but for TypeScript).
+ * The provider as users install it, with nothing cloned: the run's one release (a copy of this
+ * checkout moved to the next version, then `npm run dist`: support/sharedRelease.ts) served on
+ * loopback; the production download address is redirected to it with the engine's
+ * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES; each user has an empty PULUMI_HOME and only their
+ * language's host on PATH (no `pulumi-language-nodejs` but for TypeScript).
  *
  * - the release holds every artifact of docs' table and SHA256SUMS verifies them; each executable
  *   is its platform's format with the Node.js single-executable blob injected;
@@ -27,11 +28,12 @@ import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { freePort } from "../support/freePort";
 import { writeUserPackage } from "../support/pulumiProject";
 import { ReleaseServer } from "../support/releaseServer";
+import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 import { shellBlocks } from "../support/shellBlocks";
-import { copyRepository } from "../support/repoCopy";
 import { downloadOverride, installedPlugins, userEnv } from "../support/userInstall";
 
-const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+/** The release's version; the copy's README and examples name it. */
+const VERSION = RELEASE_VERSION;
 const ARCHIVE = `pulumi-resource-webhooks-v${VERSION}-linux-amd64.tar.gz`;
 const PRODUCTION = publicHome().pluginDownloadURL;
 const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
@@ -104,13 +106,7 @@ const served = (from: number) =>
 beforeAll(async () => {
   engine = requireLanguageHosts(["pulumi-language-python", "pulumi-language-yaml", "pulumi-language-go"]);
   root = mkdtempSync(join(tmpdir(), "install-e2e-"));
-  checkout = join(root, "checkout");
-  await copyRepository(checkout, { build: false });
-  const distStarted = Date.now();
-  // Every artifact, five platforms' executables among them: minutes on a loaded 2-core machine.
-  await run("npm", ["run", "dist"], checkout, {}, 0, 1_500_000);
-  console.log(`[install] npm run dist: ${((Date.now() - distStarted) / 1000).toFixed(0)} s`);
-  release = join(checkout, "dist", "release");
+  ({ checkout, dir: release } = await sharedRelease());
   server = await ReleaseServer.start(release);
   service = await EmulatorHarness.start();
 }, 1_800_000);

@@ -1,7 +1,8 @@
 /**
  * Upgrades are no-ops: a stack deployed with the previous release's artifacts — the npm tarball
  * and the `runtime: nodejs` plugin tarball, built from that release's commit in a scratch copy —
- * previews with no changes and updates with nothing to do on this checkout's artifacts, for the
+ * previews with no changes and updates with nothing to do on this checkout's, as the run's one
+ * release holds them (support/sharedRelease.ts: this checkout at the next version), for the
  * dynamic provider (the new package installed into the project) and for the native plugin (the
  * new version installed with `pulumi plugin install -f`, the old one removed). No replacement, no new
  * Signature, no request that changes the instance.
@@ -15,7 +16,8 @@ import { resourcesSummary, run, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { pulumiEnv, writeUserPackage } from "../support/pulumiProject";
-import { copyCommit, copyRepository } from "../support/repoCopy";
+import { copyCommit } from "../support/repoCopy";
+import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 
 /** The commit of the previous release (its `v<version>` tag once the repository is published). */
 const PREVIOUS_COMMIT = "5d3f02dfb6ef4dd7db57e180d364112662242099";
@@ -27,8 +29,8 @@ const PREVIOUS_VERSION = (
     version: string;
   }
 ).version;
-/** This checkout's artifacts are built as this version, so the engine sees two plugin versions. */
-const NEXT = "0.9.1";
+/** The version of this checkout's release, so the engine sees two plugin versions. */
+const NEXT = RELEASE_VERSION;
 const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
 /** Operations that read; any other request would change the instance. */
 const READS = new Set(["GetAllWebhookSubscriptions", "GetWebhookSubscription"]);
@@ -51,9 +53,10 @@ let next: Artifacts;
 const started = Date.now();
 
 /**
- * The npm tarball (`npm pack`, whose `prepack` builds dist/) and the plugin tarball in `checkout`,
- * at `version`. The plugin step is build:plugin's own script: `npm run build:plugin` would only
- * build dist/ a second time (two TypeScript compilations) before it.
+ * The previous release's npm tarball (`npm pack`, whose `prepack` builds dist/) and plugin
+ * tarball, built in `checkout` at `version`. The plugin step is build:plugin's own script:
+ * `npm run build:plugin` would only build dist/ a second time (two TypeScript compilations)
+ * before it.
  */
 async function build(checkout: string, version: string): Promise<Artifacts> {
   const out = join(checkout, "packed");
@@ -118,15 +121,18 @@ async function upgradeIsNoOp(dir: string, url: string, upgrade: () => Promise<vo
 beforeAll(async () => {
   const engine = requireLanguageHosts(["pulumi-language-nodejs", "pulumi-language-yaml"]);
   root = mkdtempSync(join(tmpdir(), "upgrade-"));
-  const [old, current] = [join(root, "previous"), join(root, "current")];
+  const old = join(root, "previous");
   await copyCommit(old, PREVIOUS_COMMIT);
-  await copyRepository(current, { build: false });
-  await run("npm", ["version", NEXT, "--no-git-tag-version", "--ignore-scripts", ...NPM], current);
-  [previous, next] = await Promise.all([build(old, PREVIOUS_VERSION), build(current, NEXT)]);
+  const [built, release] = await Promise.all([build(old, PREVIOUS_VERSION), sharedRelease()]);
+  previous = built;
+  next = {
+    tarball: join(release.dir, `pulumi-webhook-subscriptions-${NEXT}.tgz`),
+    plugin: join(release.dir, `pulumi-resource-webhooks-v${NEXT}.tgz`),
+  };
   service = await EmulatorHarness.start();
   env = { ...pulumiEnv(engine, root, "upgrade-passphrase"), WEBHOOKS_TOKEN: "dev-builder" };
   sdk = engine.version;
-}, 900_000);
+}, 1_800_000);
 
 afterAll(async () => {
   await service?.close();

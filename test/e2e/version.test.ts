@@ -3,61 +3,43 @@
  * this checkout, made a git repository as a clone is, moves package.json, the lockfile, the schema,
  * the generated SDKs, the documented commands and CHANGELOG's heading, and commits and tags them all:
  * afterwards no file names the old version except the changelog's history and third-party pins.
+ * Then `npm run dist` there names the new version in every artifact and manifest. The copy and its
+ * release are the run's one release (support/sharedRelease.ts), which install.test.ts and
+ * upgrade.test.ts install from.
  */
-import { readFileSync, rmSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../support/commands";
-import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
-import { copyRepository } from "../support/repoCopy";
-import { testLanguageHostSource } from "../support/toolchain";
+import { CHECKOUT_VERSION as OLD, RELEASE_VERSION as NEXT, sharedRelease } from "../support/sharedRelease";
 
-const OLD = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
-/** The release the test makes: any version other than this checkout's. */
-const NEXT = OLD === "0.9.1" ? "0.9.2" : "0.9.1";
 /** Files that may still name the old version: the changelog's history, and third-party modules' versions. */
 const MAY_NAME_OLD = (file: string) =>
   file === "CHANGELOG.md" || file === "package-lock.json" || file.endsWith("go.sum");
 
-const git = {
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
-let root: string;
 let clone: string;
-let transcript: string;
+let release: string;
+let scratch: string;
 const started = Date.now();
 
 const read = (file: string) => readFileSync(join(clone, file), "utf8");
 const json = (file: string) => JSON.parse(read(file)) as Record<string, unknown>;
+/** One member of a tar.gz in the release, as text. */
+const fromTar = (archive: string, member: string) =>
+  execFileSync("tar", ["-xzOf", join(release, archive), member], { encoding: "utf8", maxBuffer: 2 ** 30 });
+/** One member of a zip (the wheel) in the release, as text. */
+const fromZip = (archive: string, member: string) =>
+  execFileSync("unzip", ["-p", join(release, archive), member], { encoding: "utf8" });
 
 beforeAll(async () => {
-  requireLanguageHosts(["pulumi-language-python", "pulumi-language-nodejs"]); // gen-sdk runs both
-  root = mkdtempSync(join(tmpdir(), "version-e2e-"));
-  clone = join(root, "clone");
-  // The checkout as it is now (committed or not), committed in a fresh repository, as a clone has it.
-  await copyRepository(clone, { build: false });
-  await run("git", ["init", "-q"], clone);
-  await run("git", ["add", "-A"], clone);
-  await run("git", ["commit", "-q", "-m", `release ${OLD}`], clone, git);
-
-  const bumped = Date.now();
-  const result = await run("npm", ["version", NEXT], clone, {
-    ...git,
-    WEBHOOKS_LANGUAGE_HOST_SOURCE: testLanguageHostSource(),
-  });
-  transcript = result.stdout + result.stderr;
-  console.log(
-    `[version] npm version ${NEXT} (from ${OLD}): ${((Date.now() - bumped) / 1000).toFixed(1)} s\n${transcript}`,
-  );
-}, 900_000);
+  ({ checkout: clone, dir: release } = await sharedRelease());
+  scratch = mkdtempSync(join(tmpdir(), "version-e2e-"));
+}, 1_800_000);
 
 afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
   console.log(`[version] wall time ${((Date.now() - started) / 1000).toFixed(0)} s`);
 });
 
@@ -112,6 +94,71 @@ it("no tracked file names the old version any more (but the changelog's history 
   expect(read("README.md")).toContain(`pulumi-resource-webhooks-v${NEXT}.tgz`);
 });
 
-// DIST HOOK (issue 31): once `npm run dist` exists, run it here in the clone and check that every
-// artifact of dist/release/ carries NEXT — file names and manifests (archives, npm tarball, wheel,
-// sdist, goproxy/, schema.json, SHA256SUMS).
+describe(`npm run dist: every artifact names ${NEXT}`, () => {
+  const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "windows-amd64"];
+  const NAMES = [
+    ...PLATFORMS.map((platform) => `pulumi-resource-webhooks-v${NEXT}-${platform}.tar.gz`),
+    `pulumi-resource-webhooks-v${NEXT}.tgz`,
+    `pulumi-webhook-subscriptions-${NEXT}.tgz`,
+    `pulumi_webhooks-${NEXT}-py3-none-any.whl`,
+    `pulumi_webhooks-${NEXT}.tar.gz`,
+  ];
+
+  it("file names: each versioned artifact, none of the old version; SHA256SUMS lists exactly them", () => {
+    const names = readdirSync(release).sort();
+    console.log(`[version] dist/release:\n${names.join("\n")}`);
+    expect(names).toEqual([...NAMES, "SHA256SUMS", "goproxy", "schema.json"].sort());
+    const sums = readFileSync(join(release, "SHA256SUMS"), "utf8").trim().split("\n");
+    expect(sums.map((line) => line.split(/\s+\*?/)[1]).sort()).toEqual([...NAMES, "schema.json"].sort());
+  });
+
+  it("schema.json, the npm tarball's package.json, the plugin tgz's package.json and PulumiPlugin.yaml", () => {
+    expect(JSON.parse(readFileSync(join(release, "schema.json"), "utf8"))).toMatchObject({ version: NEXT });
+    const npm = JSON.parse(fromTar(`pulumi-webhook-subscriptions-${NEXT}.tgz`, "package/package.json")) as object;
+    expect(npm).toMatchObject({ name: "pulumi-webhook-subscriptions", version: NEXT });
+    const plugin = `pulumi-resource-webhooks-v${NEXT}.tgz`;
+    expect(JSON.parse(fromTar(plugin, "./package.json")) as object).toMatchObject({ version: NEXT });
+    expect(fromTar(plugin, "./PulumiPlugin.yaml")).toBe("runtime: nodejs\n");
+  });
+
+  it("the wheel's and the sdist's metadata, and their pulumi-plugin.json", () => {
+    const wheel = `pulumi_webhooks-${NEXT}-py3-none-any.whl`;
+    expect(fromZip(wheel, `pulumi_webhooks-${NEXT}.dist-info/METADATA`)).toMatch(new RegExp(`^Version: ${NEXT}$`, "m"));
+    expect(JSON.parse(fromZip(wheel, "pulumi_webhooks/pulumi-plugin.json")) as object).toMatchObject({ version: NEXT });
+    const sdist = `pulumi_webhooks-${NEXT}.tar.gz`;
+    expect(fromTar(sdist, `pulumi_webhooks-${NEXT}/PKG-INFO`)).toMatch(new RegExp(`^Version: ${NEXT}$`, "m"));
+  });
+
+  it(`goproxy/: the module at v${NEXT} only (list, .info, .mod, .zip)`, async () => {
+    const files = (await run("find", [".", "-type", "f"], join(release, "goproxy"))).stdout.trim().split("\n").sort();
+    console.log(`[version] goproxy/:\n${files.join("\n")}`);
+    const versioned = files.filter((file) => !file.endsWith("/@v/list"));
+    expect(versioned.map((file) => file.split("/@v/")[1]).sort()).toEqual(
+      [`v${NEXT}.info`, `v${NEXT}.mod`, `v${NEXT}.zip`].sort(),
+    );
+    const dir = versioned[0]!.slice(0, versioned[0]!.indexOf("/@v/"));
+    expect(readFileSync(join(release, "goproxy", dir, "@v", "list"), "utf8")).toBe(`v${NEXT}\n`);
+    expect(JSON.parse(readFileSync(join(release, "goproxy", dir, "@v", `v${NEXT}.info`), "utf8"))).toEqual({
+      Version: `v${NEXT}`,
+    });
+    const zip = join(release, "goproxy", dir, "@v", `v${NEXT}.zip`);
+    const plugin = (await run("unzip", ["-Z1", zip], scratch)).stdout
+      .split("\n")
+      .find((f) => f.endsWith("/pulumi-plugin.json"));
+    expect(plugin, "the module zip's pulumi-plugin.json").toBeDefined();
+    expect(plugin!.startsWith(`${dir.replace(/^\.\//, "")}@v${NEXT}/`)).toBe(true);
+    expect(JSON.parse(execFileSync("unzip", ["-p", zip, plugin!], { encoding: "utf8" })) as object).toMatchObject({
+      version: NEXT,
+    });
+  });
+
+  it.each(PLATFORMS)("%s: the executable's archive, its embedded schema at the new version", (platform) => {
+    const dir = join(scratch, platform);
+    mkdirSync(dir);
+    execFileSync("tar", ["-xzf", join(release, `pulumi-resource-webhooks-v${NEXT}-${platform}.tar.gz`), "-C", dir]);
+    const binary = readdirSync(dir).find((name) => name.startsWith("pulumi-resource-webhooks"))!;
+    const bytes = readFileSync(join(dir, binary)).toString("latin1");
+    expect(bytes).toContain(`"version": "${NEXT}"`);
+    rmSync(dir, { recursive: true });
+  });
+});
