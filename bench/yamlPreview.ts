@@ -5,7 +5,7 @@
  * resource, so the difference is what the plugin costs a run (start, schema, Configure, Check).
  * Interleaved rounds, the order rotating (bench/frontDoors.ts's `roundOrder`), medians. Wall time,
  * and CPU time (user + system) of the whole `pulumi` process tree, measured by bench/processTree.py
- * (a child subreaper, so a plugin process the engine leaves behind is counted too, not lost to init).
+ * (a child subreaper, so a process the engine leaves running is counted too, not lost to init).
  */
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
