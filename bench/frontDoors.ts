@@ -47,7 +47,14 @@ export function roundOrder<T>(items: readonly T[], round: number): T[] {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
-function entry(ours: number[], base: number[], unit: string, n: number, summary: (xs: number[]) => number): Entry {
+/** `ours` against `base` as a results.json entry, each side summarised (median, or the highest). */
+export function entry(
+  ours: number[],
+  base: number[],
+  unit: string,
+  n: number,
+  summary: (xs: number[]) => number,
+): Entry {
   const value = summary(ours);
   const baseline = summary(base);
   return { value, unit, baseline, ...(baseline > 0 ? { ratio: value / baseline } : {}), n };

@@ -10,7 +10,7 @@ export type Part = (typeof PARTS)[number];
 export const BENCH_USAGE = `usage: npm run bench [-- --only <part>[,<part>…]]
   parts: fixed (the N = BENCH_N entries), scale (the cost curve), native (native vs dynamic vs the
   engine floor), emulator (emulator throughput), client (client overhead), plugin (the plugin's
-  start-up per packaging); all by default`;
+  start-up and a one-resource YAML preview per packaging); all by default`;
 
 /** The parts `argv` selects, or "help". Unknown parts are usage errors. */
 export function selectedParts(argv: readonly string[]): ReadonlySet<Part> | "help" {

@@ -16,8 +16,10 @@ import type { Entry } from "./entry";
 import { median } from "./median";
 
 const ROOT = join(__dirname, "..");
-const PLUGIN_DIR = join(ROOT, "dist/plugin/webhooks");
-const EXECUTABLE = join(ROOT, "dist/executables/linux-amd64/pulumi-resource-webhooks");
+/** The `runtime: nodejs` plugin directory `npm run build:plugin` writes (its index.js is the bundle). */
+export const PLUGIN_DIR = join(ROOT, "dist/plugin/webhooks");
+/** The single executable for this machine, built by `ensurePackagings` if missing. */
+export const EXECUTABLE = join(ROOT, "dist/executables/linux-amd64/pulumi-resource-webhooks");
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
 const TICKS = 100;
 
@@ -30,7 +32,8 @@ interface Start {
   cpuMs: number;
 }
 
-function command(packaging: Packaging): [string, string[]] {
+/** The command that starts `packaging` as the engine would (runtime_nodejs: as the Node.js language host would). */
+export function command(packaging: Packaging): [string, string[]] {
   if (packaging === "executable") return [EXECUTABLE, []];
   if (packaging === "bundle") return [process.execPath, [join(PLUGIN_DIR, "index.js")]];
   return [process.execPath, [join(PLUGIN_DIR, "node_modules/@pulumi/pulumi/cmd/run-plugin"), PLUGIN_DIR]];
@@ -40,6 +43,15 @@ function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   // Fields 14 and 15 of the line (utime, stime) are 12 and 13 after the command's closing ")".
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+/** Fails unless the plugin directory is built; builds the executable for this machine if missing. */
+export async function ensurePackagings(log: (line: string) => void): Promise<void> {
+  if (!existsSync(join(PLUGIN_DIR, "index.js"))) throw new Error("plugin_start: run npm run build:plugin first");
+  if (!existsSync(EXECUTABLE)) {
+    log("plugin_start: building the executable for linux-amd64…");
+    await buildExecutables([{ os: "linux", arch: "amd64" }]);
+  }
 }
 
 async function startOnce(packaging: Packaging): Promise<Start> {
@@ -67,11 +79,7 @@ export async function measurePluginStart(
   rounds: number,
   log: (line: string) => void,
 ): Promise<Record<Packaging, Entry & { cpu_ms: number }>> {
-  if (!existsSync(join(PLUGIN_DIR, "index.js"))) throw new Error("plugin_start: run npm run build:plugin first");
-  if (!existsSync(EXECUTABLE)) {
-    log("plugin_start: building the executable for linux-amd64…");
-    await buildExecutables([{ os: "linux", arch: "amd64" }]);
-  }
+  await ensurePackagings(log);
   const starts = Object.fromEntries(PACKAGINGS.map((p) => [p, [] as Start[]])) as Record<Packaging, Start[]>;
   for (let round = 0; round < rounds; round++)
     for (const packaging of PACKAGINGS) starts[packaging].push(await startOnce(packaging));

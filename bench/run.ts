@@ -8,7 +8,8 @@
  * BENCH_SCALE_N (100,500,2000), BENCH_SCALE_MODES (default,skip-checkpoints), and its rounds:
  * BENCH_SCALE_ROUNDS (3, skip-checkpoints mode), BENCH_SCALE_DEFAULT_ROUNDS (2, default mode below N = 1000),
  * BENCH_SCALE_SLOW_ROUNDS (1, default mode at N >= 1000, where one up takes minutes). The front
- * doors (bench/frontDoors.ts): BENCH_NATIVE_N (2000), BENCH_NATIVE_ROUNDS (3).
+ * doors (bench/frontDoors.ts): BENCH_NATIVE_N (2000), BENCH_NATIVE_ROUNDS (3). The plugin part:
+ * BENCH_PLUGIN_ROUNDS (7, bench/pluginStart.ts), BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts).
  * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +28,7 @@ import { measureFrontDoors, type Comparison, type FrontDoorResults } from "./fro
 import { median } from "./median";
 import { BENCH_USAGE, PARTS, selectedParts } from "./parts";
 import { measurePluginStart } from "./pluginStart";
+import { measureYamlPreview, type PreviewComparison } from "./yamlPreview";
 import { measureScale, type ScaleEntry } from "./scale";
 import { writeScaleChart } from "./scaleChart";
 
@@ -42,6 +44,8 @@ const SCALE_DEFAULT_ROUNDS = Number(process.env.BENCH_SCALE_DEFAULT_ROUNDS ?? 2)
 const SCALE_SLOW_ROUNDS = Number(process.env.BENCH_SCALE_SLOW_ROUNDS ?? 1);
 const NATIVE_N = Number(process.env.BENCH_NATIVE_N ?? 2000);
 const NATIVE_ROUNDS = Number(process.env.BENCH_NATIVE_ROUNDS ?? 3);
+const PLUGIN_ROUNDS = Number(process.env.BENCH_PLUGIN_ROUNDS ?? 7);
+const YAML_ROUNDS = Number(process.env.BENCH_YAML_ROUNDS ?? 5);
 const RESULTS = join(__dirname, "results.json");
 /** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
 const scaleRounds = (n: number, mode: Mode) =>
@@ -193,7 +197,7 @@ async function main(): Promise<void> {
   let scale: ScaleEntry[] | undefined;
   let frontDoors: FrontDoorResults | undefined;
 
-  if (parts.has("fixed") || parts.has("scale") || parts.has("native")) {
+  if (parts.has("fixed") || parts.has("scale") || parts.has("native") || parts.has("plugin")) {
     const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
     const dir = join(ROOT, ".work", "bench");
     rmSync(dir, { recursive: true, force: true });
@@ -207,6 +211,12 @@ async function main(): Promise<void> {
         results.scale = scale = await measureScale(deps, { sizes: SCALE_N, modes: SCALE_MODES, rounds: scaleRounds });
       if (parts.has("native"))
         Object.assign(results, (frontDoors = await measureFrontDoors(deps, { n: NATIVE_N, rounds: NATIVE_ROUNDS })));
+      if (parts.has("plugin")) {
+        log("plugin start-up…");
+        results.plugin_start = await measurePluginStart(PLUGIN_ROUNDS, log);
+        log("YAML preview per packaging against the engine floor…");
+        results.yaml_preview_vs_engine_floor = await measureYamlPreview(ctx, YAML_ROUNDS, log);
+      }
     } finally {
       await emulator.close();
     }
@@ -234,10 +244,6 @@ async function main(): Promise<void> {
       goal: "ratio <= 1.10",
     } satisfies Entry;
   }
-  if (parts.has("plugin")) {
-    log("plugin start-up…");
-    results.plugin_start = await measurePluginStart(Number(process.env.BENCH_PLUGIN_ROUNDS ?? 7), log);
-  }
   const machine = {
     cpus: cpus().length,
     cpu: cpus()[0]?.model ?? "unknown",
@@ -253,6 +259,19 @@ async function main(): Promise<void> {
   if (scale) await writeScaleChart(scale, join(__dirname, "scale.svg"));
   printTable(results, scale, frontDoors, machine);
   if (results.plugin_start) printPluginStart(results.plugin_start as Record<string, Entry & { cpu_ms: number }>);
+  if (results.yaml_preview_vs_engine_floor)
+    printYamlPreview(results.yaml_preview_vs_engine_floor as Record<string, PreviewComparison>);
+}
+
+/** yaml_preview_vs_engine_floor side by side: wall and CPU of each packaging's preview and the floor's. */
+function printYamlPreview(previews: Record<string, PreviewComparison>): void {
+  console.log(
+    "\n| yaml_preview_vs_engine_floor | wall s (floor) | ratio | cpu s (floor) | cpu ratio | goal |\n|---|---|---|---|---|---|",
+  );
+  for (const [packaging, e] of Object.entries(previews))
+    console.log(
+      `| ${packaging} | ${fmt(e.value)} (${fmt(e.baseline)}) | ${fmt(e.ratio)} | ${fmt(e.cpu.value)} (${fmt(e.cpu.baseline)}) | ${fmt(e.cpu.ratio)} | ${e.goal} |`,
+    );
 }
 
 /** plugin_start side by side: wall and CPU per packaging. */

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { comparePreviews, yamlProject, type PreviewRun } from "../../bench/yamlPreview";
+
+describe("the YAML programs of the preview comparison", () => {
+  it("gives the floor the same project with no provider and no resource", () => {
+    expect(yamlProject()).toEqual({ name: "bench-yaml", runtime: "yaml" });
+  });
+
+  it("adds the packaging's plugin by path and one subscription", () => {
+    const project = yamlProject("/plugins/webhooks") as {
+      plugins: unknown;
+      resources: Record<string, { type: string }>;
+    };
+    expect(project).toMatchObject({ name: "bench-yaml", runtime: "yaml" });
+    expect(project.plugins).toEqual({ providers: [{ name: "webhooks", path: "/plugins/webhooks" }] });
+    expect(Object.values(project.resources).map((r) => r.type)).toEqual(["webhooks:index:WebhookSubscription"]);
+  });
+});
+
+describe("each packaging's preview against the floor", () => {
+  const runs = (...walls: number[]): PreviewRun[] => walls.map((wall) => ({ wall, cpu: wall / 2 }));
+  const result = comparePreviews({
+    floor: runs(4, 2, 3),
+    executable: runs(3, 9, 3.75),
+    runtime_nodejs: runs(6, 6, 7),
+    bundle: runs(3.6, 3, 4),
+  });
+
+  it("compares medians of wall time in the shape of a results.json entry, CPU time beside it", () => {
+    expect(result.executable).toEqual({
+      value: 3.75,
+      unit: "s",
+      baseline: 3,
+      ratio: 1.25,
+      n: 3,
+      goal: "ratio <= 1.15",
+      cpu: { value: 1.875, unit: "s", baseline: 1.5, ratio: 1.25, n: 3 },
+    });
+    expect(result.runtime_nodejs.ratio).toBe(2);
+    expect(result.bundle.cpu.value).toBe(1.8);
+  });
+});
