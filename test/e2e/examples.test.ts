@@ -92,8 +92,7 @@ function listing(dir: string): string[] {
 
 /**
  * The stack outputs `packetCreatedGuid` and `objectCreatedGuid` (as `stack output` prints them)
- * are live. They may be the yaml example's: the same subscription on the same instance is
- * adopted, not made twice.
+ * are live.
  */
 async function expectOutputGuidsLive(output: string): Promise<void> {
   const guids = ["packetCreatedGuid", "objectCreatedGuid"].map(
