@@ -6,6 +6,10 @@ export default defineConfig({
     pool: "forks",
     // The JSON report lets .ci/run print the plain "N passed, N failed" closing line.
     reporters: ["default", ["json", { outputFile: ".work/test-results.json" }]],
+    // Two files at a time in both projects, one pool: vitest's default on 2 cores is one (cores − 1),
+    // and an end-to-end file leaves a core idle while it waits on the engine's processes. The
+    // projects run in name order, so the long end-to-end files start first and unit files fill the tail.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -22,12 +26,10 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           // Provisions the engine once per run; without it the end-to-end tests fail, never skip.
-          // And the folder of the run's one release, shared by the files (support/sharedRelease.ts).
-          globalSetup: ["test/e2e/globalSetup.ts", "test/e2e/releaseSetup.ts"],
+          // And the run's folder for what its files build once and share (support/oncePerRun.ts).
+          globalSetup: ["test/e2e/globalSetup.ts", "test/e2e/runFolderSetup.ts"],
           testTimeout: 300_000,
           hookTimeout: 1_800_000,
-          // One engine at a time on a 2-core machine.
-          fileParallelism: false,
         },
       },
     ],

@@ -6,28 +6,27 @@
  * subscription as it was — the same GUIDs and Signatures, no request that changes anything —
  * and put every one of them under the plugin.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { WEBHOOK_SUBSCRIPTION_TYPE } from "pulumi-webhook-subscriptions";
 import { resourcesSummary, run, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
-import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
+import { requireLanguageHosts } from "../support/engine";
 import { pulumiEnv, writeUserPackage } from "../support/pulumiProject";
-import { copyRepository } from "../support/repoCopy";
 import { shellBlocks } from "../support/shellBlocks";
+import { RELEASE_VERSION, sharedRelease, type SharedRelease } from "../support/sharedRelease";
 
 const SECTION = "Moving a TypeScript stack from the dynamic provider";
 const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
-const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 const NATIVE_TYPE = "webhooks:index:WebhookSubscription";
 /** Operations that read; any other request would change the instance. */
 const READS = new Set(["GetAllWebhookSubscriptions", "GetWebhookSubscription"]);
 
 /** The section's blocks: the two programs (before, after) and its commands. */
 function section(): { before: string; after: string; commands: string } {
-  const page = readFileSync(join(REPO_ROOT, "docs", "native-provider.md"), "utf8");
+  const page = readFileSync(join(release.checkout, "docs", "native-provider.md"), "utf8");
   const programs = shellBlocks(page, "ts").filter((b) => b.heading === SECTION);
   const commands = shellBlocks(page, "sh").filter((b) => b.heading === SECTION);
   if (programs.length !== 2 || commands.length !== 1)
@@ -38,6 +37,8 @@ function section(): { before: string; after: string; commands: string } {
 }
 
 let root: string;
+/** The run's release: its npm tarball, its `runtime: nodejs` plugin and its docs (which name its version). */
+let release: SharedRelease;
 let user: string;
 let env: NodeJS.ProcessEnv;
 let orders: EmulatorHarness;
@@ -76,13 +77,9 @@ interface StackOutputs {
 beforeAll(async () => {
   const engine = requireLanguageHosts(["pulumi-language-nodejs"]);
   root = mkdtempSync(join(tmpdir(), "migration-"));
-  // The package and the plugin as a user gets them: packed and built from a copy of this checkout.
-  const checkout = join(root, "checkout");
-  await copyRepository(checkout, { build: false });
-  await run("npm", ["pack", "--pack-destination", root, ...NPM], checkout);
-  await run("npm", ["run", "build:plugin"], checkout);
-  const tarball = readdirSync(root).find((name) => name.endsWith(".tgz"));
-  if (!tarball) throw new Error(`npm pack wrote no tarball into ${root}`);
+  // The package and the plugin as a user gets them: the run's release (support/sharedRelease.ts).
+  release = await sharedRelease();
+  const tarball = join(release.dir, `pulumi-webhook-subscriptions-${RELEASE_VERSION}.tgz`);
 
   [orders, billing] = await Promise.all([EmulatorHarness.start(), EmulatorHarness.start()]);
   user = join(root, "user");
@@ -92,12 +89,12 @@ beforeAll(async () => {
     WEBHOOKS_TOKEN: "dev-builder",
     BILLING_TOKEN: "dev-builder",
   };
-  writeUserPackage(user, { sdk: engine.version, tarball: join(root, tarball), main: "index.ts" });
+  writeUserPackage(user, { sdk: engine.version, tarball, main: "index.ts" });
   await run("npm", ["install", ...NPM], user, env);
   writeFileSync(join(user, "Pulumi.yaml"), "name: user-infra\nruntime: nodejs\n");
   // The install the page points at ("Build it, install it or use it by path").
-  const plugin = join(checkout, "dist", "plugin", `pulumi-resource-webhooks-v${VERSION}.tgz`);
-  await pulumi(["plugin", "install", "resource", "webhooks", VERSION, "-f", plugin]);
+  const plugin = join(release.dir, `pulumi-resource-webhooks-v${RELEASE_VERSION}.tgz`);
+  await pulumi(["plugin", "install", "resource", "webhooks", RELEASE_VERSION, "-f", plugin]);
   await pulumi(["stack", "init", "dev"]);
   await pulumi(["config", "set", "webhooks:baseUrl", orders.url]);
   await pulumi(["config", "set", "billingUrl", billing.url]);

@@ -1,13 +1,13 @@
 /**
- * The package as a user gets it and runs it: packed from a clean clone of this branch (prepack
- * builds), installed into a fresh user project, and run the way users run it — plain `pulumi up`,
+ * The package as a user gets it and runs it: the run's release tarball, packed from a fresh copy
+ * of this branch (prepack builds), installed into a fresh user project, and run the way users run it — plain `pulumi up`,
  * `preview`, `refresh`, `destroy`, `cancel` and `stack output` in the project directory, through
  * the real Node.js language host — plus what the package ships: `npx webhook-subscriptions …` and
  * `require(…)`. One scenario set, run on each toolchain of support/toolchain.ts. Every command
  * must exit as asserted; any other exit fails the test with its output.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,6 +17,7 @@ import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT } from "../support/engine";
 import { checkpoint, killMidRun, locks, removeTornSidecars } from "../support/interruption";
 import { packagesExcludingSupportedNode } from "../support/nodeEngines";
+import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 import { shellBlocks } from "../support/shellBlocks";
 import { writeUserPackage } from "../support/pulumiProject";
 import { ShellSession, terminalEnv } from "../support/shellSession";
@@ -62,20 +63,17 @@ for (let i = 0; i < ${FLEET}; i++)
 
 let root: string;
 let tarball: string;
+/** The release's checkout: a fresh copy of this branch, committed, where `npm pack` ran. */
 let clone: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "package-e2e-"));
-  clone = join(root, "clone");
-  // The committed branch, as CI or a git install would see it: nothing built, nothing ignored copied.
-  await run("git", ["clone", "--quiet", "--no-hardlinks", REPO_ROOT, clone], root);
-  expect(existsSync(join(clone, "dist"))).toBe(false);
-  await run("npm", ["ci", "--ignore-scripts", ...NPM], clone);
-  await run("npm", ["pack", "--pack-destination", root, ...NPM], clone);
-  const packed = readdirSync(root).find((name) => name.endsWith(".tgz"));
-  if (!packed) throw new Error(`npm pack wrote no tarball into ${root}`);
-  tarball = join(root, packed);
-}, 900_000);
+  // The run's one release (support/sharedRelease.ts): its npm tarball is `npm pack` in a fresh,
+  // unbuilt copy of this branch (prepack builds), exactly what `npm publish` uploads.
+  const release = await sharedRelease();
+  clone = release.checkout;
+  tarball = join(release.dir, `pulumi-webhook-subscriptions-${RELEASE_VERSION}.tgz`);
+}, 1_800_000);
 
 afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
@@ -118,7 +116,7 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
         `pulumi ${engine.version} in ${engine.binDir} has no pulumi-language-nodejs: set WEBHOOKS_LANGUAGE_HOST_SOURCE ` +
           "to a folder laid out like ../shared/engine-src, or put an official Pulumi install on PATH",
       );
-    user = join(root, toolchain.cli);
+    user = join(root, `node-${toolchain.node}`);
     state = join(user, "state");
     mkdirSync(state, { recursive: true });
     env = {
@@ -190,7 +188,7 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     expect((JSON.parse(readFileSync(installed, "utf8")) as { scripts: Record<string, string> }).scripts.prepare).toBe(
       undefined,
     );
-    expect((await run("git", ["status", "--porcelain"], clone)).stdout).toBe("");
+    expect((await run("git", ["status", "--porcelain", "--", "package.json"], clone)).stdout).toBe("");
     expect(readFileSync(join(clone, "package.json"), "utf8")).toContain('"prepare": "npm run build"');
   });
 

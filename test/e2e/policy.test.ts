@@ -12,7 +12,7 @@
  * (the newest SDK needs a newer Node than 20, which CI runs).
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -22,6 +22,7 @@ import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { startPluginCheckout, type PluginCheckout } from "../support/pluginCheckout";
 import { writeUserPackage } from "../support/pulumiProject";
 import { shellBlocks } from "../support/shellBlocks";
+import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 
 const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
 const OFF_LIST = "https://evil.example.net/orders";
@@ -86,15 +87,11 @@ beforeAll(async () => {
   service = setting.service;
   env = { ...setting.env, WEBHOOKS_TOKEN: "dev-builder" };
   const root = setting.root;
-  // `npm pack` builds dist/ anew (prepack), which would take the plugin built there with it.
-  pluginDir = join(root, "plugin-webhooks");
-  renameSync(setting.pluginDir, pluginDir);
-  await run("npm", ["pack", "--pack-destination", root, ...NPM], setting.checkout);
-  const packed = readdirSync(root).find((name) => name.endsWith(".tgz"));
-  if (!packed) throw new Error(`npm pack wrote no tarball into ${root}`);
-  const tarball = pathToFileURL(join(root, packed)).href;
+  pluginDir = setting.pluginDir;
+  // The package as `npm publish` uploads it: the run's release tarball (support/sharedRelease.ts).
+  const packed = join((await sharedRelease()).dir, `pulumi-webhook-subscriptions-${RELEASE_VERSION}.tgz`);
 
-  let install = once(packBlock, / pulumi-webhook-subscriptions$/m, ` ${tarball}`);
+  let install = once(packBlock, / pulumi-webhook-subscriptions$/m, ` ${pathToFileURL(packed).href}`);
   install = once(install, / @pulumi\/pulumi /, ` @pulumi/pulumi@${engine.version} `);
   blocks = { pack: install, preview, configured, drift };
 
@@ -102,7 +99,7 @@ beforeAll(async () => {
   user = join(root, "webhooks");
   pack = join(root, "webhook-policy");
   mkdirSync(user);
-  writeUserPackage(user, { sdk: engine.version, tarball: join(root, packed), main: "index.ts" });
+  writeUserPackage(user, { sdk: engine.version, tarball: packed, main: "index.ts" });
   await run("npm", ["install", ...NPM], user, env);
   writeFileSync(join(user, "Pulumi.yaml"), "name: webhooks\nruntime: nodejs\n");
   await run("pulumi", ["stack", "init", "dev"], user, env);

@@ -1,15 +1,13 @@
 /**
  * The test run's one release, as docs/release.md makes one: a copy of this checkout committed in
  * a fresh repository (as a clone has it), moved to RELEASE_VERSION by `npm version` (the version
- * script, the commit, the tag), then `npm run dist` there. The first test file that asks builds it
- * in the run's folder (e2e/releaseSetup.ts); the files after it reuse it, or fail with its error.
+ * script, the commit, the tag), then `npm run dist` there; built once per run (support/oncePerRun.ts).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { inject } from "vitest";
 import { run } from "./commands";
 import { REPO_ROOT, requireLanguageHosts } from "./engine";
+import { oncePerRun } from "./oncePerRun";
 import { copyRepository } from "./repoCopy";
 import { testLanguageHostSource } from "./toolchain";
 
@@ -40,23 +38,7 @@ export interface SharedRelease {
 /** The run's release, built by the first caller. Needs the Python and Node.js hosts (gen-sdk). */
 export async function sharedRelease(): Promise<SharedRelease> {
   requireLanguageHosts(["pulumi-language-python", "pulumi-language-nodejs"]);
-  const root = inject("releaseRun");
-  const [done, failed] = [join(root, "release.json"), join(root, "failed.txt")];
-  try {
-    mkdirSync(join(root, "lock")); // only one builder, even if files ever run in parallel
-  } catch {
-    while (!existsSync(done) && !existsSync(failed)) await sleep(5_000);
-  }
-  if (existsSync(failed)) throw new Error(`the run's release failed to build: ${readFileSync(failed, "utf8")}`);
-  if (existsSync(done)) return JSON.parse(readFileSync(done, "utf8")) as SharedRelease;
-  try {
-    const release = await build(join(root, "checkout"));
-    writeFileSync(done, JSON.stringify(release));
-    return release;
-  } catch (err) {
-    writeFileSync(failed, err instanceof Error ? err.message : String(err));
-    throw err;
-  }
+  return oncePerRun("release", (dir) => build(join(dir, "checkout")));
 }
 
 async function build(checkout: string): Promise<SharedRelease> {

@@ -1,14 +1,15 @@
 /**
- * What front doors build once per run and share, in a folder of the run's: the native plugin,
- * built with `npm run build:plugin` in a copy of this checkout (support/pluginBuild.ts), for
- * every door that runs it by path — built on first use, never twice.
+ * What front doors share, in a folder of the run's: the run's one plugin build
+ * (support/pluginBuild.ts), for every door that runs it by path, and a copy of this checkout
+ * for the doors that build an SDK from it — made on first use, never twice.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildPluginCopy } from "../../support/pluginBuild";
+import { sharedPluginBuild } from "../../support/pluginBuild";
+import { copyRepository } from "../../support/repoCopy";
 
-/** The checkout copy the plugin was built in, and the plugin directory (used by path). */
+/** A copy of this checkout (the Python door builds its wheel there), and the plugin directory (used by path). */
 export interface NativeBuild {
   readonly checkout: string;
   readonly plugin: string;
@@ -18,10 +19,14 @@ export class SharedBuilds {
   private readonly root = mkdtempSync(join(tmpdir(), "conformance-builds-"));
   private native?: Promise<NativeBuild>;
 
-  /** The native plugin, built by the first door that asks. */
+  /** The native plugin and a checkout copy, made for the first door that asks. */
   nativePlugin(): Promise<NativeBuild> {
-    const checkout = join(this.root, "checkout");
-    this.native ??= buildPluginCopy(checkout, "conformance").then((plugin) => ({ checkout, plugin }));
+    this.native ??= (async () => {
+      const { pluginDir } = await sharedPluginBuild();
+      const checkout = join(this.root, "checkout");
+      await copyRepository(checkout, { build: false });
+      return { checkout, plugin: pluginDir };
+    })();
     return this.native;
   }
 

@@ -1,6 +1,7 @@
 /**
- * A folder for the test run's one release (support/sharedRelease.ts): made when the run starts,
- * removed when it ends, so that a release is shared by the run's files and never by two runs.
+ * A folder of the test run's own, for what its files build once and share (support/oncePerRun.ts:
+ * the release, the plugin): made when the run starts, removed when it ends, so that a build is
+ * shared by the run's files and never by two runs.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,12 +10,12 @@ import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    releaseRun: string;
+    runFolder: string;
   }
 }
 
 export default function setup(project: TestProject): () => void {
-  const dir = mkdtempSync(join(tmpdir(), "release-run-"));
-  project.provide("releaseRun", dir);
+  const dir = mkdtempSync(join(tmpdir(), "e2e-run-"));
+  project.provide("runFolder", dir);
   return () => rmSync(dir, { recursive: true, force: true });
 }
