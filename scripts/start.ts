@@ -8,6 +8,9 @@
  *
  * `npm start -- --drift`: the drift review of the same stack on the same instance (the embedded
  * emulator serving its saved state while it runs); exit 0 no drift, 2 drift, 1 error.
+ *
+ * The program loads the package from dist/, so dist/ is brought up to date first (scripts/build.ts:
+ * nothing to do when nothing changed); `--help` prints the usage before anything else.
  */
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
@@ -22,6 +25,7 @@ import { engineOutput, failureLine } from "../engine/output";
 import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
 import { shellWord } from "../drift/shellWord";
 import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
+import { build } from "./build";
 import { EMULATOR_DIR, hasState, startEmbeddedEmulator } from "./embeddedEmulator";
 
 const ROOT = resolve(__dirname, "..");
@@ -40,11 +44,32 @@ function describeChanges(changes: Record<string, number> | undefined, verbs: Rec
     .join(", ");
 }
 
+const USAGE = [
+  "usage: npm start [-- --fast | --drift | --help]",
+  "  (no flag)  refresh the root program's stack (Pulumi.yaml → infra/) from the instance, then `pulumi up`",
+  "  --fast     the same without intermediate checkpoints (PULUMI_SKIP_CHECKPOINTS)",
+  "  --drift    review the stack's drift on the same instance (exit 0 none, 2 drift, 1 error)",
+  "  --help     this text",
+  "The instance: webhooks:baseUrl in the stack's config, else the embedded emulator (state in .emulator/).",
+  "WEBHOOKS_STACK names another stack than dev.",
+].join("\n");
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
-    options: { fast: { type: "boolean" }, drift: { type: "boolean" } },
-  });
+  let values: { fast?: boolean; drift?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: process.argv.slice(2),
+      options: { fast: { type: "boolean" }, drift: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    }));
+  } catch (err) {
+    console.error(`[start] ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  build({ log: (line) => say(line) });
   const engine = await provisionEngine({ log: (line) => say(`engine: ${line}`) });
   const stack = await openStack({
     engine,
