@@ -10,7 +10,7 @@
  * BENCH_SCALE_SLOW_ROUNDS (1, default mode at N >= 1000, where one up takes minutes). The front
  * doors (bench/frontDoors.ts): BENCH_NATIVE_N (2000), BENCH_NATIVE_ROUNDS (3). The plugin part:
  * BENCH_PLUGIN_ROUNDS (7, bench/pluginStart.ts), BENCH_CALL_REPEATS (20, bench/pluginCalls.ts),
- * BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts).
+ * BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts). The front door: BENCH_START_ROUNDS (3, bench/npmStart.ts).
  * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +28,7 @@ import type { Entry } from "./entry";
 import { measureFrontDoors, type Comparison, type FrontDoorResults } from "./frontDoors";
 import { median } from "./median";
 import { BENCH_USAGE, PARTS, selectedParts } from "./parts";
+import { measureNpmStart } from "./npmStart";
 import { measurePluginCalls, type CallCost } from "./pluginCalls";
 import { measurePluginStart } from "./pluginStart";
 import { measureYamlPreview, type PreviewComparison } from "./yamlPreview";
@@ -49,6 +50,7 @@ const NATIVE_ROUNDS = Number(process.env.BENCH_NATIVE_ROUNDS ?? 3);
 const PLUGIN_ROUNDS = Number(process.env.BENCH_PLUGIN_ROUNDS ?? 7);
 const YAML_ROUNDS = Number(process.env.BENCH_YAML_ROUNDS ?? 5);
 const CALL_REPEATS = Number(process.env.BENCH_CALL_REPEATS ?? 20);
+const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const RESULTS = join(__dirname, "results.json");
 /** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
 const scaleRounds = (n: number, mode: Mode) =>
@@ -200,7 +202,7 @@ async function main(): Promise<void> {
   let scale: ScaleEntry[] | undefined;
   let frontDoors: FrontDoorResults | undefined;
 
-  if (parts.has("fixed") || parts.has("scale") || parts.has("native") || parts.has("plugin")) {
+  if (parts.has("fixed") || parts.has("scale") || parts.has("native") || parts.has("plugin") || parts.has("start")) {
     const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
     const dir = join(ROOT, ".work", "bench");
     rmSync(dir, { recursive: true, force: true });
@@ -221,6 +223,10 @@ async function main(): Promise<void> {
         results.plugin_calls = await measurePluginCalls(CALL_REPEATS, log);
         log("YAML preview per packaging against the engine floor…");
         results.yaml_preview_vs_engine_floor = await measureYamlPreview(ctx, YAML_ROUNDS, log);
+      }
+      if (parts.has("start")) {
+        log("the second npm start against pulumi up by hand…");
+        results.npm_start_vs_pulumi_up = await measureNpmStart(ctx, START_ROUNDS, log);
       }
     } finally {
       await emulator.close();
