@@ -156,14 +156,16 @@ export function build(options: { root?: string; clean?: boolean; log?: (line: st
 
 if (require.main === module) {
   const clean = process.argv.includes("--clean");
-  // `npx webhook-subscriptions` in a clone without dist/ runs this as `prepare`, and npm hides a
-  // prepare's output: the terminal itself is told, so a 20 s wait is not a silent one.
+  // `npx webhook-subscriptions` in a clone without dist/ runs this as `prepare` (directly: a nested
+  // `npm run build` would no longer say so), and npm hides a prepare's output: the terminal itself
+  // is told, so a 20 s wait is not a silent one.
   const viaNpx = process.env.npm_command === "exec" && process.env.npm_lifecycle_event === "prepare";
   const log = (line: string): void => {
     console.log(`[build] ${line}`);
     if (viaNpx) {
       try {
-        writeFileSync("/dev/tty", `[webhook-subscriptions] ${line}\n`);
+        // On a line of its own: npm redraws its spinner over the current one.
+        writeFileSync("/dev/tty", `\r\x1b[0K[webhook-subscriptions] ${line}\n`);
       } catch {
         // No terminal (CI): nobody is waiting at one.
       }
