@@ -82,11 +82,15 @@ export function nativeProvider(options: NativeProviderOptions): provrpc.IResourc
   const call = <Req, Res>(pick: (calls: LifecycleCalls) => (request: Req) => Promise<Res>) =>
     unary<Req, Res>(async (request) => pick(await lifecycle())(request));
 
+  // Made once: every engine and language host that loads the plugin asks for them.
+  const info = new plugproto.PluginInfo().setVersion(options.version);
+  const schema = new provproto.GetSchemaResponse().setSchema(options.schema);
+
   return {
-    getPluginInfo: unary(async () => new plugproto.PluginInfo().setVersion(options.version)),
+    getPluginInfo: unary(async () => info),
     getSchema: unary(async (request: provproto.GetSchemaRequest) => {
       if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}`);
-      return new provproto.GetSchemaResponse().setSchema(options.schema);
+      return schema;
     }),
 
     checkConfig: call((c) => c.checkConfig),
