@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { destroyAll, freshStack, previewUnchanged, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
 import { median } from "./median";
+import { rawUnsubscribeSeconds } from "./unsubscribeFloor";
 
 export type Mode = "default" | "skip-checkpoints";
 export const MODES: readonly Mode[] = ["default", "skip-checkpoints"];
@@ -25,6 +26,8 @@ export interface Cycle {
   refreshCalls: number;
   /** The highest peak RSS of the provider processes of this cycle (dynamic-provider host or native plugin). */
   peakRssMb: number;
+  /** The floor only: N raw Unsubscribe round trips (bench/unsubscribeFloor.ts), included in its `destroy`. */
+  rawUnsubscribeSeconds?: number;
 }
 
 export interface CycleDeps {
@@ -65,11 +68,14 @@ export async function measureCycle(deps: CycleDeps, kind: Kind, n: number, mode:
 
   const destroy = await timed(() => destroyAll(stack, n));
   await stack.workspace.removeStack(stack.name);
+  // The floor deletes nothing on the service; a real destroy cannot avoid N Unsubscribes.
+  const unsubscribes = kind === "noop" ? await rawUnsubscribeSeconds(deps.ctx.emulatorUrl, n) : undefined;
   return {
-    seconds: { up, preview, refresh: median(refreshes), destroy },
+    seconds: { up, preview, refresh: median(refreshes), destroy: destroy + (unsubscribes ?? 0) },
     previewCalls,
     refreshCalls,
     peakRssMb: peakRssMb(rssDir),
+    ...(unsubscribes !== undefined ? { rawUnsubscribeSeconds: unsubscribes } : {}),
   };
 }
 

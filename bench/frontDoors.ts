@@ -100,7 +100,10 @@ export async function measureFrontDoors(deps: CycleDeps, plan: FrontDoorPlan): P
       deps.log(
         `front doors N=${plan.n} ${MODE} round ${round}/${plan.rounds} ${kind}: up ${s.up.toFixed(2)}s, preview ${s.preview.toFixed(2)}s, ` +
           `refresh ${s.refresh.toFixed(2)}s, destroy ${s.destroy.toFixed(2)}s, provider peak RSS ${c.peakRssMb.toFixed(0)} MB, ` +
-          `API calls: preview ${c.previewCalls}, refresh ${c.refreshCalls}`,
+          `API calls: preview ${c.previewCalls}, refresh ${c.refreshCalls}` +
+          (c.rawUnsubscribeSeconds !== undefined
+            ? ` (destroy includes ${c.rawUnsubscribeSeconds.toFixed(2)}s of raw Unsubscribes)`
+            : ""),
       );
     }
   return {

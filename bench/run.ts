@@ -9,7 +9,8 @@
  * BENCH_SCALE_ROUNDS (3, skip-checkpoints mode), BENCH_SCALE_DEFAULT_ROUNDS (2, default mode below N = 1000),
  * BENCH_SCALE_SLOW_ROUNDS (1, default mode at N >= 1000, where one up takes minutes). The front
  * doors (bench/frontDoors.ts): BENCH_NATIVE_N (2000), BENCH_NATIVE_ROUNDS (3). The plugin part:
- * BENCH_PLUGIN_ROUNDS (7, bench/pluginStart.ts), BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts).
+ * BENCH_PLUGIN_ROUNDS (7, bench/pluginStart.ts), BENCH_CALL_REPEATS (20, bench/pluginCalls.ts),
+ * BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts). The front door: BENCH_START_ROUNDS (3, bench/npmStart.ts).
  * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +28,8 @@ import type { Entry } from "./entry";
 import { measureFrontDoors, type Comparison, type FrontDoorResults } from "./frontDoors";
 import { median } from "./median";
 import { BENCH_USAGE, PARTS, selectedParts } from "./parts";
+import { measureNpmStart } from "./npmStart";
+import { measurePluginCalls, type CallCost } from "./pluginCalls";
 import { measurePluginStart } from "./pluginStart";
 import { measureYamlPreview, type PreviewComparison } from "./yamlPreview";
 import { measureScale, type ScaleEntry } from "./scale";
@@ -46,6 +49,8 @@ const NATIVE_N = Number(process.env.BENCH_NATIVE_N ?? 2000);
 const NATIVE_ROUNDS = Number(process.env.BENCH_NATIVE_ROUNDS ?? 3);
 const PLUGIN_ROUNDS = Number(process.env.BENCH_PLUGIN_ROUNDS ?? 7);
 const YAML_ROUNDS = Number(process.env.BENCH_YAML_ROUNDS ?? 5);
+const CALL_REPEATS = Number(process.env.BENCH_CALL_REPEATS ?? 20);
+const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const RESULTS = join(__dirname, "results.json");
 /** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
 const scaleRounds = (n: number, mode: Mode) =>
@@ -197,7 +202,7 @@ async function main(): Promise<void> {
   let scale: ScaleEntry[] | undefined;
   let frontDoors: FrontDoorResults | undefined;
 
-  if (parts.has("fixed") || parts.has("scale") || parts.has("native") || parts.has("plugin")) {
+  if (parts.has("fixed") || parts.has("scale") || parts.has("native") || parts.has("plugin") || parts.has("start")) {
     const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
     const dir = join(ROOT, ".work", "bench");
     rmSync(dir, { recursive: true, force: true });
@@ -214,8 +219,14 @@ async function main(): Promise<void> {
       if (parts.has("plugin")) {
         log("plugin start-up…");
         results.plugin_start = await measurePluginStart(PLUGIN_ROUNDS, log);
+        log("the plugin's calls, one by one…");
+        results.plugin_calls = await measurePluginCalls(CALL_REPEATS, log);
         log("YAML preview per packaging against the engine floor…");
         results.yaml_preview_vs_engine_floor = await measureYamlPreview(ctx, YAML_ROUNDS, log);
+      }
+      if (parts.has("start")) {
+        log("the second npm start against pulumi up by hand…");
+        results.npm_start_vs_pulumi_up = await measureNpmStart(ctx, START_ROUNDS, log);
       }
     } finally {
       await emulator.close();
@@ -259,8 +270,16 @@ async function main(): Promise<void> {
   if (scale) await writeScaleChart(scale, join(__dirname, "scale.svg"));
   printTable(results, scale, frontDoors, machine);
   if (results.plugin_start) printPluginStart(results.plugin_start as Record<string, Entry & { cpu_ms: number }>);
+  if (results.plugin_calls) printPluginCalls(results.plugin_calls as Record<string, CallCost>);
   if (results.yaml_preview_vs_engine_floor)
     printYamlPreview(results.yaml_preview_vs_engine_floor as Record<string, PreviewComparison>);
+}
+
+/** plugin_calls: each call's first and later cost to the plugin. */
+function printPluginCalls(calls: Record<string, CallCost>): void {
+  console.log("\n| plugin_calls | first cpu ms (wall) | then cpu ms (wall), median |\n|---|---|---|");
+  for (const [name, c] of Object.entries(calls))
+    console.log(`| ${name} | ${c.first_cpu_ms} (${c.first_wall_ms}) | ${c.cpu_ms} (${c.wall_ms}), n = ${c.n} |`);
 }
 
 /** yaml_preview_vs_engine_floor side by side: wall and CPU of each packaging's preview and the floor's. */

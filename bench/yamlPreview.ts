@@ -28,7 +28,7 @@ export interface PreviewRun {
 }
 
 /** What bench/processTree.py reports: also how many processes were still running when pulumi exited. */
-interface TreeRun extends PreviewRun {
+export interface TreeRun extends PreviewRun {
   leftover: number;
 }
 
@@ -95,18 +95,29 @@ function pluginPath(packaging: Packaging, dir: string): string {
 
 /** Runs `pulumi <args>` in `cwd` under bench/processTree.py; fails loudly on a non-zero exit, with its output. */
 function pulumi(ctx: BenchContext, cwd: string, args: string[]): Promise<{ output: string; tree: TreeRun }> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...engineEnv(ctx.engine, join(ctx.dir, "state"), {
-      WEBHOOKS_BASE_URL: ctx.emulatorUrl,
-      WEBHOOKS_TOKEN: "dev-builder",
-    }),
-  };
+  const env = engineEnv(ctx.engine, join(ctx.dir, "state"), {
+    WEBHOOKS_BASE_URL: ctx.emulatorUrl,
+    WEBHOOKS_TOKEN: "dev-builder",
+  });
+  return underProcessTree(join(ctx.engine.binDir, "pulumi"), [...args, "--non-interactive"], cwd, env);
+}
+
+/**
+ * Runs `file <args>` in `cwd` with `env` over this process's environment, under
+ * bench/processTree.py: its output, and the wall and CPU time of its whole process tree. Fails
+ * loudly on a non-zero exit, with the output.
+ */
+export function underProcessTree(
+  file: string,
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string>,
+): Promise<{ output: string; tree: TreeRun }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
   // Whatever runs the bench (tsx) must not load into the plugins' Node.js processes.
   delete env.NODE_OPTIONS;
   return new Promise((resolve, reject) => {
-    const pulumiBin = join(ctx.engine.binDir, "pulumi");
-    const child = spawn("python3", [PROCESS_TREE, pulumiBin, ...args, "--non-interactive"], {
+    const child = spawn("python3", [PROCESS_TREE, file, ...args], {
       cwd,
       env,
       stdio: ["ignore", "pipe", "pipe", "pipe"],
@@ -120,7 +131,7 @@ function pulumi(ctx: BenchContext, cwd: string, args: string[]): Promise<{ outpu
     child.once("close", (code) =>
       code === 0
         ? resolve({ output, tree: JSON.parse(tree) as TreeRun })
-        : reject(new Error(`pulumi ${args.join(" ")} in ${cwd}: exit ${code}\n${output}`)),
+        : reject(new Error(`${file} ${args.join(" ")} in ${cwd}: exit ${code}\n${output}`)),
     );
   });
 }

@@ -5,7 +5,7 @@
  * `prepare` builds dist/ for the installs that start from sources: `npm ci` here, and a git
  * install (npm runs only `prepare` there, never `prepack`). A tarball already holds dist/, and
  * npm lists a non-registry package's `prepare` among the install scripts to review
- * ("npm warn install-scripts … (prepare: npm run build)") even though it never runs it, so a
+ * ("npm warn install-scripts … (prepare: tsx scripts/build.ts)") even though it never runs it, so a
  * user installing the tarball would be warned about a script that does nothing.
  *
  * `prepack` runs `strip` (the original bytes are kept aside in PACKING), `postpack` runs

@@ -4,27 +4,29 @@
  * `@pulumi/pulumi/cmd/run-plugin <plugin dir> <engine address>`, which requires this; the engine
  * runs the executable as `pulumi-resource-webhooks <engine address>`. Either way it serves the
  * provider and prints its port, which the engine reads from stdout, and sends the lifecycle's
- * warnings to the engine (engineLog.ts).
+ * warnings to the engine (engineLog.ts). Nothing here parses the schema: GetSchema serves it as
+ * the build wrote it, and the version comes on its own.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as sea from "node:sea";
-import { logWarningsTo } from "./engineLog";
 import { serve } from "./server";
 
-/** The schema the build embedded in the executable or wrote beside this file; its version is the plugin's. */
-function readSchema(dir: string): { schema: string; version: string } {
-  const schema = sea.isSea()
-    ? sea.getAsset("schema.json", "utf8")
-    : readFileSync(path.join(dir, "schema.json"), "utf8");
-  return { schema, version: (JSON.parse(schema) as { version: string }).version };
+/**
+ * The schema and the version the build embedded in the executable (assets `schema.json`,
+ * `version`: scripts/release/executables.ts) or wrote beside this file (`schema.json`, and the
+ * plugin directory's `package.json`: scripts/buildPlugin.ts).
+ */
+function readPlugin(dir: string): { schema: string; version: string } {
+  if (sea.isSea()) return { schema: sea.getAsset("schema.json", "utf8"), version: sea.getAsset("version", "utf8") };
+  const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string };
+  return { schema: readFileSync(path.join(dir, "schema.json"), "utf8"), version: pkg.version };
 }
 
 async function main(): Promise<void> {
   // The engine's address: run-plugin hands the plugin its arguments as they came.
   const engine = process.argv[2];
-  if (engine) logWarningsTo(engine);
-  const plugin = await serve(readSchema(__dirname));
+  const plugin = await serve({ ...readPlugin(__dirname), ...(engine ? { engine } : {}) });
   // As a string: a number would be coloured when stdout is a terminal.
   console.log(String(plugin.port));
 }

@@ -1,8 +1,9 @@
 /**
  * The native plugin's front door: Pulumi's `ResourceProvider` gRPC service, on the protocol's
  * generated stubs, as a thin adapter over the one lifecycle (`createProvider`, runtime.ts).
- * Here only what the protocol needs: marshalling (codec.ts), the provider's config, previews,
- * the detailed diff, the two functions, and the methods a provider answers without a lifecycle.
+ * Here the methods a provider answers without a lifecycle (plugin info, the schema as the build
+ * embedded it); the others are lifecycleCalls.ts, loaded by the first of them, so that the port
+ * is printed without loading zod, the client or the lifecycle.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -10,16 +11,8 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import type { InstanceLimiters } from "../client";
-import { webhookName } from "../wire";
-import { desiredOf, type SubscriptionInputs } from "../core/inputs";
-import { listSubscriptions } from "../core/list";
-import { createProvider } from "../core/lifecycle";
-import { readSettings, SECRET_SETTINGS, SettingsNotKnownYet, type ConfigSource } from "../core/settings";
-import { SECRET_OUTPUTS } from "../core/outputs";
-import { decode, encode, UNKNOWN } from "./codec";
-import { requestUrn, warningsSent } from "./engineLog";
-import { nativeConfigSource, settingName } from "./providerConfig";
-import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN } from "./tokens";
+import type { LifecycleCalls } from "./lifecycleCalls";
+import { requestUrn, warningsSent } from "./requestScope";
 
 export interface NativeProviderOptions {
   /** The plugin's version (GetPluginInfo). */
@@ -30,10 +23,9 @@ export interface NativeProviderOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Injected rate limiters, e.g. on a test clock. @default one set per session */
   readonly limiters?: () => InstanceLimiters;
+  /** The engine's address, whose Log service gets the lifecycle's warnings (engineLog.ts). @default stderr only */
+  readonly engine?: string;
 }
-
-/** A provider input that is always secret, whatever the program passed. */
-const SECRET_INPUTS: readonly string[] = SECRET_OUTPUTS.filter((name) => name === "customHeaderValue");
 
 /** A handler's failure as the engine shows it: the message, no stack. */
 function failure(err: unknown): grpc.ServiceError {
@@ -72,176 +64,45 @@ function unimplemented(method: string): grpc.handleUnaryCall<unknown, never> {
     callback({ code: grpc.status.UNIMPLEMENTED, details: `${method} is not implemented by the webhooks provider` });
 }
 
-/** What a preview shows as the outputs: the desired subscription, what only the service knows unknown. */
-function previewOutputs(inputs: SubscriptionInputs, olds?: Record<string, unknown>): Record<string, unknown> {
-  const desired = desiredOf(inputs);
-  const webhook: unknown = desired.webhook;
-  return {
-    // An update keeps the GUID and the Signature.
-    guid: olds?.guid ?? UNKNOWN,
-    signature: olds?.signature ?? UNKNOWN,
-    ...desired,
-    webhookName: typeof webhook === "number" ? (webhookName(webhook) ?? null) : UNKNOWN,
-    adoptGuid: inputs.adoptGuid ?? olds?.adoptGuid ?? null,
-    rotation: inputs.rotation ?? null,
-    baseUrl: olds?.baseUrl ?? UNKNOWN,
-  };
-}
-
 /**
  * The `ResourceProvider` service over one lifecycle instance (one plugin process serves one
  * provider: the default one or an explicit one).
  */
 export function nativeProvider(options: NativeProviderOptions): provrpc.IResourceProviderServer {
-  const env = options.env ?? process.env;
-  const core = createProvider({ env, ...(options.limiters ? { limiters: options.limiters } : {}) });
-  let acceptSecrets = false;
-  let config: ConfigSource = { get: () => undefined };
+  // One load, by the first call that needs the lifecycle (a failed load fails that call and is tried again).
+  let calls: Promise<LifecycleCalls> | undefined;
+  const lifecycle = (): Promise<LifecycleCalls> =>
+    (calls ??= import("./lifecycleCalls").then(
+      (loaded) => loaded.lifecycleCalls(options),
+      (err: unknown) => {
+        calls = undefined;
+        throw err;
+      },
+    ));
+  const call = <Req, Res>(pick: (calls: LifecycleCalls) => (request: Req) => Promise<Res>) =>
+    unary<Req, Res>(async (request) => pick(await lifecycle())(request));
 
-  const outputs = (values: object, inputSecrets: Iterable<string> = []) =>
-    encode(values, [...SECRET_OUTPUTS, ...inputSecrets], acceptSecrets);
-  const inputs = (values: Record<string, unknown>, secrets: Iterable<string> = []) =>
-    encode(values, [...SECRET_INPUTS, ...secrets], acceptSecrets);
+  // Made once: every engine and language host that loads the plugin asks for them.
+  const info = new plugproto.PluginInfo().setVersion(options.version);
+  const schema = new provproto.GetSchemaResponse().setSchema(options.schema);
 
   return {
-    getPluginInfo: unary(async () => new plugproto.PluginInfo().setVersion(options.version)),
+    getPluginInfo: unary(async () => info),
     getSchema: unary(async (request: provproto.GetSchemaRequest) => {
       if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}`);
-      return new provproto.GetSchemaResponse().setSchema(options.schema);
+      return schema;
     }),
 
-    checkConfig: unary(async (request: provproto.CheckRequest) => {
-      const news = decode(request.getNews());
-      const response = new provproto.CheckResponse().setInputs(
-        encode(news.values, [...news.secrets, ...SECRET_SETTINGS], true),
-      );
-      try {
-        readSettings(nativeConfigSource(news.values, request.getUrn()), env);
-      } catch (err) {
-        if (err instanceof SettingsNotKnownYet) return response;
-        // Without `property`, as in check: the engine would print the value next to it.
-        const message = err instanceof Error ? err.message : String(err);
-        response.setFailuresList([new provproto.CheckFailure().setProperty("").setReason(message)]);
-      }
-      return response;
-    }),
-    diffConfig: unary(async (request: provproto.DiffRequest) => {
-      const olds = decode(request.getOldInputs() ?? request.getOlds()).values;
-      const news = decode(request.getNews()).values;
-      const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-      const changed = [...keys].filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
-      // A new setting never replaces the provider: its resources see the change in their own diff.
-      return new provproto.DiffResponse()
-        .setChanges(
-          changed.length > 0
-            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
-            : provproto.DiffResponse.DiffChanges.DIFF_NONE,
-        )
-        .setDiffsList(changed);
-    }),
-    configure: unary(async (request: provproto.ConfigureRequest) => {
-      // The typed arguments when the engine sends them; else the string variables, keyed `webhooks:config:<name>`.
-      const args = request.getArgs();
-      const values: Record<string, unknown> = args ? decode(args).values : {};
-      if (!args) request.getVariablesMap().forEach((value, key) => (values[settingName(key)] = value));
-      config = nativeConfigSource(values, request.getUrn());
-      acceptSecrets = request.getAcceptsecrets();
-      await core.configure({ config });
-      return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
-    }),
-
-    check: unary(async (request: provproto.CheckRequest) => {
-      const news = decode(request.getNews());
-      const result = await core.check(decode(request.getOlds()).values, news.values);
-      return new provproto.CheckResponse()
-        .setInputs(inputs(result.inputs ?? {}, news.secrets))
-        .setFailuresList(
-          (result.failures ?? []).map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)),
-        );
-    }),
-    diff: unary(async (request: provproto.DiffRequest) => {
-      const news = decode(request.getNews()).values as SubscriptionInputs;
-      const result = await core.diff(request.getId(), decode(request.getOlds()).values, news);
-      const replaces = new Set(result.replaces);
-      const { Kind } = provproto.PropertyDiff;
-      const response = new provproto.DiffResponse()
-        .setChanges(
-          result.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE,
-        )
-        .setReplacesList([...replaces])
-        .setDeletebeforereplace(result.deleteBeforeReplace ?? false)
-        .setDiffsList(result.changed)
-        .setHasdetaileddiff(true);
-      for (const key of result.changed)
-        response
-          .getDetaileddiffMap()
-          .set(
-            key,
-            new provproto.PropertyDiff()
-              .setKind(replaces.has(key) ? Kind.UPDATE_REPLACE : Kind.UPDATE)
-              .setInputdiff(key !== "baseUrl"),
-          );
-      return response;
-    }),
-    create: unary(async (request: provproto.CreateRequest) => {
-      const news = decode(request.getProperties());
-      const values = news.values as SubscriptionInputs;
-      if (request.getPreview())
-        return new provproto.CreateResponse().setId("").setProperties(outputs(previewOutputs(values), news.secrets));
-      const created = await core.create(values);
-      return new provproto.CreateResponse().setId(created.id).setProperties(outputs(created.outs ?? {}, news.secrets));
-    }),
-    read: unary(async (request: provproto.ReadRequest) => {
-      const state = decode(request.getProperties());
-      const given = decode(request.getInputs());
-      // `pulumi import` reads by id alone: no state yet.
-      const hasState = Object.keys(state.values).length > 0;
-      const result = await core.read(request.getId(), hasState ? state.values : {});
-      const response = new provproto.ReadResponse();
-      if (!result.id) return response; // gone: the engine drops it from state
-      return response
-        .setId(result.id)
-        .setProperties(outputs(result.props ?? {}, given.secrets))
-        .setInputs(inputs(result.inputs ?? given.values, given.secrets));
-    }),
-    update: unary(async (request: provproto.UpdateRequest) => {
-      const olds = decode(request.getOlds()).values;
-      const news = decode(request.getNews());
-      const values = news.values as SubscriptionInputs;
-      if (request.getPreview())
-        return new provproto.UpdateResponse().setProperties(outputs(previewOutputs(values, olds), news.secrets));
-      const updated = await core.update(request.getId(), olds, values);
-      return new provproto.UpdateResponse().setProperties(outputs(updated.outs ?? {}, news.secrets));
-    }),
-    delete: unary(async (request: provproto.DeleteRequest) => {
-      await core.delete(request.getId(), decode(request.getProperties()).values);
-      return new Empty();
-    }),
-
-    invoke: unary(async (request: provproto.InvokeRequest) => {
-      const args = decode(request.getArgs()).values;
-      const response = new provproto.InvokeResponse();
-      switch (request.getTok()) {
-        case GET_FUNCTION_TOKEN: {
-          const guid = args.guid;
-          if (typeof guid !== "string" || guid === "")
-            return response.setFailuresList([
-              new provproto.CheckFailure()
-                .setProperty("guid")
-                .setReason(`guid is required: the GUID of the subscription to read, got: ${JSON.stringify(guid)}.`),
-            ]);
-          // Read as `WebhookSubscription.get` reads: by GUID alone, failing when the instance holds none.
-          const found = await core.read(guid, {});
-          return response.setReturn(outputs(found.props ?? {}));
-        }
-        case LIST_FUNCTION_TOKEN:
-          return response.setReturn(encode({ subscriptions: await listSubscriptions(config, env) }));
-        default:
-          throw new Error(
-            `unknown function ${request.getTok()}: the webhooks provider has ${GET_FUNCTION_TOKEN} and ${LIST_FUNCTION_TOKEN}.`,
-          );
-      }
-    }),
+    checkConfig: call((c) => c.checkConfig),
+    diffConfig: call((c) => c.diffConfig),
+    configure: call((c) => c.configure),
+    check: call((c) => c.check),
+    diff: call((c) => c.diff),
+    create: call((c) => c.create),
+    read: call((c) => c.read),
+    update: call((c) => c.update),
+    delete: call((c) => c.delete),
+    invoke: call((c) => c.invoke),
 
     // Nothing in flight outlives its call, so there is nothing to cancel.
     cancel: unary(async () => new Empty()),

@@ -189,7 +189,7 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
       undefined,
     );
     expect((await run("git", ["status", "--porcelain", "--", "package.json"], clone)).stdout).toBe("");
-    expect(readFileSync(join(clone, "package.json"), "utf8")).toContain('"prepare": "npm run build"');
+    expect(readFileSync(join(clone, "package.json"), "utf8")).toContain('"prepare": "tsx scripts/build.ts"');
   });
 
   it("the receiver entry loads no @pulumi/pulumi: only the package's own files and node built-ins", async () => {

@@ -9,7 +9,8 @@ import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { warn } from "../../provider/core/warn";
-import { logWarningsTo, requestUrn, warningsSent } from "../../provider/native/engineLog";
+import { logWarningsTo } from "../../provider/native/engineLog";
+import { requestUrn, warningsSent } from "../../provider/native/requestScope";
 
 const URN = "urn:pulumi:dev::proj::webhooks:index:WebhookSubscription::orders";
 const logged: Array<{ severity: number; message: string; urn: string }> = [];

@@ -9,10 +9,11 @@ import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readlinkSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { REPO_ROOT } from "./engine";
 
 const execFileAsync = promisify(execFile);
 
+/** This checkout (not support/engine.ts's: that module loads vitest, and the benchmarks copy it too). */
+const REPO_ROOT = join(__dirname, "../..");
 /** This package's name: node_modules holds it as a `file:` link to the repository root. */
 const SELF = "pulumi-webhook-subscriptions";
 
