@@ -1,15 +1,15 @@
 /**
  * Ad-hoc code signatures for the darwin executables, made on Linux: macOS runs only signed arm64
  * binaries and refuses an amd64 binary whose signature no longer matches its bytes, which
- * injecting the SEA blob breaks. `rcodesign` (crates.io's `apple-codesign`) signs and verifies;
- * it is installed once per machine with cargo into a cache outside the checkout (never committed).
+ * injecting the SEA blob breaks. `rcodesign` (crates.io's `apple-codesign`) signs; it is
+ * installed once per machine with cargo into a cache outside the checkout (never committed).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 
-/** The apple-codesign release that signs and verifies. */
+/** The apple-codesign release that signs. */
 export const RCODESIGN_VERSION = "0.29.0";
 
 function installDir(): string {
@@ -47,7 +47,7 @@ export function rcodesign(): string {
 
 const run = (args: string[]): string => {
   try {
-    return execFileSync(rcodesign(), args, { encoding: "utf8", stdio: "pipe" });
+    return execFileSync(rcodesign(), args, { encoding: "utf8", stdio: "pipe", maxBuffer: 2 ** 28 });
   } catch (err) {
     const { stdout, stderr } = err as { stdout?: string; stderr?: string };
     throw new Error(`rcodesign ${args.join(" ")} failed: ${`${stdout ?? ""}${stderr ?? ""}`.trim()}`, { cause: err });
@@ -59,7 +59,10 @@ export function signAdHoc(binary: string, identifier: string): void {
   run(["sign", "--binary-identifier", identifier, binary]);
 }
 
-/** Checks `binary`'s signature against its bytes (every page hash); throws with rcodesign's words if it fails. */
-export function verifySignature(binary: string): string {
-  return run(["verify", binary]);
+/**
+ * The SHA-256 of each page of the Mach-O `binary` as rcodesign computes them from its bytes (what a
+ * signature's CodeDirectory must hold), one hex string per page.
+ */
+export function codeHashes(binary: string): string[] {
+  return run(["compute-code-hashes", binary]).trim().split("\n");
 }
