@@ -22,10 +22,10 @@ export interface TargetCommand {
   readonly args: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   /**
-   * Whether the program's stdout must be a file rather than a pipe: Node.js under wine 8.0 fails
-   * to open a pipe as stdout (`Error: open EBADF` from `new Socket`), a file works.
+   * Whether the program's stdout and stderr must be files rather than pipes: Node.js under wine
+   * 8.0 fails to open a pipe as either (`Error: open EBADF` from `new Socket`), a file works.
    */
-  readonly stdoutToFile: boolean;
+  readonly stdioToFiles: boolean;
 }
 
 /** The targets this machine can run (natively or emulated); the others get structural checks only. */
@@ -85,16 +85,16 @@ export function ensureTargetTools(target: Target): void {
 export function runOnTarget(target: Target, binary: string, args: readonly string[] = []): TargetCommand {
   switch (targetName(target)) {
     case "linux-amd64":
-      return { command: binary, args, env: process.env, stdoutToFile: false };
+      return { command: binary, args, env: process.env, stdioToFiles: false };
     case "linux-arm64":
       return {
         command: "qemu-aarch64-static",
         args: ["-L", ARM64_SYSROOT, binary, ...args],
         env: process.env,
-        stdoutToFile: false,
+        stdioToFiles: false,
       };
     case "windows-amd64":
-      return { command: "wine", args: [binary, ...args], env: wineEnv(wineDir()), stdoutToFile: true };
+      return { command: "wine", args: [binary, ...args], env: wineEnv(wineDir()), stdioToFiles: true };
     default:
       throw new Error(`${targetName(target)} cannot run on this machine (only ${RUNNABLE.join(", ")})`);
   }
