@@ -6,10 +6,10 @@
  * Each is a Node.js single executable application: the native front door (provider/native/main.ts)
  * bundled with everything it uses into one script, made into a SEA blob (with the schema as an
  * asset) by the same Node.js version as the runtimes (nodeRuntime.ts), injected into each
- * platform's `node` with postject. ELF runtimes are stripped of their debug symbols first
- * (125 → 107 MB for linux-amd64) when `llvm-strip` is on PATH. macOS runs only signed arm64 binaries and checks an
- * amd64 binary's signature, which injecting breaks: a release signs the darwin binaries on macOS
- * (`codesign --sign -`) before publishing.
+ * platform's `node` with postject. The linux runtimes are stripped of their debug symbols first
+ * with Debian's llvm-strip (123 → 106 MB for linux-amd64; installed when missing): the darwin ones
+ * keep their symbol table, as nothing here can run them to prove a stripped one still starts, and
+ * the windows ones have none. The darwin executables are then signed ad hoc (sign.ts).
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -18,8 +18,10 @@ import { gzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { packageSchema } from "../packageSchema";
+import { ensureCommand } from "./debianPackages";
 import { nodeRuntime, SEA_NODE_VERSION, type Target, TARGETS, targetName } from "./nodeRuntime";
 import { describe, executableArchiveName, PLUGIN_BINARY, releaseDir, releaseVersion, ROOT, runStep } from "./release";
+import { signAdHoc } from "./sign";
 
 const WORK = path.join(ROOT, "dist/executables");
 /** The fuse Node.js looks for to know a blob was injected (docs: Single executable applications). */
@@ -78,38 +80,27 @@ function seaBlob(
       assets: { "schema.json": schema, version },
     }),
   );
-  const node = nodeRuntime(hostTarget());
-  if (!node) throw new Error(`dist:executables: the registry has no Node.js ${SEA_NODE_VERSION} for this machine`);
-  execFileSync(node, ["--experimental-sea-config", config], { stdio: "pipe" });
+  execFileSync(nodeRuntime(hostTarget()), ["--experimental-sea-config", config], { stdio: "pipe" });
   return { blob, codeCache };
 }
 
-const hasLlvmStrip = (): boolean => {
-  try {
-    execFileSync("llvm-strip", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** The executable for `target` inside its archive; undefined when the registry has no runtime for it. */
-function executable(target: Target, blob: string, version: string, strip: boolean): string | undefined {
+/** The executable for `target` inside its archive. */
+function executable(target: Target, blob: string, version: string): string {
   const node = nodeRuntime(target);
-  if (!node) return undefined;
   const dir = path.join(WORK, targetName(target));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const binary = path.join(dir, target.os === "windows" ? `${PLUGIN_BINARY}.exe` : PLUGIN_BINARY);
   copyFileSync(node, binary);
   chmodSync(binary, 0o755);
-  if (strip && target.os === "linux") execFileSync("llvm-strip", [binary]);
+  if (target.os === "linux") execFileSync(ensureCommand("llvm-strip", ["llvm"], "dist:executables"), [binary]);
   const postject = require.resolve("postject/dist/cli.js");
   const macho = target.os === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [];
   // Piped: its ELF parser warns about Node.js's many note sections; a failure throws with its stderr.
   execFileSync(process.execPath, [postject, binary, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE, ...macho], {
     stdio: "pipe",
   });
+  if (target.os === "darwin") signAdHoc(binary, PLUGIN_BINARY);
   copyFileSync(path.join(ROOT, "LICENSE"), path.join(dir, "LICENSE"));
   const archive = path.join(releaseDir(), executableArchiveName(version, target.os, target.arch));
   const tar = execFileSync("tar", ["-cf", "-", "-C", dir, path.basename(binary), "LICENSE"], { maxBuffer: 2 ** 30 });
@@ -128,17 +119,13 @@ export async function buildExecutables(targets: readonly Target[] = TARGETS): Pr
   writeFileSync(schema, `${JSON.stringify(packageSchema(), null, 2)}\n`);
   const versionFile = path.join(WORK, "version");
   writeFileSync(versionFile, version);
-  const strip = hasLlvmStrip();
-  if (!strip) console.log("llvm-strip not on PATH: the linux executables keep their debug symbols");
   const archives: string[] = [];
   for (const target of targets) {
     const sea = seaBlob(script, schema, versionFile, target);
-    const archive = executable(target, sea.blob, version, strip);
-    if (archive) archives.push(archive);
+    const archive = executable(target, sea.blob, version);
+    archives.push(archive);
     console.log(
-      archive
-        ? `${describe(archive)}${sea.codeCache ? " (with V8's code cache)" : " (no code cache: made on another platform)"}`
-        : `${targetName(target)}: skipped, the registry has no Node.js ${SEA_NODE_VERSION} for it`,
+      `${describe(archive)}${sea.codeCache ? " (with V8's code cache)" : " (no code cache: made on another platform)"}`,
     );
   }
   return archives;

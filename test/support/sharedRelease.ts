@@ -57,7 +57,8 @@ async function build(checkout: string): Promise<SharedRelease> {
   console.log(`[release] npm version ${RELEASE_VERSION} (from ${CHECKOUT_VERSION}): ${seconds(bumped)}\n${transcript}`);
 
   const dist = Date.now();
-  // Every artifact, four platforms' executables among them: minutes on a loaded 2-core machine.
+  // Every artifact, six platforms' executables among them: minutes on a loaded 2-core machine;
+  // on a new machine also rcodesign's build (scripts/release/sign.ts: 437 s of CPU, once).
   await run("npm", ["run", "dist"], checkout, {}, 0, 1_500_000);
   console.log(`[release] npm run dist: ${seconds(dist)}`);
   return { checkout, dir: join(checkout, "dist", "release"), transcript };

@@ -1,0 +1,264 @@
+/**
+ * Every archive of the run's one release (support/sharedRelease.ts) is proven to start, or for
+ * darwin to be what macOS loads:
+ *
+ * - linux-amd64 natively, linux-arm64 under qemu, windows-amd64 under wine (support/targets.ts):
+ *   the executable unpacked from its archive is started as the engine starts it, its port read
+ *   from stdout, then GetPluginInfo, GetSchema (the release's version), Configure and Check over
+ *   gRPC, and a bad input comes back as a failure whose reason names the field and its value;
+ * - darwin-amd64 and darwin-arm64: a Mach-O of the right CPU type, the NODE_SEA segment holding
+ *   the schema, and an ad-hoc signature whose every page hash matches the final bytes
+ *   (support/machoSignature.ts, and rcodesign's own hashes of them), refused once one byte changes;
+ * - windows-arm64 (wine here runs amd64 only): PE32+ for ARM64 with the SEA blob and the schema.
+ */
+import { type ChildProcess, spawn, type StdioOptions } from "node:child_process";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import * as grpc from "@grpc/grpc-js";
+import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encode } from "../../provider/native/codec";
+import { TARGETS, targetName, type Target } from "../../scripts/release/nodeRuntime";
+import { codeHashes } from "../../scripts/release/sign";
+import { MACHO_CPU, PE_MACHINE, readMachO, readPE } from "../support/binaryFormats";
+import { run } from "../support/commands";
+import { verifyCodeSignature } from "../support/machoSignature";
+import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
+import { ensureTargetTools, RUNNABLE, runOnTarget } from "../support/targets";
+
+const VERSION = RELEASE_VERSION;
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1";
+/** Node.js under TCG emulation starts in seconds on an idle machine, far slower on a loaded one. */
+const START_TIMEOUT = 240_000;
+const URN = "urn:pulumi:dev::proj::webhooks:index:WebhookSubscription::orders";
+const GOOD = {
+  webhook: "PacketCreated",
+  filterObjectType: 2,
+  filterObjectGuid: "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b",
+  subscriberUrl: "https://hooks.example.com/orders",
+};
+
+let release: string;
+let root: string;
+const started = Date.now();
+const log = (line: string) => console.log(`[platforms] ${line}`);
+
+/** Unpacks `target`'s archive into its own folder; the executable's path. */
+async function unpack(target: Target): Promise<string> {
+  const dir = join(root, targetName(target));
+  mkdirSync(dir, { recursive: true });
+  await run(
+    "tar",
+    ["-xzf", join(release, `pulumi-resource-webhooks-v${VERSION}-${targetName(target)}.tar.gz`), "-C", dir],
+    root,
+  );
+  const binary = target.os === "windows" ? "pulumi-resource-webhooks.exe" : "pulumi-resource-webhooks";
+  expect(readdirSync(dir).sort()).toEqual(["LICENSE", binary]);
+  return join(dir, binary);
+}
+
+beforeAll(async () => {
+  release = (await sharedRelease()).dir;
+  root = mkdtempSync(join(tmpdir(), "platforms-"));
+}, 1_800_000);
+
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  log(`wall time ${((Date.now() - started) / 1000).toFixed(0)} s`);
+});
+
+it("the release has one archive per platform, each in SHA256SUMS", () => {
+  const sums = readFileSync(join(release, "SHA256SUMS"), "utf8");
+  for (const target of TARGETS) {
+    const archive = `pulumi-resource-webhooks-v${VERSION}-${targetName(target)}.tar.gz`;
+    const size = readFileSync(join(release, archive)).length;
+    log(`${archive}: ${(size / 1024 / 1024).toFixed(1)} MB`);
+    expect(sums).toMatch(new RegExp(`^[0-9a-f]{64}  ${archive.replaceAll(".", "\\.")}$`, "m"));
+  }
+});
+
+/** The started plugin: its port, its process, what it printed on stderr. */
+interface Started {
+  readonly port: number;
+  readonly child: ChildProcess;
+  readonly stderr: () => string;
+}
+
+/** Starts `binary` as the engine does (no arguments but the engine's address, here none) and reads its port. */
+async function start(target: Target, binary: string): Promise<Started> {
+  const how = runOnTarget(target, binary);
+  const files = [".stdout", ".stderr"].map((suffix) => join(root, targetName(target) + suffix));
+  const fds = how.stdioToFiles ? files.map((file) => openSync(file, "w")) : undefined;
+  const stdio: StdioOptions = ["ignore", ...(fds ?? (["pipe", "pipe"] as const))];
+  const child: ChildProcess = spawn(how.command, how.args, { env: how.env, stdio });
+  fds?.forEach((fd) => closeSync(fd));
+  let [stdout, stderr] = ["", ""];
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const printed = (which: 0 | 1) => (fds ? readFileSync(files[which]!, "utf8") : which === 0 ? stdout : stderr);
+  let exited: string | undefined;
+  child.on("exit", (code, signal) => (exited = `exited (${code ?? signal})`));
+  const since = Date.now();
+  while (Date.now() - since < START_TIMEOUT) {
+    const port = /^(\d+)\n/.exec(printed(0))?.[1];
+    if (port) {
+      log(
+        `${targetName(target)}: \`${[how.command, ...how.args].join(" ")}\` printed port ${port} after ${((Date.now() - since) / 1000).toFixed(1)} s`,
+      );
+      return { port: Number(port), child, stderr: () => printed(1) };
+    }
+    if (exited) throw new Error(`${targetName(target)}: ${exited} before printing its port; stderr:\n${printed(1)}`);
+    await sleep(100);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`${targetName(target)}: no port on stdout after ${START_TIMEOUT / 1000} s; stderr:\n${printed(1)}`);
+}
+
+/** One unary call through the protocol's generated client. */
+function call<T>(client: provrpc.ResourceProviderClient, method: string, request: unknown): Promise<T> {
+  return new Promise((resolve, reject) =>
+    (client as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!.call(
+      client,
+      request,
+      { deadline: Date.now() + 120_000 },
+      (err: grpc.ServiceError | null, response: T) => (err ? reject(err) : resolve(response)),
+    ),
+  );
+}
+
+describe.each(TARGETS.filter((target) => (RUNNABLE as readonly string[]).includes(targetName(target))))(
+  "$os-$arch: started from its archive",
+  (target) => {
+    let plugin: Started;
+    let client: provrpc.ResourceProviderClient;
+    const name = targetName(target);
+
+    beforeAll(async () => {
+      ensureTargetTools(target);
+      plugin = await start(target, await unpack(target));
+      client = new provrpc.ResourceProviderClient(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure());
+    }, START_TIMEOUT + 600_000);
+
+    afterAll(async () => {
+      client?.close();
+      plugin?.child.kill("SIGTERM");
+      if (name === "windows-amd64") await run("wineserver", ["--kill"], root, runOnTarget(target, "").env);
+    });
+
+    it("answers GetPluginInfo, GetSchema, Configure and Check; a bad input fails naming the field", async () => {
+      const info = await call<pluginproto.PluginInfo>(client, "getPluginInfo", new Empty());
+      log(`${name}: GetPluginInfo → version ${info.getVersion()}`);
+      expect(info.getVersion()).toBe(VERSION);
+
+      const schema = JSON.parse(
+        (await call<provproto.GetSchemaResponse>(client, "getSchema", new provproto.GetSchemaRequest())).getSchema(),
+      ) as { name: string; version: string; resources: Record<string, unknown> };
+      log(
+        `${name}: GetSchema → ${schema.name} ${schema.version}, resources ${Object.keys(schema.resources).join(", ")}`,
+      );
+      expect(schema).toMatchObject({ name: "webhooks", version: VERSION });
+      expect(Object.keys(schema.resources)).toEqual(["webhooks:index:WebhookSubscription"]);
+
+      const configure = new provproto.ConfigureRequest().setAcceptsecrets(true);
+      configure.getVariablesMap().set("webhooks:config:baseUrl", "https://webhooks.example.com");
+      configure.getVariablesMap().set("webhooks:config:token", "dev-builder");
+      const configured = await call<provproto.ConfigureResponse>(client, "configure", configure);
+      log(
+        `${name}: Configure → acceptSecrets ${configured.getAcceptsecrets()}, supportsPreview ${configured.getSupportspreview()}`,
+      );
+      expect(configured.getAcceptsecrets()).toBe(true);
+
+      const check = (news: Record<string, unknown>) =>
+        call<provproto.CheckResponse>(
+          client,
+          "check",
+          new provproto.CheckRequest().setUrn(URN).setNews(encode(news)).setOlds(encode({})),
+        );
+      const good = await check(GOOD);
+      log(
+        `${name}: Check → inputs ${JSON.stringify(good.getInputs()!.toJavaScript())}, failures ${good.getFailuresList().length}`,
+      );
+      expect(good.getFailuresList()).toEqual([]);
+      expect(good.getInputs()!.toJavaScript()).toMatchObject({ webhook: 0, subscriberUrl: GOOD.subscriberUrl });
+
+      const bad = await check({ ...GOOD, subscriberUrl: "ftp://hooks.example.com" });
+      const failures = bad.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
+      log(`${name}: Check (bad subscriberUrl) → ${JSON.stringify(failures)}`);
+      // No `property`, by design (provider/core/lifecycle.ts: the engine would print the raw value,
+      // secrets too); the reason names the field and shows the bad value.
+      expect(failures).toEqual([
+        {
+          property: "",
+          reason: expect.stringMatching(
+            /^subscriberUrl must be an absolute http\(s\) URL.*"ftp:\/\/hooks\.example\.com"/,
+          ),
+        },
+      ]);
+      expect(plugin.stderr()).not.toMatch(/Error|Warning/);
+    }, 300_000);
+  },
+);
+
+describe.each(TARGETS.filter((target) => target.os === "darwin"))("$os-$arch: what macOS loads", (target) => {
+  it("is a Mach-O of its CPU type with the SEA segment, the schema, and an ad-hoc signature that verifies", async () => {
+    const name = targetName(target);
+    const binary = await unpack(target);
+    const bytes = readFileSync(binary);
+    const macho = readMachO(bytes);
+    expect(macho.cputype).toBe(MACHO_CPU[target.arch]);
+    const sea = macho.segments.find((segment) => segment.name === "NODE_SEA");
+    expect(sea, "postject's NODE_SEA segment").toBeDefined();
+    const blob = bytes.subarray(sea!.fileoff, sea!.fileoff + sea!.filesize);
+    expect(blob.includes('"name": "webhooks"') && blob.includes(`"version": "${VERSION}"`), "the schema asset").toBe(
+      true,
+    );
+    expect(blob.includes("pulumirpc.ResourceProvider"), "the bundled gRPC server").toBe(true);
+    expect(blob.includes("WEBHOOKS_BASE_URL"), "the bundled provider").toBe(true);
+    // postject flips the fuse Node.js checks at start-up from :0 to :1 when it injects the blob.
+    expect(bytes.includes(SEA_FUSE)).toBe(true);
+    // The signature is the last thing in the file, after the blob: signed after injection.
+    expect(macho.signature?.magic, "an embedded signature SuperBlob").toBe(0xfade0cc0);
+    expect(macho.signature!.dataoff).toBeGreaterThan(sea!.fileoff);
+    const signature = verifyCodeSignature(bytes, macho);
+    expect(signature).toMatchObject({
+      identifier: "pulumi-resource-webhooks",
+      adHoc: true,
+      codeLimit: macho.signature!.dataoff,
+    });
+    // A second implementation, rcodesign's, hashes the same pages from the bytes to the same values.
+    expect(codeHashes(binary)).toEqual(signature.pageHashes);
+    log(
+      `${name}: Mach-O cputype 0x${macho.cputype.toString(16)}, NODE_SEA ${(sea!.filesize / 1024).toFixed(0)} KiB at ${sea!.fileoff}, ` +
+        `ad-hoc signature "${signature.identifier}" at ${macho.signature!.dataoff}: ${signature.pageHashes.length} page hashes ` +
+        `(${signature.pageSize} B pages) match the bytes and rcodesign compute-code-hashes`,
+    );
+
+    // One changed byte of the blob fails the check: it reads the bytes, not only the signature's presence.
+    const tampered = Buffer.from(bytes);
+    tampered[sea!.fileoff + 16]! ^= 0xff;
+    expect(() => verifyCodeSignature(tampered, readMachO(tampered))).toThrow(
+      new RegExp(`page ${Math.floor((sea!.fileoff + 16) / signature.pageSize)} .* hashes to`),
+    );
+  }, 300_000);
+});
+
+describe.each(
+  TARGETS.filter((target) => target.os === "windows" && !(RUNNABLE as readonly string[]).includes(targetName(target))),
+)("$os-$arch: what Windows loads", (target) => {
+  it("is a PE32+ for its machine with the SEA resource and the schema", async () => {
+    const bytes = readFileSync(await unpack(target));
+    const pe = readPE(bytes);
+    log(`${targetName(target)}: PE machine 0x${pe.machine.toString(16)}, PE32+ ${pe.pe32plus}`);
+    expect(pe).toEqual({ machine: PE_MACHINE[target.arch], pe32plus: true });
+    // postject's resource is named NODE_SEA_BLOB (UTF-16 in the resource directory).
+    expect(bytes.includes(Buffer.from("NODE_SEA_BLOB", "utf16le"))).toBe(true);
+    expect(bytes.includes(SEA_FUSE)).toBe(true);
+    expect(bytes.includes(`"version": "${VERSION}"`)).toBe(true);
+    expect(bytes.includes("pulumirpc.ResourceProvider")).toBe(true);
+  });
+});
