@@ -258,9 +258,10 @@ describe("Go: go get through the module proxy, then pulumi up downloads the plug
 
 describe("Java: the Maven dependency from the release's repository, then pulumi up downloads the plugin", () => {
   /**
-   * Maven's user settings, in the Java user's own HOME: the release's repository beside Central
+   * Maven's user settings, in the Java user's own home: the release's repository beside Central
    * (where a release puts the SDK), and this machine's local repository, so the Pulumi SDK and
-   * Maven's plugins are downloaded once per machine, not per run.
+   * Maven's plugins are downloaded once per machine, not per run. Maven finds settings under
+   * Java's `user.home`, which Java takes from the passwd entry, not $HOME: MAVEN_OPTS sets it.
    */
   function mavenUser(): NodeJS.ProcessEnv {
     const home = join(root, "maven-user");
@@ -278,7 +279,7 @@ describe("Java: the Maven dependency from the release's repository, then pulumi 
 </settings>
 `,
     );
-    return { HOME: home };
+    return { MAVEN_OPTS: `-Duser.home=${home}` };
   }
 
   it("mvn package, create, no changes, the lookup, destroy, with no Node.js language host", async () => {
@@ -292,7 +293,15 @@ describe("Java: the Maven dependency from the release's repository, then pulumi 
       return result;
     };
     await timed("README's line", () => asWritten("Java", dir, javaEnv));
-    await timed("mvn package", () => run("mvn", ["--batch-mode", "--quiet", "package"], dir, javaEnv));
+    await timed("mvn package", () =>
+      run("mvn", ["--batch-mode", "--quiet", "-Dstyle.color=never", "package"], dir, javaEnv),
+    );
+    // The jar holds the release's SDK, fetched from the release's repository.
+    const fetched = readFileSync(
+      join(homedir(), ".m2", "repository", MAVEN_PATH, VERSION, "_remote.repositories"),
+      "utf8",
+    );
+    expect(fetched).toContain(`webhooks-${VERSION}.jar>release=`);
     await newStack(dir, javaEnv);
     const from = server.log.length;
     const up = await timed("up", () => pulumi(dir, javaEnv, ["up", "--yes"]));
