@@ -333,7 +333,9 @@ describe("Java: the Maven dependency from the release's repository, then pulumi 
     expect(probe.stdout).toContain("got a converted type: 'java.lang.Integer'");
     // Java 21+, with the setting docs/native-provider.md gives for 2-core machines.
     const newer = { ...javaEnv, PATH: `${newerJavaBin()}:${javaEnv.PATH}`, JAVA_TOOL_OPTIONS: FORK_JOIN_SETTING };
-    console.log(`[install] java: ${(await run("java", ["-version"], dir, newer)).stderr.split("\n")[0]}`);
+    console.log(
+      `[install] java: ${(await run("java", ["-version"], dir, newer)).stderr.split("\n").find((line) => line.includes(" version "))}`,
+    );
     const again = await timed("preview on Java 21+", () => pulumi(dir, newer, ["preview", "--expect-no-changes"]));
     expect(again.stdout).toMatch(/3 unchanged/);
     const destroy = await timed("destroy", () => pulumi(dir, javaEnv, ["destroy", "--yes"]));
