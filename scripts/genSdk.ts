@@ -6,24 +6,27 @@
  * - `python/` and `nodejs/` by `pulumi package gen-sdk` (the CLI and its Python and Node.js
  *   language hosts, from `npm run engine` with WEBHOOKS_LANGUAGE_HOST_SOURCE, docs/engine.md);
  * - `go/` by scripts/gen-go, the Go code generator the Go language host calls, pinned by its
- *   own go.mod (so the SDK does not depend on which host build is on PATH).
+ *   own go.mod (so the SDK does not depend on which host build is on PATH);
+ * - `java/` by `pulumi package gen-sdk` through the Java host, from the schema scripts/javaSdk.ts
+ *   adjusts (integer enums as `number`), with its Maven build (`pom.xml`, `plugin.json`) beside.
  *
  * Nothing is edited after generation. The committed sdk/ is checked against a fresh generation by
  * test/e2e/sdks.test.ts. The build compiles sdk/nodejs into dist/sdk/nodejs (the package's
  * `./native` export) and copies its package.json there, where its `getVersion()` reads it.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { hostBinary, LANGUAGE_HOST_SOURCE_VARIABLE } from "../engine/languageHosts";
 import { provisionEngine, PULUMI_VERSION } from "../engine/provision";
+import { javaBuildFiles, javaSchema } from "./javaSdk";
 import { packageSchema } from "./packageSchema";
 
 const ROOT = path.resolve(__dirname, "..");
 /** The languages `pulumi package gen-sdk` generates here, each through its language host. */
-const CLI_LANGUAGES = ["python", "nodejs"] as const;
+const CLI_LANGUAGES = ["python", "nodejs", "java"] as const;
 export const SDK_LANGUAGES = [...CLI_LANGUAGES, "go"] as const;
 
 /** Generates every SDK into `out`/<language>, replacing what was there. */
@@ -38,8 +41,11 @@ export async function generateSdks(out: string, log: (line: string) => void = ()
 
   const work = mkdtempSync(path.join(tmpdir(), "gen-sdk-"));
   try {
+    const built = packageSchema();
     const schema = path.join(work, "schema.json");
-    writeFileSync(schema, `${JSON.stringify(packageSchema(), null, 2)}\n`);
+    writeFileSync(schema, `${JSON.stringify(built, null, 2)}\n`);
+    const schemaFor = (language: string) => (language === "java" ? path.join(work, "schema-java.json") : schema);
+    writeFileSync(schemaFor("java"), `${JSON.stringify(javaSchema(built), null, 2)}\n`);
     const generated = path.join(work, "sdk");
     const env = {
       ...process.env,
@@ -49,10 +55,14 @@ export async function generateSdks(out: string, log: (line: string) => void = ()
       PULUMI_SKIP_UPDATE_CHECK: "true",
     };
     for (const language of CLI_LANGUAGES)
-      execFileSync("pulumi", ["package", "gen-sdk", schema, "--language", language, "--out", generated], {
+      execFileSync("pulumi", ["package", "gen-sdk", schemaFor(language), "--language", language, "--out", generated], {
         env,
         stdio: "pipe", // its one line names the scratch folder; a failure throws with its stderr
       });
+    for (const [file, text] of Object.entries(javaBuildFiles(built))) {
+      mkdirSync(path.dirname(path.join(generated, "java", file)), { recursive: true });
+      writeFileSync(path.join(generated, "java", file), text);
+    }
     // gen-go's go.mod and go.sum pin every module; never switch toolchains behind the user's back.
     execFileSync("go", ["run", ".", schema, path.join(generated, "go")], {
       cwd: path.join(ROOT, "scripts", "gen-go"),

@@ -25,6 +25,10 @@ export interface PublicHome {
   readonly goModule: string;
   /** Where the engine downloads the plugin: the repository's GitHub releases. */
   readonly pluginDownloadURL: string;
+  /** The Java SDK's Maven groupId: `io.github.<owner>`, the namespace Maven Central verifies by the GitHub owner. */
+  readonly mavenGroup: string;
+  /** The Java SDK's base package: the groupId as a Java name (no `-`); the package is `<base>.webhooks`. */
+  readonly javaBasePackage: string;
 }
 
 /** This checkout's public home; throws when package.json's `repository` is not a GitHub repository. */
@@ -35,10 +39,13 @@ export function publicHome(pkg: PackageManifest = packageJson()): PublicHome {
     throw new Error(
       `package.json: repository ${JSON.stringify(url)} is not a GitHub repository (https://github.com/<owner>/<name>)`,
     );
+  const owner = slug.split("/")[0]!;
   return {
     slug,
     goModule: `github.com/${slug}/sdk/go`,
     pluginDownloadURL: `github://api.github.com/${slug}`,
+    mavenGroup: `io.github.${owner}`,
+    javaBasePackage: `io.github.${owner.replace(/[^A-Za-z0-9]/g, "").toLowerCase()}`,
   };
 }
 
@@ -79,6 +86,9 @@ export function packageSchema(): BuiltSchema {
         requires: { pulumi: `>=${pulumiFloor},<4.0.0` },
       },
       go: { importBasePath: `${home.goModule}/webhooks`, respectSchemaVersion: true },
+      // No Gradle files (Gradle cannot be fetched here, and its groupId would be the base package):
+      // scripts/javaSdk.ts writes the Maven build beside the sources.
+      java: { basePackage: home.javaBasePackage, buildFiles: "none" },
     },
   };
 }

@@ -18,7 +18,13 @@ import { packageSchema } from "./packageSchema";
 const ROOT = path.resolve(__dirname, "..");
 export const REGISTRY_DOCS = path.join(ROOT, "docs", "registry");
 
-const FENCES: Record<string, string> = { ".ts": "typescript", ".py": "python", ".go": "go", ".yaml": "yaml" };
+const FENCES: Record<string, string> = {
+  ".ts": "typescript",
+  ".py": "python",
+  ".go": "go",
+  ".java": "java",
+  ".yaml": "yaml",
+};
 const GENERATED = /(<!-- generated: (.+?) -->\n)[\s\S]*?(<!-- \/generated -->)/g;
 
 /** The code block of an example file, as the Registry renders it. */

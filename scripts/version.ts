@@ -29,6 +29,7 @@ export const VERSIONED_FILES = [
   "docs/registry/installation-configuration.md",
   "examples/README.md",
   "examples/go/go.mod",
+  "examples/java/pom.xml",
   "examples/policy-pack/package.json",
 ] as const;
 

@@ -8,7 +8,7 @@
  * 8081 and 3000 may be taken on a shared machine), and its `npm ci` line is left out because the
  * copy is installed and built already (see test/support/repoCopy.ts).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -29,10 +29,11 @@ const EXAMPLES = [
   "python",
   "typescript-native",
   "go",
+  "java",
   "policy-pack",
 ];
-/** Examples the page compiles and does not run: test/e2e/install.test.ts runs Go as a user installs it. */
-const COMPILED_ONLY = ["go"];
+/** Examples the page compiles and does not run: test/e2e/install.test.ts runs Go and Java as users install them. */
+const COMPILED_ONLY = ["go", "java"];
 /** A policy pack, run over another example's stack. */
 const POLICY_PACKS = ["policy-pack"];
 /** The examples with a stack. */
@@ -240,6 +241,12 @@ describe("examples/README.md", () => {
   it("go: the program and the Go SDK compile and pass go vet", async () => {
     // set -e: a failing `go vet` or `go build` ends the session and fails this step.
     await runSection("go");
+  });
+
+  it("java: the Java SDK installs into the local Maven repository and the program packages as one jar", async () => {
+    // set -e: a failing `mvn` ends the session and fails this step.
+    await runSection("java");
+    expect(statSync(join(repo, "examples", "java", "target", "webhooks-java.jar")).size).toBeGreaterThan(1_000_000);
   });
 
   it("policy-pack: the yaml example's preview passes every policy of WebhookGuard", async () => {

@@ -14,6 +14,8 @@ import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { copyRepository } from "../support/repoCopy";
 import { testLanguageHostSource } from "../support/toolchain";
 
+/** The Java SDK's package folder, where its version.txt and plugin.json resources are. */
+const JAVA_RESOURCES = "io/github/webhooksubscriptions/webhooks";
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 let root: string;
@@ -29,7 +31,7 @@ function files(dir: string): string[] {
 }
 
 beforeAll(async () => {
-  requireLanguageHosts(["pulumi-language-python", "pulumi-language-nodejs"]);
+  requireLanguageHosts(["pulumi-language-python", "pulumi-language-nodejs", "pulumi-language-java"]);
   root = mkdtempSync(join(tmpdir(), "sdks-e2e-"));
   checkout = join(root, "checkout");
   // The checkout's files as they are now (committed or not): sdk/ as it would be committed.
@@ -54,7 +56,11 @@ it("sdk/ is what `npm run gen-sdk` generates from the schema now (else: run it a
     );
   // Every SDK asks the engine for the package's version of the plugin, from the public home.
   const server = publicHome().pluginDownloadURL;
-  for (const plugin of ["python/pulumi_webhooks/pulumi-plugin.json", "go/webhooks/pulumi-plugin.json"])
+  for (const plugin of [
+    "python/pulumi_webhooks/pulumi-plugin.json",
+    "go/webhooks/pulumi-plugin.json",
+    `java/src/main/resources/${JAVA_RESOURCES}/plugin.json`,
+  ])
     expect(JSON.parse(readFileSync(join(committed, plugin), "utf8"))).toMatchObject({
       name: "webhooks",
       version: VERSION,
@@ -66,4 +72,6 @@ it("sdk/ is what `npm run gen-sdk` generates from the schema now (else: run it a
   expect(readFileSync(join(committed, "go/go.mod"), "utf8")).toMatch(new RegExp(`^module ${publicHome().goModule}\n`));
   expect(readFileSync(join(committed, "python/pyproject.toml"), "utf8")).toContain(`version = "${VERSION}"`);
   expect(JSON.parse(readFileSync(join(committed, "nodejs/package.json"), "utf8"))).toMatchObject({ version: VERSION });
+  expect(readFileSync(join(committed, `java/src/main/resources/${JAVA_RESOURCES}/version.txt`), "utf8")).toBe(VERSION);
+  expect(readFileSync(join(committed, "java/pom.xml"), "utf8")).toContain(`<version>${VERSION}</version>`);
 }, 600_000);

@@ -15,6 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../support/commands";
 import { CHECKOUT_VERSION as OLD, RELEASE_VERSION as NEXT, sharedRelease } from "../support/sharedRelease";
 
+/** The Java SDK's package folder (its resources) and its folder in a Maven repository. */
+const JAVA_PACKAGE = "io/github/webhooksubscriptions/webhooks";
+const MAVEN_PATH = "io/github/webhook-subscriptions/webhooks";
+
 /** Files that may still name the old version: the changelog's history, and third-party modules' versions. */
 const MAY_NAME_OLD = (file: string) =>
   file === "CHANGELOG.md" || file === "package-lock.json" || file.endsWith("go.sum");
@@ -64,8 +68,14 @@ it("package, lockfile, schema, SDK manifests and plugin metadata say the new ver
   expect(schema.stdout.trim()).toBe(NEXT);
   expect(read("sdk/python/pyproject.toml")).toContain(`version = "${NEXT}"`);
   expect(json("sdk/nodejs/package.json")).toMatchObject({ version: NEXT, pulumi: { version: NEXT } });
-  for (const plugin of ["sdk/python/pulumi_webhooks/pulumi-plugin.json", "sdk/go/webhooks/pulumi-plugin.json"])
+  for (const plugin of [
+    "sdk/python/pulumi_webhooks/pulumi-plugin.json",
+    "sdk/go/webhooks/pulumi-plugin.json",
+    `sdk/java/src/main/resources/${JAVA_PACKAGE}/plugin.json`,
+  ])
     expect(json(plugin), plugin).toMatchObject({ name: "webhooks", version: NEXT });
+  expect(read(`sdk/java/src/main/resources/${JAVA_PACKAGE}/version.txt`)).toBe(NEXT);
+  expect(read("sdk/java/pom.xml")).toContain(`<artifactId>webhooks</artifactId>\n  <version>${NEXT}</version>`);
 });
 
 it("CHANGELOG: the Unreleased section is the new version's, a fresh Unreleased above it", () => {
@@ -107,9 +117,34 @@ describe(`npm run dist: every artifact names ${NEXT}`, () => {
   it("file names: each versioned artifact, none of the old version; SHA256SUMS lists exactly them", () => {
     const names = readdirSync(release).sort();
     console.log(`[version] dist/release:\n${names.join("\n")}`);
-    expect(names).toEqual([...NAMES, "SHA256SUMS", "goproxy", "schema.json"].sort());
+    expect(names).toEqual([...NAMES, "SHA256SUMS", "goproxy", "maven", "schema.json"].sort());
     const sums = readFileSync(join(release, "SHA256SUMS"), "utf8").trim().split("\n");
-    expect(sums.map((line) => line.split(/\s+\*?/)[1]).sort()).toEqual([...NAMES, "schema.json"].sort());
+    const listed = sums.map((line) => line.split(/\s+\*?/)[1]!);
+    expect(listed.filter((file) => !file.startsWith("maven/")).sort()).toEqual([...NAMES, "schema.json"].sort());
+    expect(listed.filter((file) => file.startsWith("maven/") && file.includes(OLD))).toEqual([]);
+  });
+
+  it(`maven/: the jar, sources, javadoc and pom at ${NEXT} only, each with .sha1 and .md5; the pom and version.txt say it`, async () => {
+    const dir = join(release, "maven", MAVEN_PATH);
+    expect(readdirSync(dir).filter((name) => !name.startsWith("maven-metadata.xml"))).toEqual([NEXT]);
+    const base = `webhooks-${NEXT}`;
+    const artifacts = [`${base}.jar`, `${base}-sources.jar`, `${base}-javadoc.jar`, `${base}.pom`];
+    expect(readdirSync(join(dir, NEXT)).sort()).toEqual(
+      artifacts.flatMap((file) => [file, `${file}.md5`, `${file}.sha1`]).sort(),
+    );
+    expect(readFileSync(join(dir, NEXT, `${base}.pom`), "utf8")).toContain(
+      `<groupId>io.github.webhook-subscriptions</groupId>\n  <artifactId>webhooks</artifactId>\n  <version>${NEXT}</version>`,
+    );
+    const jar = join(dir, NEXT, `${base}.jar`);
+    expect(execFileSync("unzip", ["-p", jar, `${JAVA_PACKAGE}/version.txt`], { encoding: "utf8" })).toBe(NEXT);
+    expect(
+      JSON.parse(execFileSync("unzip", ["-p", jar, `${JAVA_PACKAGE}/plugin.json`], { encoding: "utf8" })),
+    ).toMatchObject({
+      name: "webhooks",
+      version: NEXT,
+    });
+    const sha1 = (await run("sha1sum", [jar], scratch)).stdout.split(" ")[0];
+    expect(readFileSync(`${jar}.sha1`, "utf8").trim()).toBe(sha1);
   });
 
   it("schema.json, the npm tarball's package.json, the plugin tgz's package.json and PulumiPlugin.yaml", () => {

@@ -48,7 +48,7 @@ describe("languageHostSource", () => {
     const dir = folder(["build.sh", "nodejs/go.mod"]);
     process.env[LANGUAGE_HOST_SOURCE_VARIABLE] = dir;
     expect(() => languageHostSource()).toThrow(
-      `${LANGUAGE_HOST_SOURCE_VARIABLE}=${dir} (${dir}) is not a language-host source folder: it lacks python/go.mod, yaml/go.mod, go/go.mod.`,
+      `${LANGUAGE_HOST_SOURCE_VARIABLE}=${dir} (${dir}) is not a language-host source folder: it lacks python/go.mod, yaml/go.mod, go/go.mod, java/go.mod.`,
     );
   });
 });
@@ -84,6 +84,7 @@ describe("buildLanguageHosts", () => {
     writeFileSync(join(binDir, "pulumi-language-nodejs"), "cached");
     writeFileSync(join(binDir, "pulumi-language-python"), "cached");
     writeFileSync(join(binDir, "pulumi-language-go"), "cached");
+    writeFileSync(join(binDir, "pulumi-language-java"), "cached");
     expect(missingLanguageHosts(binDir)).toEqual(["yaml"]);
     await buildLanguageHosts(source, binDir, () => {});
     expect(asked()).toEqual(["yaml"]);

@@ -10,11 +10,13 @@ describe("publicHome", () => {
     delete process.env[PLUGIN_DOWNLOAD_URL_VARIABLE];
   });
 
-  it("derives the Go module and the plugin's download address from package.json's repository", () => {
+  it("derives the Go module, the Maven coordinates and the plugin's download address from package.json's repository", () => {
     expect(publicHome()).toEqual({
       slug: "webhook-subscriptions/pulumi-webhook-subscriptions",
       goModule: "github.com/webhook-subscriptions/pulumi-webhook-subscriptions/sdk/go",
       pluginDownloadURL: "github://api.github.com/webhook-subscriptions/pulumi-webhook-subscriptions",
+      mavenGroup: "io.github.webhook-subscriptions",
+      javaBasePackage: "io.github.webhooksubscriptions",
     });
     const schema = packageSchema();
     expect(schema.pluginDownloadURL).toBe(publicHome().pluginDownloadURL);

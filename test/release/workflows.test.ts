@@ -38,6 +38,8 @@ it("release.yml: on a v* tag, npm run dist, then the GitHub release, npm with pr
   expect(release).toContain('tags: ["v*"]');
   expect(release).toContain("- run: npm run dist");
   expect(release).toMatch(/gh release create .*SHA256SUMS/s);
+  expect(release).toContain("https://central.sonatype.com/api/v1/publisher/upload");
+  expect(release).toContain("--detach-sign");
   expect(release).toContain("npm publish --provenance");
   expect(release).toContain("pypa/gh-action-pypi-publish@release/v1");
   expect(release).toContain('git push origin "sdk/$GITHUB_REF_NAME"');
