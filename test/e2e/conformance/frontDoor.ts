@@ -2,7 +2,7 @@
  * What the conformance scenarios need from a front door: a project its users run with plain
  * `pulumi` commands, and a program declaring given subscriptions in its language. Everything
  * else — the commands, the stacks, the emulator, what is asserted — is the same for every door,
- * so a new front door is one more file in frontDoors/ and one more entry in its index.
+ * so a new front door is one more file in frontDoors/ and a test file that runs suite.ts on it.
  */
 import { writeFileSync } from "node:fs";
 import type { SharedBuilds } from "./builds";
@@ -28,6 +28,8 @@ export interface FrontDoor {
   readonly languageHosts: readonly string[];
   /** The subscription's type token in the state. */
   readonly type: string;
+  /** The scenarios (by name) this door runs when not all of them; the door says why. */
+  readonly scenarios?: readonly string[];
   /**
    * Makes the project every scenario's stacks belong to (once per run), in `root` (the door's
    * own folder) or elsewhere; what other doors use too (e.g. the plugin) comes from `builds`.

@@ -19,6 +19,15 @@ export const nativeJava: FrontDoor = {
   name: "native plugin (Java)",
   languageHosts: ["pulumi-language-java", "pulumi-language-nodejs"],
   type: "webhooks:index:WebhookSubscription",
+  // What the Java SDK itself carries, within CI's budget (all seven took 367 s): inputs and the
+  // adoption fields, a replacement, and secrets. The others (a lost Subscribe, an instance that
+  // moved, legacy mode, refresh on a 404) are the one core's and the client's, the same for every
+  // door, and run through the other three.
+  scenarios: [
+    "one owner per subscription (its own beside an identical one, adoptGuid, the adoptIdentical opt-in)",
+    "signature rotation: a new subscription before the old one goes",
+    "redaction: no secret in plaintext in state, output or errors",
+  ],
 
   async prepare(root, builds): Promise<string> {
     const { checkout, plugin } = await builds.nativePlugin();
