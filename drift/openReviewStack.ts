@@ -46,7 +46,8 @@ export async function openReviewStack(options: ReviewStackOptions): Promise<Revi
   try {
     return { stack: await Stack.select(options.stackName, workspace), backend };
   } catch (err) {
-    const where = `${displayBackend(backend)} (backend from ${backend.source})`;
+    // Without a URL the backend is the CLI's login, which displayBackend already says.
+    const where = backend.url ? `${displayBackend(backend)} (backend from ${backend.source})` : displayBackend(backend);
     if (err instanceof StackNotFoundError) {
       const names = await stackNames(workspace).catch(() => undefined);
       const list =
