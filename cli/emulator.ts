@@ -10,7 +10,7 @@ import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
 import { adminTokenFrom, PROCESS_SURROUNDINGS, type CommandSurroundings } from "./adminToken";
 import { numberFlag, parseFlags, stringFlag, UsageError, type Command, type FlagValues } from "./command";
 
-const USAGE = `usage: webhook-subscriptions emulator [--port 8080] [--host 127.0.0.1] [--state .emulator/state.json]
+const USAGE = `usage: webhook-subscriptions emulator [--port <port>] [--host 127.0.0.1] [--state .emulator/state.json]
                                       [--legacy-only] [--product service] [--dialect spec|vendor-docs]
                                       [--rate-limit 20[:burst]] [--admin-token-file <path> | --admin-token <token>]
                                       [--allow-dev-tokens] [--max-subscriptions 10000]

@@ -10,6 +10,7 @@ import { projectWorkspace } from "../engine/automation";
 import { displayBackend } from "../engine/backend";
 import { engineOutput, failureLine } from "../engine/output";
 import { provisionEngine } from "../engine/provision";
+import { existingStacksSentence, stackNames } from "../engine/stackNames";
 import { directoryFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
 
 /** The operations the runner offers, with what each does. */
@@ -26,7 +27,7 @@ const usage = (
 ) => `usage: webhook-subscriptions ${operation} --stack <name> [--cwd <program directory>] [--fast]
 
 ${OPERATIONS[operation][0]?.toUpperCase()}${OPERATIONS[operation].slice(1)}, running the program in-process (no Node.js language host needed).
-  --stack  the stack (\`preview\` and \`up\` create it when missing)
+  --stack  the stack (only \`up\` creates a missing one)
   --cwd    the program directory, holding Pulumi.yaml (default: the current directory);
            TypeScript or JavaScript: Pulumi.yaml's main, package.json's main, index.ts or index.js
   --fast   skip intermediate checkpoints (PULUMI_SKIP_CHECKPOINTS=true): faster for large stacks,
@@ -38,16 +39,27 @@ function say(line: string): void {
   process.stderr.write(`[webhook-subscriptions] ${line}\n`);
 }
 
-/** Opens the stack: `preview` and `up` create a missing one (as `pulumi stack init` would); the others only select. */
+/**
+ * Opens the stack: only `up` creates a missing one (as `pulumi up` after `pulumi stack init`
+ * would), saying so; the others refuse it, listing the stacks that exist, so a mistyped name
+ * never creates a stack nor makes it current.
+ */
 async function openStack(operation: Operation, stackName: string, workspace: Stack["workspace"]): Promise<Stack> {
-  if (operation === "preview" || operation === "up") return Stack.createOrSelect(stackName, workspace);
   try {
     return await Stack.select(stackName, workspace);
   } catch (err) {
-    if (err instanceof StackNotFoundError)
-      throw new UsageError(`--stack: no stack named "${stackName}" here; \`pulumi stack ls\` lists the stacks.`);
-    throw err;
+    if (!(err instanceof StackNotFoundError)) throw err;
   }
+  if (operation === "up") {
+    const stack = await Stack.create(stackName, workspace);
+    say(`created stack "${stackName}": it did not exist`);
+    return stack;
+  }
+  const names = await stackNames(workspace);
+  throw new UsageError(
+    `--stack: no stack named "${stackName}" here, and only \`up\` creates one. ` +
+      existingStacksSentence(names, `webhook-subscriptions up --stack ${stackName}`),
+  );
 }
 
 /** The runner for one operation. */
@@ -80,8 +92,10 @@ export function runCommand(operation: Operation): Command {
       try {
         if (operation === "preview") await stack.preview(options);
         else if (operation === "up") await stack.up(options);
-        else if (operation === "refresh") await stack.refresh(options);
-        else await stack.destroy(options);
+        // With the program, as `up` does: the providers get the current settings, not the state's
+        // record of the last `up`'s (a rotated token works at once; docs/security.md).
+        else if (operation === "refresh") await stack.refresh({ ...options, runProgram: true });
+        else await stack.destroy({ ...options, runProgram: true });
         output.flush();
         return 0;
       } catch (err) {

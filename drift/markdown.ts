@@ -4,6 +4,7 @@
  * secret reads "secret changed", an unmanaged header value "set, not shown".
  */
 import { webhookName } from "../provider/wire";
+import { plural } from "./plural";
 import { policySection } from "./policyMarkdown";
 import { shellWord } from "./shellWord";
 import type { DriftReport, FieldChange, FieldValue, ManagedSubscription, UnmanagedSubscription } from "./report";
@@ -35,10 +36,6 @@ function value(field: string, v: FieldValue | undefined): string {
   if (v === null || v === undefined || v === "") return "*none*";
   if (field === "webhook" && typeof v === "number") return code(`${v} (${webhookName(v) ?? "unknown event"})`);
   return code(String(v));
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** The first line: the verdict and the counts. */

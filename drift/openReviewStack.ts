@@ -9,6 +9,7 @@ import { Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { LOCAL_PASSPHRASE, projectWorkspace } from "../engine/automation";
 import type { Engine } from "../engine/provision";
 import { displayBackend, type Backend } from "../engine/backend";
+import { existingStacksSentence, stackNames } from "../engine/stackNames";
 import { DriftError, DriftErrorCode, commandStderr, engineErrorLines } from "./errors";
 
 export interface ReviewStackOptions {
@@ -45,8 +46,10 @@ export async function openReviewStack(options: ReviewStackOptions): Promise<Revi
   try {
     return { stack: await Stack.select(options.stackName, workspace), backend };
   } catch (err) {
-    const where = `${displayBackend(backend)} (backend from ${backend.source})`;
+    // Without a URL the backend is the CLI's login, which displayBackend already says.
+    const where = backend.url ? `${displayBackend(backend)} (backend from ${backend.source})` : displayBackend(backend);
     if (err instanceof StackNotFoundError) {
+      const names = await stackNames(workspace).catch(() => undefined);
       const list =
         backend.url && backend.source !== "Pulumi.yaml"
           ? `PULUMI_BACKEND_URL=${displayBackend(backend)} pulumi stack ls`
@@ -54,7 +57,10 @@ export async function openReviewStack(options: ReviewStackOptions): Promise<Revi
       throw new DriftError(
         DriftErrorCode.StackNotFound,
         `No stack named "${options.stackName}" in ${where} for the project in ${workDir}. ` +
-          `Run \`${list}\` in that directory to see the stacks it has, then correct --stack (or --cwd).`,
+          (names === undefined
+            ? `Run \`${list}\` in that directory to see the stacks it has.`
+            : existingStacksSentence(names, "pulumi up")) +
+          " Correct --stack (or --cwd); the review never creates a stack.",
         { cause: err },
       );
     }

@@ -2,6 +2,7 @@
  * Progress of the refresh preview as a few lines, not one per resource: refreshing hundreds of
  * subscriptions should show that it advances without flooding a pipeline's log.
  */
+import { plural } from "./plural";
 import type { RefreshProgress } from "./refreshObserver";
 
 /** At most this many lines for one refresh, plus the last. */
@@ -21,7 +22,7 @@ export function refreshProgressReporter(
     if (finished <= reported) return;
     if (finished - reported >= step || finished >= total) {
       reported = finished;
-      emit(`refreshed ${finished}/${total} managed subscriptions`);
+      emit(`refreshed ${finished}/${plural(total, "managed subscription")}`);
     }
   };
 }

@@ -13,6 +13,7 @@
 import {
   mayMeanGone,
   NotFoundError,
+  statusLine,
   VISIBILITY_NOTE,
   WebhookSubscriptionClient,
   type RequestEvent,
@@ -24,6 +25,7 @@ import { displayBackend } from "../engine/backend";
 import { classify, engineSawChange } from "./classify";
 import { DriftError, DriftErrorCode, failureDetail, toDriftError } from "./errors";
 import { openReviewStack } from "./openReviewStack";
+import { plural } from "./plural";
 import { refreshProgressReporter } from "./progress";
 import { RefreshObserver } from "./refreshObserver";
 import {
@@ -123,7 +125,9 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     for (const entry of Object.values(config)) if (entry.secret) secrets.push(entry.value);
     const source: ConfigSource = { get: (key) => config[key]?.value };
     const state = stateSnapshot(exported.deployment);
-    progress(`stack "${options.stackName}" in ${shownBackend}: ${state.managed.length} managed subscriptions in state`);
+    progress(
+      `stack "${options.stackName}" in ${shownBackend}: ${plural(state.managed.length, "managed subscription")} in state`,
+    );
 
     const alsoManagedBy = options.alsoManagedBy ?? [];
     const managedGuids = new Set(state.guids);
@@ -182,15 +186,31 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       );
       const lists = results.map((r) => r.subscriptions);
       progress(
-        `${lists.reduce((n, l) => n + l.length, 0)} subscriptions on ${instances.length === 1 ? "the instance" : `${instances.length} instances`}; ` +
+        `${plural(
+          lists.reduce((n, l) => n + l.length, 0),
+          "subscription",
+        )} on ${instances.length === 1 ? "the instance" : `${instances.length} instances`}; ` +
           `refresh preview of ${state.managed.length} (nothing is written to the state)`,
       );
 
-      const observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
+      let observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
       try {
         await stack.previewRefresh({ onEvent: observer.onEvent });
       } catch (err) {
-        throw refreshFailure(options.stackName, err, observer.errors);
+        if (!observer.errors.some(isUnauthorized)) throw refreshFailure(options.stackName, err, observer.errors);
+        // The list above was accepted with the current settings, so the refused credential is the
+        // state's record of an older one: a plain refresh configures the providers from the state.
+        // Running the program configures them from the current settings, as `up` would.
+        progress(
+          "the credential the state recorded at the last `pulumi up` was refused, the current one works: " +
+            "refresh preview again, running the program (`--run-program`)",
+        );
+        observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
+        try {
+          await stack.previewRefresh({ onEvent: observer.onEvent, runProgram: true });
+        } catch (again) {
+          throw refreshFailure(options.stackName, again, observer.errors);
+        }
       }
 
       const managed = (
@@ -299,6 +319,11 @@ function refreshFailure(stackName: string, err: unknown, diagnostics: readonly s
     `The refresh preview of stack "${stackName}" failed: ${reason}. Nothing was written to the state.`,
     { cause: err },
   );
+}
+
+/** Whether an engine diagnostic is a provider's 401 (the client's message starts with the status line). */
+function isUnauthorized(diagnostic: string): boolean {
+  return diagnostic.includes(statusLine(401));
 }
 
 /** A progress line for every retried request, so a slow or flaky instance does not look hung. */

@@ -1,17 +1,18 @@
 /**
  * The interactive API description, where ASP.NET services serve it: the OpenAPI document of each
- * version at `/swagger/<version>/swagger.json`, and Swagger UI (the `swagger-ui-dist` package,
- * served from node_modules, never a CDN) at `/swagger`, with a version selector. On loopback the
+ * version at `/swagger/<version>/swagger.json`, and Swagger UI (swagger-ui-dist's files, served
+ * from the package itself, never a CDN: swaggerAssets.ts) at `/swagger`, with a version selector. On loopback the
  * page is authorized with the dev Builder token, so "Try it out" works at once. Without
  * JavaScript the page still lists the documents as plain links.
  */
 import { readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { BUILDER_TOKEN } from "./auth";
 import type { EmulatorContext } from "./context";
 import { documentedVersions, openApiDocument, SECURITY_SCHEME } from "./openapi";
 import { errorOutcome, sendOutcome } from "./outcome";
+import { SWAGGER_UI_ASSETS, swaggerUiDir } from "./swaggerAssets";
 import { DEFAULT_API_VERSION, type ApiVersion } from "../provider/wire";
 
 /** Where the page is. */
@@ -22,19 +23,7 @@ export function documentPath(version: string): string {
   return `${SWAGGER_PATH}/${version}/swagger.json`;
 }
 
-/** The files of swagger-ui-dist the page loads, with their content types; nothing else is served. */
-const ASSETS: Readonly<Record<string, string>> = {
-  "swagger-ui.css": "text/css; charset=utf-8",
-  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-  "swagger-ui-standalone-preset.js": "text/javascript; charset=utf-8",
-  "favicon-32x32.png": "image/png",
-};
 const ASSET_PATH = `${SWAGGER_PATH}/ui`;
-
-/** swagger-ui-dist's folder, found without loading its 1.7 MB bundle into Node. */
-function assetDir(): string {
-  return dirname(require.resolve("swagger-ui-dist/package.json"));
-}
 
 /** Escapes text for HTML (versions are fixed strings, but the page should not depend on that). */
 function html(text: string): string {
@@ -104,8 +93,8 @@ export function registerSwaggerRoutes(app: FastifyInstance, context: EmulatorCon
   });
   app.get(`${ASSET_PATH}/:file`, async (request, reply) => {
     const { file } = request.params as { file: string };
-    const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+    const type = Object.hasOwn(SWAGGER_UI_ASSETS, file) ? SWAGGER_UI_ASSETS[file] : undefined;
     if (type === undefined) return sendOutcome(reply, errorOutcome(404, `No such file: ${ASSET_PATH}/${file}`));
-    return reply.type(type).send(await readFile(join(assetDir(), file)));
+    return reply.type(type).send(await readFile(join(swaggerUiDir(), file)));
   });
 }

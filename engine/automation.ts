@@ -155,7 +155,7 @@ export interface ProjectWorkspace {
 /**
  * Opens the program directory `workDir` (holding Pulumi.yaml) the way `pulumi` run there would:
  * backend from `backendUrl`, else PULUMI_BACKEND_URL, else Pulumi.yaml, else the CLI's login;
- * the passphrase and every other setting from the environment. Its program runs in-process.
+ * the passphrase and every other setting from the environment. A Node.js program runs in-process.
  */
 export async function projectWorkspace(options: {
   readonly engine: Engine;
@@ -169,14 +169,18 @@ export async function projectWorkspace(options: {
   );
   const workspace = await LocalWorkspace.create({
     workDir: options.workDir,
-    program: inProcess(directoryProgram(options.workDir)),
     pulumiCommand: await pulumiCommandOf(options.engine),
     envVars: baseEnv(options.engine, extra),
   });
+  const project = await workspace.projectSettings();
+  // A Node.js program runs in-process; any other (YAML, Python) through its language host, so a
+  // run with the program (`--run-program`) runs it as `pulumi` would.
+  const runtime = typeof project.runtime === "string" ? project.runtime : project.runtime?.name;
+  if (runtime === "nodejs") workspace.program = inProcess(directoryProgram(options.workDir));
   const backend = resolveBackend({
     backendUrl: options.backendUrl,
     env: { ...process.env, ...extra },
-    projectBackendUrl: (await workspace.projectSettings()).backend?.url,
+    projectBackendUrl: project.backend?.url,
   });
   if (backend.url) workspace.envVars.PULUMI_BACKEND_URL = backend.url;
   return { workspace, backend };

@@ -19,6 +19,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
+import { vendorSwaggerUi } from "./vendorSwaggerUi";
 
 /** The two projects, in build order (the SDK's sources import the package's). */
 const PROJECTS = ["tsconfig.json", "tsconfig.native.json"];
@@ -148,6 +149,7 @@ export function build(options: { root?: string; clean?: boolean; log?: (line: st
   for (const project of PROJECTS)
     compile(root, project, path.join(cache, `${path.basename(project, ".json")}.tsbuildinfo`));
   pruneOrphans(root, dist);
+  vendorSwaggerUi(root);
   copyFileSync(path.join(root, "sdk/nodejs/package.json"), path.join(dist, "sdk/nodejs/package.json"));
   chmodSync(path.join(dist, "cli/index.js"), 0o755);
   writeFileSync(stampFile, JSON.stringify({ sources, dist: distState(dist) } satisfies Stamp));

@@ -16,7 +16,9 @@ import * as native from "pulumi-webhook-subscriptions/native";
 import * as receiver from "pulumi-webhook-subscriptions/receiver";
 import semver from "semver";
 import { REPO_ROOT } from "./support/engine";
-import { packagesExcludingSupportedNode } from "./support/nodeEngines";
+import { lockedPackagesRefusingNode, packagesExcludingSupportedNode } from "./support/nodeEngines";
+import { phoneHomeSuspects } from "./support/phoneHome";
+import { TOOLCHAINS } from "./support/toolchain";
 
 /** The modules `require(entry)` loads in a fresh node process (paths as node resolved them). */
 function modulesLoadedBy(entry: string): string[] {
@@ -115,6 +117,18 @@ describe("the manifest", () => {
 
   it("no runtime dependency the lockfile pins leaves out a Node version engines.node names (npm would warn EBADENGINE)", () => {
     expect(packagesExcludingSupportedNode(join(REPO_ROOT, "package-lock.json"), manifest.engines.node)).toEqual([]);
+  });
+
+  // The test above leaves development packages out (a user never installs them), so it missed
+  // puppeteer-core 25 (Node >= 22.12), which made `npm ci` in a clone warn on Node 20.
+  it("`npm ci` in a clone warns EBADENGINE on none of the Node versions we test (development packages included)", () => {
+    const nodes = TOOLCHAINS.map((t) => t.node);
+    for (const node of nodes) expect(semver.satisfies(node, manifest.engines.node), node).toBe(true);
+    expect(lockedPackagesRefusingNode(join(REPO_ROOT, "package-lock.json"), nodes)).toEqual([]);
+  });
+
+  it("no runtime dependency the lockfile pins phones home (swagger-ui-dist's @scarf/scarf made it one)", () => {
+    expect(phoneHomeSuspects(join(REPO_ROOT, "package-lock.json"))).toEqual([]);
   });
 
   it("library dependencies are ranges, so a user's install can share them; the lockfile pins development", () => {

@@ -422,10 +422,33 @@ export class TransportError extends WebhookApiError {
       ErrorCode.Transport,
       init,
       `no response${init.url ? ` from ${init.url}` : ""}${attemptsNote(init.attempts)}: ${init.detail} (${init.networkCode}).`,
-      "Check that the instance is reachable and up (webhooks:baseUrl); a slow instance needs a longer " +
-        "request timeout (webhooks:requestTimeoutMs, or the client's timeoutMs).",
+      transportHint(init.networkCode),
       { networkCode: init.networkCode },
     );
+  }
+}
+
+/** What to do about a network failure, by its cause: a refused connection is not a slow instance. */
+function transportHint(networkCode: string): string {
+  switch (networkCode) {
+    case "ECONNREFUSED":
+      return "Nothing accepts connections at that address: check the host and port of webhooks:baseUrl, and that the instance is running.";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "Check the host name in webhooks:baseUrl, and the machine's DNS.";
+    case "UND_ERR_CONNECT_TIMEOUT":
+    case "ETIMEDOUT":
+    case "UND_ERR_HEADERS_TIMEOUT":
+    case "UND_ERR_BODY_TIMEOUT":
+      return (
+        "Check that the instance is reachable from this machine (webhooks:baseUrl, firewalls, proxies); a slow " +
+        "instance needs a longer request timeout (webhooks:requestTimeoutMs, or the client's timeoutMs)."
+      );
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return "The connection dropped mid-request: check the instance's health and any proxy in between, then run again.";
+    default:
+      return "Check that the instance is reachable and up (webhooks:baseUrl).";
   }
 }
 

@@ -7,12 +7,13 @@
 import {
   ForbiddenError,
   InstanceLimiters,
+  TransportError,
   UnauthorizedError,
   WebhookApiError,
   WebhookSubscriptionClient,
 } from "../client";
 import { DEFAULT_API_VERSION } from "../wire";
-import { clientSettings, type ProviderSettings } from "./settings";
+import { clientSettings, staleCredentialHint, type ProviderSettings } from "./settings";
 import { ListSnapshots } from "./snapshot";
 
 /** One service instance as this session reaches it. */
@@ -24,7 +25,7 @@ export class Instance {
   readonly legacy: boolean;
   /** Normalised: no trailing slash; what a subscription records as its instance. */
   readonly baseUrl: string;
-  /** The first 401/403 of this instance in this run: later calls fail fast instead of repeating it. */
+  /** The first 401/403 or refused connection of this instance in this run: later calls fail fast instead of repeating it. */
   private refusal?: WebhookApiError;
   /** Settles once the refusal's own operation has failed with it and the host has had a turn to send that failure. */
   private refusalReported?: Promise<void>;
@@ -33,7 +34,14 @@ export class Instance {
   /** The call that is finding out whether the credentials are accepted; the others wait for it. */
   private probe?: Promise<unknown>;
 
-  constructor(client: WebhookSubscriptionClient) {
+  /**
+   * @param staleCredentialHint added to a 401's message when the credential may be the state's
+   *   record of an older one (settings.ts).
+   */
+  constructor(
+    client: WebhookSubscriptionClient,
+    private readonly staleCredentialHint?: string,
+  ) {
     this.client = client;
     this.legacy = client.legacy;
     this.configurationClient = client.legacy ? client.withApiVersion(DEFAULT_API_VERSION) : client;
@@ -68,6 +76,11 @@ export class Instance {
         // here fail after this one has been thrown and the host has sent it (its promise chain
         // runs before the next macrotask), so the full message comes first and the references after.
         this.refusalReported = new Promise((resolve) => setImmediate(resolve));
+        // Only refresh, destroy and import (a read) configure the providers from the state; `up` has the current settings.
+        if (refusal instanceof UnauthorizedError && this.staleCredentialHint && /^(refresh|delete) /.test(operation))
+          throw new Error(`${err instanceof Error ? err.message : refusal.message} ${this.staleCredentialHint}`, {
+            cause: err,
+          });
       } else this.accepted = true; // the gate only reports a refusal once; anything else lets the rest go in parallel
       throw err;
     } finally {
@@ -75,13 +88,18 @@ export class Instance {
     }
   }
 
-  /** Fails an operation that was not attempted because the credentials were refused, once that refusal is out. */
+  /** Fails an operation that was not attempted because the instance refused, once that refusal is out. */
   private async refusedEarlier(operation: string): Promise<never> {
     const refusal = this.refusal!;
     await this.refusalReported;
+    const full = "the full message is on the first resource that failed";
     throw new Error(
-      `${operation}: not attempted: ${this.baseUrl} refused this run's credentials earlier (${refusal.code}, ` +
-        `HTTP ${refusal.status ?? "?"}); the full message is on the first resource that failed. Fix the credential and run again.`,
+      refusal instanceof TransportError
+        ? `${operation}: not attempted: ${this.baseUrl} ` +
+            `${refusal.networkCode === "ENOTFOUND" ? "did not resolve" : "refused the connection"} earlier in this run ` +
+            `(${refusal.networkCode}); ${full}. Fix webhooks:baseUrl or start the instance, and run again.`
+        : `${operation}: not attempted: ${this.baseUrl} refused this run's credentials earlier (${refusal.code}, ` +
+            `HTTP ${refusal.status ?? "?"}); ${full}. Fix the credential and run again.`,
     );
   }
 }
@@ -132,13 +150,25 @@ export class Session {
         ...connection,
         limiter: this.limiters.for(baseUrl, connection.maxRequestsPerSecond),
       }),
+      staleCredentialHint(this.settings),
     );
   }
 }
 
-/** The 401/403 behind `err`, also when it is the cause of a wrapping error. */
+/** Network failures that every later call of the run would meet too: nothing listens, or no such host. */
+const REFUSING_NETWORK_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND"]);
+
+/**
+ * The refusal behind `err` (a 401/403, or a connection refused after the client's retries), also
+ * when it is the cause of a wrapping error.
+ */
 function refusalIn(err: unknown): WebhookApiError | undefined {
   for (let e = err; e instanceof Error; e = e.cause)
-    if (e instanceof UnauthorizedError || e instanceof ForbiddenError) return e;
+    if (
+      e instanceof UnauthorizedError ||
+      e instanceof ForbiddenError ||
+      (e instanceof TransportError && REFUSING_NETWORK_CODES.has(e.networkCode))
+    )
+      return e;
   return undefined;
 }

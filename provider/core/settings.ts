@@ -46,6 +46,14 @@ export interface ProviderSettings {
   adoptIdentical: boolean;
   /** The explicit `Provider`'s name; undefined for the default provider. */
   providerName?: string;
+  /**
+   * Whether the credential is one of the provider's inputs, which the engine records in the
+   * state at each `up` (stack config `webhooks:token` / `webhooks:clientSecret`, or a Provider's
+   * `token` / `clientSecret` argument), rather than an environment variable read at run time.
+   * A plain `pulumi refresh` or `pulumi destroy` configures the provider from the state, so it
+   * sends the credential of the last `up` (docs/security.md, "Rotating a credential").
+   */
+  credentialInState: boolean;
 }
 
 /** Stack config key → environment variable of the default provider. */
@@ -203,9 +211,26 @@ export function readSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = pro
   const resolved = relabelled(where, () => resolveSettings(clientSettings(connection)));
   connection.baseUrl = resolved.baseUrl;
   connection.apiVersion = resolved.apiVersion;
-  const settings: ProviderSettings = { connection, adoptIdentical: rawAdopt === "true" };
+  const credential = token ? "token" : "clientSecret";
+  const credentialInState = labels.get(credential) === label(credential, false);
+  const settings: ProviderSettings = { connection, adoptIdentical: rawAdopt === "true", credentialInState };
   if (providerName !== undefined) settings.providerName = providerName;
   return settings;
+}
+
+/**
+ * What a refused credential's message adds when the credential comes from the state's record of
+ * the provider inputs: after a rotation, a plain refresh, destroy or import still sends the old
+ * one, and only a run of the program (or an `up`) configures the provider with the current one.
+ */
+export function staleCredentialHint(settings: ProviderSettings): string | undefined {
+  if (!settings.credentialInState) return undefined;
+  const credential = settings.connection.credentialSource ?? "the credential";
+  return (
+    `If ${credential} changed since the last \`pulumi up\`: a plain \`pulumi refresh\`, \`pulumi destroy\` or ` +
+    "`pulumi import` sends the value that update recorded in the state. Run `pulumi up` first, or " +
+    "`pulumi refresh --run-program` / `pulumi destroy --run-program`, to use the current one."
+  );
 }
 
 /** The client's settings for a provider's connection settings. */

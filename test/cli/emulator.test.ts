@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { spawnEmulator } from "../../emulator/spawn";
-import { parseEmulatorArgs as parseCliArgs } from "../../cli/emulator";
+import { emulatorCommand, parseEmulatorArgs as parseCliArgs } from "../../cli/emulator";
 import { EmulatorOptionError, startEmulator, type EmulatorOptions } from "../../emulator";
 
 const CLI = join(__dirname, "../../cli/index.ts");
@@ -116,6 +116,16 @@ describe("emulator flags", () => {
     });
     expect(parseCliArgs(["--rate-limit=2.5"])).toEqual({ rateLimit: { requestsPerSecond: 2.5 } });
     expect(parseCliArgs(["--help"])).toBe("help");
+  });
+
+  it("usage shows each example value as the flag's default, not another number", () => {
+    const defaults = [...emulatorCommand.usage.matchAll(/^\s+(--[\w-]+)\s.*\(default ([^)]+)\)/gm)];
+    expect(defaults.length).toBeGreaterThan(0);
+    for (const [, flag, value] of defaults) {
+      const example = new RegExp(`\\[${flag} ([^\\]|]+)`).exec(emulatorCommand.usage)?.[1];
+      if (example !== undefined && !example.startsWith("<")) expect(example, flag).toBe(value);
+    }
+    expect(emulatorCommand.usage).toContain("[--port <port>]");
   });
 });
 

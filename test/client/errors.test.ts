@@ -190,7 +190,7 @@ describe("errors built without a response", () => {
       url: "http://127.0.0.1:1",
     });
     expect(error.message).toMatchInlineSnapshot(
-      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: no response from http://127.0.0.1:1 after 4 attempts: the connection was refused (ECONNREFUSED). Check that the instance is reachable and up (webhooks:baseUrl); a slow instance needs a longer request timeout (webhooks:requestTimeoutMs, or the client's timeoutMs)."`,
+      `"GetWebhookSubscription of subscription 6f1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b (api-version 3) failed: no response from http://127.0.0.1:1 after 4 attempts: the connection was refused (ECONNREFUSED). Nothing accepts connections at that address: check the host and port of webhooks:baseUrl, and that the instance is running."`,
     );
   });
 

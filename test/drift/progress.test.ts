@@ -20,4 +20,10 @@ describe("refreshProgressReporter", () => {
       "refreshed 3/3 managed subscriptions",
     ]);
   });
+
+  it("counts one in the singular", () => {
+    const lines: string[] = [];
+    refreshProgressReporter(1, (line) => lines.push(line))({ started: 1, finished: 1 });
+    expect(lines).toEqual(["refreshed 1/1 managed subscription"]);
+  });
 });

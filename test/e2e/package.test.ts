@@ -17,6 +17,7 @@ import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT } from "../support/engine";
 import { checkpoint, killMidRun, locks, removeTornSidecars } from "../support/interruption";
 import { packagesExcludingSupportedNode } from "../support/nodeEngines";
+import { phoneHomeSuspects } from "../support/phoneHome";
 import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 import { shellBlocks } from "../support/shellBlocks";
 import { writeUserPackage } from "../support/pulumiProject";
@@ -87,6 +88,9 @@ it("the tarball ships dist/ (built by prepack) and the engine's Go module files,
   expect(files).toContain("package/engine/wrapper/v3.248.0/go.mod");
   expect(files).toContain("package/engine/wrapper/v3.248.0/go.sum");
   expect(files).toContain("package/LICENSE");
+  // Swagger UI's files and licence, copied at build time instead of depending on swagger-ui-dist.
+  for (const file of ["swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "NOTICE"])
+    expect(files).toContain(`package/dist/emulator/swagger-ui/${file}`);
   expect(files.filter((f) => f.endsWith(".map") || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
   expect(files.filter((f) => /^package\/(test|scripts|bench|examples|infra)\//.test(f))).toEqual([]);
 });
@@ -176,6 +180,8 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     const userSdk = JSON.parse(
       readFileSync(join(user, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8"),
     ) as { engines?: { node?: string } };
+    // Nothing installed reports home: no telemetry package, no install script that is not known to be local.
+    expect(phoneHomeSuspects(join(user, "node_modules", ".package-lock.json"))).toEqual([]);
     expect(
       packagesExcludingSupportedNode(
         join(user, "node_modules", ".package-lock.json"),
@@ -225,6 +231,12 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     });
     service = EmulatorHarness.attach(url);
     expect(await service.all()).toEqual([]);
+    // The Swagger page's files come from the package itself: swagger-ui-dist is not installed.
+    expect(existsSync(join(user, "node_modules", "swagger-ui-dist"))).toBe(false);
+    const page = await (await fetch(`${url}/swagger`)).text();
+    const assets = [...page.matchAll(/(?:src|href)="(\/swagger\/ui\/[^"]+)"/g)].map((m) => m[1]);
+    expect(assets).toHaveLength(4);
+    for (const asset of assets) expect((await fetch(`${url}${asset}`)).status, asset).toBe(200);
     env.WEBHOOKS_BASE_URL = url;
   });
 

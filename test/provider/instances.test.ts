@@ -125,7 +125,15 @@ describe("a subscription records its instance", () => {
         `no response from ${DEAD}.*records the instance ${DEAD}; the instance the settings name, ${b.url}, does not hold it`,
       );
       await expect(settings.read(id, recordedAt(outs!, DEAD))).rejects.toThrow(said);
-      await expect(settings.delete(id, recordedAt(outs!, DEAD))).rejects.toThrow(said);
+      // The same run: the refused connection is not tried again.
+      await expect(settings.delete(id, recordedAt(outs!, DEAD))).rejects.toThrow(
+        new RegExp(
+          `not attempted: ${DEAD} refused the connection earlier in this run.*records the instance ${DEAD}; the instance the settings name, ${b.url}, does not hold it`,
+        ),
+      );
+      await expect(
+        (await on(b.url, { "webhooks:retryDeadlineMs": "1000" })).delete(id, recordedAt(outs!, DEAD)),
+      ).rejects.toThrow(said);
       expect((await a.all()).map((s) => s.GUID)).toEqual([id]);
     });
 
@@ -226,6 +234,41 @@ describe("a refused credential", () => {
     expect(messages.filter((m) => m.includes("refused this run's credentials earlier"))).toHaveLength(3);
     const sent = Object.values(await requests(a)).reduce((x, y) => x + y, 0);
     expect(sent).toBe(1);
+  });
+});
+
+describe("a refused credential from stack config", () => {
+  it("on refresh and delete, says a plain refresh or destroy sends the state's record and what to run; not on create", async () => {
+    const { id } = await (await on(a.url)).create(inputs({ subscriberUrl: "https://hooks.example.com/stale" }));
+    const hint = "If webhooks:token changed since the last `pulumi up`";
+    const stale = () => on(a.url, { "webhooks:token": "revoked" });
+    await expect((await stale()).read(id, { baseUrl: a.url })).rejects.toThrow(hint);
+    await expect((await stale()).delete(id, { baseUrl: a.url })).rejects.toThrow(
+      "Run `pulumi up` first, or `pulumi refresh --run-program` / `pulumi destroy --run-program`",
+    );
+    const created = (await stale()).create(inputs({ subscriberUrl: "https://hooks.example.com/stale-2" }));
+    await expect(created).rejects.toThrow("401 Unauthorized");
+    await expect(created).rejects.not.toThrow(hint);
+  });
+});
+
+describe("a refused connection", () => {
+  it("is reported in full once, with its own hint; the other operations fail at once and refer to it", async () => {
+    const dead = "http://127.0.0.1:1";
+    const refused = await on(dead, { "webhooks:retryDeadlineMs": "1000" });
+    const results = await Promise.allSettled(
+      [1, 2, 3].map((i) => refused.create(inputs({ subscriberUrl: `https://hooks.example.com/dead/${i}` }))),
+    );
+    const messages = results.map((r) => (r.status === "rejected" ? String((r.reason as Error).message) : "ok"));
+    const full = messages.filter((m) => m.includes("(ECONNREFUSED)."));
+    expect(full).toHaveLength(1);
+    expect(full[0]).toContain(
+      "Nothing accepts connections at that address: check the host and port of webhooks:baseUrl",
+    );
+    expect(full[0]).not.toContain("longer request timeout");
+    expect(
+      messages.filter((m) => m.includes(`not attempted: ${dead} refused the connection earlier in this run`)),
+    ).toHaveLength(2);
   });
 });
 

@@ -4,7 +4,7 @@
  * names the setting where it was read and never shows a secret.
  */
 import { describe, expect, it } from "vitest";
-import { readSettings, UNKNOWN_VALUE, SettingsNotKnownYet } from "../../provider/core/settings";
+import { readSettings, UNKNOWN_VALUE, SettingsNotKnownYet, staleCredentialHint } from "../../provider/core/settings";
 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 const env = { WEBHOOKS_BASE_URL: "https://x.example.com", WEBHOOKS_TOKEN: "t" };
@@ -31,6 +31,8 @@ describe("readSettings, default provider", () => {
         maxRequestsPerSecond: 5,
       },
       adoptIdentical: false,
+      // Read at run time, so never the state's record of an older token.
+      credentialInState: false,
     });
   });
 
@@ -119,6 +121,7 @@ describe("readSettings, explicit Provider", () => {
         credentialSource: 'Provider "prod" token',
       },
       adoptIdentical: false,
+      credentialInState: true,
       providerName: "prod",
     });
   });
@@ -155,6 +158,30 @@ describe("readSettings, explicit Provider", () => {
   it("names the Provider's argument in value errors", () => {
     expect(failure(() => readSettings(prod({ "webhooks:token": "p", "webhooks:apiVersion": "9" }), env))).toMatch(
       /Provider "prod" apiVersion must be one of .*got: "9"/,
+    );
+  });
+});
+
+describe("a credential the state records (a plain refresh or destroy sends the last `up`'s)", () => {
+  const base = { "webhooks:baseUrl": "https://cfg.example.com" };
+  const hint = (values: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
+    staleCredentialHint(readSettings(config({ ...base, ...values }), env));
+
+  it("stack config and a Provider's argument are recorded: the 401 hint says what to run", () => {
+    expect(hint({ "webhooks:token": "t" })).toBe(
+      "If webhooks:token changed since the last `pulumi up`: a plain `pulumi refresh`, `pulumi destroy` or " +
+        "`pulumi import` sends the value that update recorded in the state. Run `pulumi up` first, or " +
+        "`pulumi refresh --run-program` / `pulumi destroy --run-program`, to use the current one.",
+    );
+    expect(hint({ "webhooks:provider": "prod", "webhooks:token": "t" })).toMatch(/^If Provider "prod" token changed/);
+    const oauth = { "webhooks:clientId": "c", "webhooks:clientSecret": "s", "webhooks:tokenUrl": "https://i/token" };
+    expect(hint(oauth)).toMatch(/^If webhooks:clientId and webhooks:clientSecret changed/);
+  });
+
+  it("environment variables are read at run time: no hint", () => {
+    expect(hint({}, { WEBHOOKS_TOKEN: "t" })).toBeUndefined();
+    expect(hint({ "webhooks:provider": "prod", "webhooks:tokenFromEnv": "PROD_TOKEN" }, { PROD_TOKEN: "t" })).toBe(
+      undefined,
     );
   });
 });

@@ -31,6 +31,22 @@ export function packagesExcludingSupportedNode(lockfile: string, supported: stri
   );
 }
 
+/**
+ * The packages of `lockfile` (development ones included: `npm ci` in a clone installs them) whose
+ * `engines.node` refuses one of `nodeVersions`, as `"path@version needs <range> (not <node>)"`
+ * lines: what `npm ci` on that Node would print as `EBADENGINE`.
+ */
+export function lockedPackagesRefusingNode(lockfile: string, nodeVersions: readonly string[]): string[] {
+  const { packages } = JSON.parse(readFileSync(lockfile, "utf8")) as { packages: Record<string, LockedPackage> };
+  return Object.entries(packages).flatMap(([path, entry]) =>
+    path === "" || entry.engines?.node === undefined
+      ? []
+      : nodeVersions
+          .filter((node) => !semver.satisfies(node, entry.engines?.node ?? "*"))
+          .map((node) => `${path}@${entry.version ?? "?"} needs ${entry.engines?.node ?? "?"} (not ${node})`),
+  );
+}
+
 /** The versions in both ranges, as one range: every pair of their comparator sets, joined. */
 function bothRanges(a: string, b: string): string {
   const sets = (range: string) => new semver.Range(range).set.map((set) => set.map((c) => c.value).join(" "));

@@ -1,0 +1,41 @@
+/**
+ * Swagger UI's files, served by the page at `/swagger`. They are not a dependency of the package:
+ * swagger-ui-dist depends on @scarf/scarf, an install-time analytics package, and nothing a user
+ * installs may phone home. So `npm run prepare` (and with it every pack) copies the few files the
+ * page loads, with swagger-ui-dist's licence, into `dist/emulator/swagger-ui/`
+ * (scripts/vendorSwaggerUi.ts, part of every build); a checkout running from sources reads them from the
+ * swagger-ui-dist development dependency.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** The files the page loads, with their content types; nothing else is served. */
+export const SWAGGER_UI_ASSETS: Readonly<Record<string, string>> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "swagger-ui-standalone-preset.js": "text/javascript; charset=utf-8",
+  "favicon-32x32.png": "image/png",
+};
+
+/** Swagger UI's licence files, kept beside the copied assets. */
+export const SWAGGER_UI_LICENCE_FILES: readonly string[] = ["LICENSE", "NOTICE"];
+
+/** Where the vendored copy lives, relative to this module once built (`dist/emulator/`). */
+export const VENDORED_DIR = "swagger-ui";
+
+/**
+ * The folder holding the assets: the vendored copy beside this module (an installed package), else
+ * swagger-ui-dist's own folder (a checkout), found without loading its 1.7 MB bundle into Node.
+ */
+export function swaggerUiDir(): string {
+  const vendored = join(__dirname, VENDORED_DIR);
+  if (existsSync(join(vendored, "swagger-ui-bundle.js"))) return vendored;
+  try {
+    return dirname(require.resolve("swagger-ui-dist/package.json"));
+  } catch {
+    throw new Error(
+      `Swagger UI's files are missing: neither ${vendored} (written by \`npm run prepare\`) nor the ` +
+        "swagger-ui-dist development dependency is there. Run `npm ci` in the checkout, or reinstall the package.",
+    );
+  }
+}
