@@ -11,7 +11,7 @@ import { SWAGGER_UI_ASSETS, SWAGGER_UI_LICENCE_FILES, VENDORED_DIR } from "../em
 
 /** Copies the page's files into `<root>/dist/emulator/swagger-ui/`. */
 export function vendorSwaggerUi(root: string): void {
-  const source = path.dirname(require.resolve("swagger-ui-dist/package.json", { paths: [root] }));
+  const source = path.dirname(require.resolve("swagger-ui-dist/package.json", { paths: [root, __dirname] }));
   const target = path.join(root, "dist", "emulator", VENDORED_DIR);
   mkdirSync(target, { recursive: true });
   for (const file of [...Object.keys(SWAGGER_UI_ASSETS), ...SWAGGER_UI_LICENCE_FILES])
