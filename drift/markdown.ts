@@ -117,10 +117,12 @@ function table(rows: readonly string[]): string {
   );
 }
 
-/** The TypeScript statements, with the imports they need, for the program. */
+/** The TypeScript statements, with the imports they need (and no other), for the program. */
 function typescriptBlock(unmanaged: readonly UnmanagedSubscription[]): string[] {
+  // `pulumi` only for a secret header value read from the stack's config.
+  const usesPulumi = unmanaged.some((u) => u.snippet.includes("pulumi."));
   const body = [
-    'import * as pulumi from "@pulumi/pulumi";',
+    ...(usesPulumi ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     'import { WebhookSubscription, Webhook } from "pulumi-webhook-subscriptions";',
     ...(unmanaged.some((u) => u.provider)
       ? ["// `{ provider: … }` names the Provider of that instance, as declared in your program."]

@@ -42,7 +42,7 @@ export function warnReplacement(
   because: readonly string[],
 ): void {
   warn(
-    `${describeSubscription(s)}: replaced (${because.join(", ")} changed), so its Signature will change. ` +
+    `${describeSubscription(s)}: the update replaces it (${because.join(", ")} changed), so its Signature will change. ` +
       "The new subscription is created before the old one is deleted and both deliver meanwhile: " +
       "receivers must accept both the old and the new Signature during the overlap (verifySignature with an array).",
   );

@@ -122,9 +122,21 @@ describe("the report's snippets, by front door", () => {
   it("markdown: a TypeScript block for the dynamic ones and an sh block of commands for the native ones", () => {
     const text = formatMarkdown(driftReport(context, [], [...onNative, ...onDynamic]));
     const details = text.slice(text.indexOf("<details>"), text.indexOf("</details>"));
-    expect(details).toContain("```ts\nimport * as pulumi");
+    // No header value to read from config: no `pulumi` import, which would go unused.
+    expect(details).toContain('```ts\nimport { WebhookSubscription, Webhook } from "pulumi-webhook-subscriptions";\n');
     expect(details).toContain(`\`\`\`sh\n${onNative[0]!.snippet}\n\`\`\``);
     expect(details).not.toContain("header-secret");
     expect(formatMarkdown(driftReport(context, [], onNative))).not.toContain("```ts");
+  });
+
+  it("markdown: the TypeScript block imports `pulumi` when a snippet reads a secret header value from config", () => {
+    const withSecret = unmanagedSubscriptions([withHeader], new Set(), {
+      baseUrl: "https://us.example.com",
+      adoption: { frontDoor: "dynamic", stack: "dev", provider: null },
+    });
+    expect(withSecret[0]!.snippet).toContain("new pulumi.Config().requireSecret(");
+    expect(formatMarkdown(driftReport(context, [], withSecret))).toContain(
+      '```ts\nimport * as pulumi from "@pulumi/pulumi";\nimport { WebhookSubscription, Webhook }',
+    );
   });
 });

@@ -152,7 +152,7 @@ describe("rotating a fleet's signatures by changing one stack-config value", () 
     await stack.preview({ onEvent: preview.onEvent });
     for (const packet of PACKETS)
       expect(preview.messages.join("\n")).toContain(
-        `warning: PacketCreated on ${packet} → ${receiver.url}: replaced (rotation changed), so its Signature will change.`,
+        `warning: PacketCreated on ${packet} → ${receiver.url}: the update replaces it (rotation changed), so its Signature will change.`,
       );
     expect(preview.messages.join("\n")).toContain("receivers must accept both the old and the new Signature");
     expect((await emulator.all()).map((s) => s.GUID).sort()).toEqual([...oldGuids].sort());

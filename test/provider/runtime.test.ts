@@ -431,7 +431,7 @@ describe("diff and check through the runtime", () => {
       expect((await runtime.diff(id, outs!, inputs({ rotation: "r2" }))).replaces).toEqual(["rotation"]);
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0]![0])).toBe(
-        `warning: PacketCreated on ${PACKET} → https://hooks.example.com/orders: replaced (rotation changed), so its Signature will change. ` +
+        `warning: PacketCreated on ${PACKET} → https://hooks.example.com/orders: the update replaces it (rotation changed), so its Signature will change. ` +
           "The new subscription is created before the old one is deleted and both deliver meanwhile: " +
           "receivers must accept both the old and the new Signature during the overlap (verifySignature with an array).",
       );

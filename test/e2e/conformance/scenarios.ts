@@ -180,7 +180,7 @@ export const SCENARIOS: readonly Scenario[] = [
 
       c.declare({ rotated: packetCreated("rotation", { rotation: "2027-01" }) });
       const up = await stack.up();
-      expect(shown(up).join("\n")).toContain("replaced (rotation changed), so its Signature will change");
+      expect(shown(up).join("\n")).toContain("the update replaces it (rotation changed), so its Signature will change");
       const order = steps(up);
       expect(order).toContain("create-replacement rotated");
       expect(order.indexOf("create-replacement rotated")).toBeLessThan(order.indexOf("delete-replaced rotated"));
