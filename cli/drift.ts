@@ -16,6 +16,7 @@ import {
   reviewDrift,
   type DriftReport,
   type Format,
+  type ReportError,
 } from "../drift";
 import { toDriftError } from "../drift/errors";
 import { invalidIgnoreRule } from "../drift/ignore";
@@ -124,8 +125,33 @@ async function reviewOne(stackName: string, stacks: readonly string[], args: Dri
   } catch (err) {
     const error = err instanceof DriftError ? err : toDriftError(err, { stack: stackName, secrets: [] });
     say(`error: ${error.message}`);
-    return errorReport({ stack: stackName, backend: null, instance: null, startedAt }, error);
+    return failedReview(stackName, stacks, args, startedAt, error);
   }
+}
+
+/**
+ * The error report of one stack's review, with the scope it was asked for (the other stacks, the
+ * `--ignore` rules), so that its footer's command runs the same review again.
+ */
+export function failedReview(
+  stackName: string,
+  stacks: readonly string[],
+  args: Pick<DriftArgs, "ignore">,
+  startedAt: number,
+  error: ReportError,
+): DriftReport {
+  const others = stacks.filter((s) => s !== stackName);
+  return errorReport(
+    {
+      stack: stackName,
+      backend: null,
+      instance: null,
+      startedAt,
+      ...(others.length > 0 ? { alsoManagedBy: others } : {}),
+      ...(args.ignore.length > 0 ? { ignored: { rules: args.ignore, guids: [] } } : {}),
+    },
+    error,
+  );
 }
 
 /** One report as its format prints it; several as a JSON array, or markdown sections one after the other. */

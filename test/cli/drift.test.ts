@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../cli/command";
-import { driftCommand, formatReports, parseDriftArgs, worstExitCode } from "../../cli/drift";
+import { driftCommand, failedReview, formatReports, parseDriftArgs, worstExitCode } from "../../cli/drift";
 import { errorReport } from "../../drift";
 
 describe("parseDriftArgs", () => {
@@ -100,5 +100,14 @@ describe("several stacks", () => {
     expect(md).toHaveLength(2);
     expect(md[0]).toContain("`a`");
     expect(md[1]).toContain("`b`");
+  });
+
+  it("an error report's footer runs the same review again: the other stacks and the --ignore rules kept", () => {
+    const error = { code: "STACK_NOT_FOUND", message: "no stack dve" };
+    const md = formatReports(
+      [failedReview("a", ["a", "b"], { ignore: ["https://legacy.example.com/"] }, Date.now(), error)],
+      "md",
+    );
+    expect(md).toContain("npx webhook-subscriptions drift --stack a --stack b --ignore https://legacy.example.com/");
   });
 });
