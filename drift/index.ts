@@ -9,4 +9,4 @@ export type { SnippetKind } from "./snippet";
 export { DriftError, DriftErrorCode } from "./errors";
 export { formatReport, FORMATS, type Format } from "./format";
 export { formatMarkdown } from "./markdown";
-export type { PolicyReview, PolicyViolation } from "./policy";
+export type { PolicyReview, PolicyViolation } from "./policyReview";

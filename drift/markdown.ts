@@ -5,6 +5,7 @@
  */
 import { webhookName } from "../provider/wire";
 import { plural } from "./plural";
+import { cell, code } from "./markdownText";
 import { policySection } from "./policyMarkdown";
 import { shellWord } from "./shellWord";
 import type { DriftReport, FieldChange, FieldValue, ManagedSubscription, UnmanagedSubscription } from "./report";
@@ -19,17 +20,6 @@ const STATUS_TEXT = {
   "in-sync": "in sync",
   unmanaged: "unmanaged",
 } as const;
-
-/** Makes text safe inside a table cell. */
-export function cell(text: string): string {
-  return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
-}
-
-/** Inline code that survives backticks in the value. */
-export function code(text: string): string {
-  const fence = text.includes("`") ? "``" : "`";
-  return cell(`${fence}${text.includes("`") ? ` ${text} ` : text}${fence}`);
-}
 
 /** A state or live value for a table cell; webhooks get their event name. */
 function value(field: string, v: FieldValue | undefined): string {

@@ -1,5 +1,5 @@
 /** The `--policy` section of the markdown report: one line saying what broke, then one row per violation. */
-import { cell, code } from "./markdown";
+import { cell, code } from "./markdownText";
 import type { DriftReport } from "./report";
 
 export function policySection(report: DriftReport): string {

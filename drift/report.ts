@@ -3,7 +3,7 @@
  * documents it as a schema), and the exit code a pipeline acts on. Holds no secret value:
  * a changed secret is reported by field name alone.
  */
-import type { PolicyReview } from "./policy";
+import type { PolicyReview } from "./policyReview";
 import type { SnippetKind } from "./snippet";
 
 /** Version of the report's JSON shape; bumped on any breaking change to it. */

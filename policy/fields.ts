@@ -4,8 +4,7 @@
  * subscription on the instance. The header value is reduced to whether it is set.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN } from "../provider/core/inputs";
-import { NATIVE_PROVIDER_TYPE } from "../provider/model";
+import { NATIVE_PROVIDER_TYPE, UNKNOWN } from "../provider/model";
 import { DEFAULT_API_VERSION, EMPTY_GUID, Webhook, normalizeHeaderName, type Subscription } from "../provider/wire";
 import type { SubscriptionFields } from "./rules";
 

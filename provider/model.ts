@@ -15,6 +15,8 @@ export { WEBHOOK_SUBSCRIPTION_TYPE };
 /** The native plugin's types: its resource (`webhooks:index:WebhookSubscription`) and its providers. */
 export { RESOURCE_TOKEN as NATIVE_WEBHOOK_SUBSCRIPTION_TYPE, PROVIDER_TOKEN as NATIVE_PROVIDER_TYPE };
 export { SECRET_OUTPUTS } from "./core/outputs";
+/** The engine's placeholder for a value not known yet (a preview's inputs, a policy's view of them). */
+export { UNKNOWN } from "./core/inputs";
 export type { SubscriptionOutputs } from "./core/outputs";
 /** The fields the service stores (compared by diff and by the drift review). */
 export { SUBSCRIPTION_FIELDS, type SubscriptionField } from "./core/diff";
