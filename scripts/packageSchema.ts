@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { minVersion } from "semver";
 import { pluginSchema, type PackageSchema } from "../provider/native/schema";
+import { RESOURCE_TOKEN } from "../provider/native/tokens";
 import { type PackageManifest, registryFields, repositoryUrl, sdkReadme } from "./registryMetadata";
+import { examplesSection } from "./schemaExamples";
 import { readSchemaDeclarations } from "./schemaDeclarations";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -67,8 +69,15 @@ export function packageSchema(): BuiltSchema {
   // The Python SDK needs the same Pulumi SDK floor as this package (package.json's @pulumi/pulumi).
   const pulumiFloor = minVersion(pkg.dependencies["@pulumi/pulumi"]!)!.version;
   const home = publicHome(pkg);
+  const schema = pluginSchema(pkg.version, readSchemaDeclarations());
+  const resource = schema.resources[RESOURCE_TOKEN]!;
   return {
-    ...pluginSchema(pkg.version, readSchemaDeclarations()),
+    ...schema,
+    // The Registry's API page and the SDKs' doc comments show the tested example programs.
+    resources: {
+      ...schema.resources,
+      [RESOURCE_TOKEN]: { ...resource, description: `${resource.description}\n\n${examplesSection()}` },
+    },
     ...registryFields(pkg),
     // Every SDK tells the engine where to download the plugin from (pulumi-plugin.json's `server`).
     pluginDownloadURL: process.env[PLUGIN_DOWNLOAD_URL_VARIABLE] || home.pluginDownloadURL,

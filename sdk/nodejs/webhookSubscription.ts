@@ -12,6 +12,40 @@ import * as utilities from "./utilities";
  * (for one object, or for every object of a type). Connection settings come from the `provider`
  * option (a `Provider`), or else from stack config `webhooks:*` / `WEBHOOKS_*` environment
  * variables, never from resource arguments.
+ *
+ * ## Example Usage
+ * ### Subscriptions on one instance
+ *
+ * ```typescript
+ * /** Webhook subscriptions through the native provider: the same two as examples/yaml, and one read back. *&#47;
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as webhooks from "pulumi-webhook-subscriptions/native";
+ *
+ * // Object-scoped: fires for one packet; its custom header value is a secret.
+ * const packetCreated = new webhooks.WebhookSubscription("packetCreated", {
+ *   webhook: webhooks.Webhook.PacketCreated,
+ *   filterObjectType: 2,
+ *   filterObjectGuid: "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b",
+ *   subscriberUrl: "https://hooks.example.com/typescript-native/packets",
+ *   customHeader: "X-Api-Key",
+ *   customHeaderValue: pulumi.secret("change-me"),
+ * });
+ *
+ * // Type-scoped: fires for every new object of type 2.
+ * const objectCreated = new webhooks.WebhookSubscription("objectCreated", {
+ *   webhook: webhooks.Webhook.BusinessObjectCreated,
+ *   filterObjectType: 2,
+ *   subscriberUrl: "https://hooks.example.com/typescript-native/objects",
+ * });
+ *
+ * // Read back through the provider's function (the instance as it is now).
+ * const objectCreatedLive = webhooks.getWebhookSubscriptionOutput({ guid: objectCreated.guid });
+ *
+ * export const packetCreatedGuid = packetCreated.guid;
+ * export const packetCreatedSignature = packetCreated.signature;
+ * export const objectCreatedGuid = objectCreated.guid;
+ * export const objectCreatedEvent = objectCreatedLive.webhookName;
+ * ```
  */
 export class WebhookSubscription extends pulumi.CustomResource {
     /**

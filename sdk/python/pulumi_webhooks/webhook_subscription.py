@@ -196,6 +196,42 @@ class WebhookSubscription(pulumi.CustomResource):
         option (a `Provider`), or else from stack config `webhooks:*` / `WEBHOOKS_*` environment
         variables, never from resource arguments.
 
+        ## Example Usage
+        ### Subscriptions on one instance
+        ```python
+        \"\"\"Webhook subscriptions from Python: the same two as examples/yaml, and one read back.\"\"\"
+
+        import pulumi
+        import pulumi_webhooks as webhooks
+
+        # Object-scoped: fires for one packet; its custom header value is a secret.
+        packet_created = webhooks.WebhookSubscription(
+            "packetCreated",
+            webhook=webhooks.Webhook.PACKET_CREATED,
+            filter_object_type=2,
+            filter_object_guid="6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b",
+            subscriber_url="https://hooks.example.com/python/packets",
+            custom_header="X-Api-Key",
+            custom_header_value=pulumi.Output.secret("change-me"),
+        )
+
+        # Type-scoped: fires for every new object of type 2.
+        object_created = webhooks.WebhookSubscription(
+            "objectCreated",
+            webhook=webhooks.Webhook.BUSINESS_OBJECT_CREATED,
+            filter_object_type=2,
+            subscriber_url="https://hooks.example.com/python/objects",
+        )
+
+        # Read back through the provider's function (the instance as it is now).
+        object_created_live = webhooks.get_webhook_subscription_output(guid=object_created.guid)
+
+        pulumi.export("packetCreatedGuid", packet_created.guid)
+        pulumi.export("packetCreatedSignature", packet_created.signature)
+        pulumi.export("objectCreatedGuid", object_created.guid)
+        pulumi.export("objectCreatedEvent", object_created_live.webhook_name)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_guid: GUID of an existing subscription to adopt instead of creating one: it is read and brought
@@ -230,6 +266,42 @@ class WebhookSubscription(pulumi.CustomResource):
         (for one object, or for every object of a type). Connection settings come from the `provider`
         option (a `Provider`), or else from stack config `webhooks:*` / `WEBHOOKS_*` environment
         variables, never from resource arguments.
+
+        ## Example Usage
+        ### Subscriptions on one instance
+        ```python
+        \"\"\"Webhook subscriptions from Python: the same two as examples/yaml, and one read back.\"\"\"
+
+        import pulumi
+        import pulumi_webhooks as webhooks
+
+        # Object-scoped: fires for one packet; its custom header value is a secret.
+        packet_created = webhooks.WebhookSubscription(
+            "packetCreated",
+            webhook=webhooks.Webhook.PACKET_CREATED,
+            filter_object_type=2,
+            filter_object_guid="6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b",
+            subscriber_url="https://hooks.example.com/python/packets",
+            custom_header="X-Api-Key",
+            custom_header_value=pulumi.Output.secret("change-me"),
+        )
+
+        # Type-scoped: fires for every new object of type 2.
+        object_created = webhooks.WebhookSubscription(
+            "objectCreated",
+            webhook=webhooks.Webhook.BUSINESS_OBJECT_CREATED,
+            filter_object_type=2,
+            subscriber_url="https://hooks.example.com/python/objects",
+        )
+
+        # Read back through the provider's function (the instance as it is now).
+        object_created_live = webhooks.get_webhook_subscription_output(guid=object_created.guid)
+
+        pulumi.export("packetCreatedGuid", packet_created.guid)
+        pulumi.export("packetCreatedSignature", packet_created.signature)
+        pulumi.export("objectCreatedGuid", object_created.guid)
+        pulumi.export("objectCreatedEvent", object_created_live.webhook_name)
+        ```
 
         :param str resource_name: The name of the resource.
         :param WebhookSubscriptionArgs args: The arguments to use to populate this resource's properties.
