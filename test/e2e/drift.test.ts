@@ -325,7 +325,9 @@ describe("drift review", () => {
     const message = (err as Error).message;
     expect(message).toContain('No stack named "no-such-stack"');
     expect(message).toContain(drifted.backendDir);
-    expect(message).toContain("pulumi stack ls");
+    // The stacks that do exist, so a mistyped name is corrected at once.
+    expect(message).toMatch(/The stacks here: [^.]*\bdrifted\b/);
+    expect(message).toContain("the review never creates a stack");
     expect(existsSync(join(drifted.backendDir, ".pulumi", "stacks", "drift-review", "no-such-stack.json"))).toBe(false);
   });
 
@@ -338,7 +340,7 @@ describe("drift review", () => {
       const err = await reviewDrift({ stackName: "drifted", workDir: drifted.dir, engine }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: "STACK_NOT_FOUND" });
       expect((err as Error).message).toContain(`${elsewhere} (backend from PULUMI_BACKEND_URL)`);
-      expect((err as Error).message).toContain(`PULUMI_BACKEND_URL=file://${elsewhere} pulumi stack ls`);
+      expect((err as Error).message).toContain("This project has no stack here yet: `pulumi up` creates one.");
     } finally {
       if (saved === undefined) delete process.env.PULUMI_BACKEND_URL;
       else process.env.PULUMI_BACKEND_URL = saved;

@@ -105,7 +105,7 @@ it("no tracked file names the old version any more (but the changelog's history 
 });
 
 describe(`npm run dist: every artifact names ${NEXT}`, () => {
-  const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "windows-amd64"];
+  const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64", "windows-arm64"];
   const NAMES = [
     ...PLATFORMS.map((platform) => `pulumi-resource-webhooks-v${NEXT}-${platform}.tar.gz`),
     `pulumi-resource-webhooks-v${NEXT}.tgz`,
