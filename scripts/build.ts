@@ -6,7 +6,8 @@
  * - nothing changed since the last build (the projects' source files and configs hash the same,
  *   and dist/ is as that build left it): nothing to do;
  * - sources changed, dist/ untouched since: an incremental compile (`tsc --incremental`, in this
- *   process through TypeScript's API, its build info in .work/build/),
+ *   process through TypeScript's API, its build info in node_modules/.cache/webhook-subscriptions-build/,
+ *   where tools keep their caches: a clean-up that leaves a clone as installed keeps it),
  *   then the outputs of deleted sources removed;
  * - else (no build yet, dist/ changed by something else, or `--clean`, which `prepack` uses): dist/
  *   emptied (but dist/release, the release's artifacts) and built whole.
@@ -131,7 +132,7 @@ export function build(options: { root?: string; clean?: boolean; log?: (line: st
   const root = options.root ?? path.resolve(__dirname, "..");
   const log = options.log ?? ((line: string) => console.log(line));
   const dist = path.join(root, "dist");
-  const cache = path.join(root, ".work/build");
+  const cache = path.join(root, "node_modules", ".cache", "webhook-subscriptions-build");
   const stampFile = path.join(cache, "stamp.json");
   const sources = sourcesHash(root);
   const stamp = existsSync(stampFile) ? (JSON.parse(readFileSync(stampFile, "utf8")) as Stamp) : undefined;

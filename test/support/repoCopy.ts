@@ -59,8 +59,9 @@ export async function copyCommit(dir: string, commit: string): Promise<void> {
 
 /**
  * node_modules of the copy: a real directory whose entries link to this checkout's packages,
- * except the self-link, which points at the copy (`..`, as npm made it), and `.bin`, whose
- * relative links are recreated so that `webhook-subscriptions` runs the copy's bin.
+ * except the self-link, which points at the copy (`..`, as npm made it), `.bin`, whose
+ * relative links are recreated so that `webhook-subscriptions` runs the copy's bin, and `.cache`,
+ * which each copy has of its own.
  */
 function linkNodeModules(dir: string): void {
   const from = join(REPO_ROOT, "node_modules");
@@ -69,7 +70,8 @@ function linkNodeModules(dir: string): void {
   const to = join(dir, "node_modules");
   mkdirSync(join(to, ".bin"), { recursive: true });
   for (const entry of readdirSync(from)) {
-    if (entry === ".bin") continue;
+    // `.cache` too: tools keep per-checkout state there (the build's, scripts/build.ts).
+    if (entry === ".bin" || entry === ".cache") continue;
     symlinkSync(entry === SELF ? ".." : join(from, entry), join(to, entry));
   }
   for (const bin of readdirSync(join(from, ".bin")))
