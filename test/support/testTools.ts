@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { aptInstall } from "../../scripts/release/debianPackages";
 
 const execFileAsync = promisify(execFile);
 
@@ -57,35 +58,21 @@ export async function ensureSchemathesis(log: (line: string) => void = () => {})
   return st;
 }
 
-/** Installs Debian packages (CI runs as root on a new machine); `apt-get update` first, as a new machine needs. */
-async function aptInstall(packages: readonly string[], log: (line: string) => void): Promise<void> {
-  if (process.getuid?.() !== 0) {
-    throw new Error(`missing: install Debian's packages with \`sudo apt-get install ${packages.join(" ")}\``);
-  }
-  log(`installing Debian's ${packages.join(", ")} with apt-get`);
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  await run("apt-get", ["update"], "apt-get update", env);
-  await run(
-    "apt-get",
-    ["install", "--yes", "--no-install-recommends", ...packages],
-    `Installing ${packages.join(", ")}`,
-    env,
-  );
-}
-
 /** A python3 that can make venvs (Debian's python3 needs python3-venv for that). */
 async function ensurePythonVenv(log: (line: string) => void): Promise<void> {
   try {
     await run("python3", ["-c", "import venv, ensurepip"], "Checking python3's venv");
   } catch {
-    await aptInstall(["python3", "python3-venv"], log);
+    log("python3 cannot make venvs");
+    aptInstall(["python3", "python3-venv"], "python3's venv, for schemathesis");
   }
 }
 
 /** Debian's Chromium, installed with apt-get when missing. */
 export async function ensureChromium(log: (line: string) => void = () => {}): Promise<string> {
   if (existsSync(CHROMIUM)) return CHROMIUM;
-  await aptInstall(["chromium", "fonts-liberation"], log);
+  log(`no ${CHROMIUM}`);
+  aptInstall(["chromium", "fonts-liberation"], "Chromium, for the API description's page");
   if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is missing`);
   return CHROMIUM;
 }
