@@ -49,8 +49,8 @@ export function languageHostSource(option?: string): string | undefined {
   if (missing.length > 0)
     throw new Error(
       `${LANGUAGE_HOST_SOURCE_VARIABLE}=${named} (${dir}) is not a language-host source folder: it lacks ` +
-        `${missing.join(", ")}. Point it at a folder laid out like ../shared/engine-src, or unset it ` +
-        "to run program directories through `webhook-subscriptions up --cwd <dir>`.",
+        `${missing.join(", ")}. Point it at a folder laid out like ../shared/engine-src, or unset it where ` +
+        "a pulumi with its language hosts is on PATH (an official install; docs/engine.md).",
     );
   return dir;
 }

@@ -36,7 +36,8 @@ export async function generateSdks(out: string, log: (line: string) => void = ()
     if (!existsSync(path.join(engine.binDir, hostBinary(language))))
       throw new Error(
         `gen-sdk: pulumi ${engine.version} in ${engine.binDir} has no ${hostBinary(language)}, which generates the ` +
-          `${language} SDK. Set ${LANGUAGE_HOST_SOURCE_VARIABLE} to the language hosts' source (docs/engine.md) and run again.`,
+          `${language} SDK. Put the official Pulumi ${PULUMI_VERSION} on PATH, or (offline) set ${LANGUAGE_HOST_SOURCE_VARIABLE} ` +
+          "to the language hosts' source (docs/engine.md), and run again.",
       );
 
   const work = mkdtempSync(path.join(tmpdir(), "gen-sdk-"));

@@ -1,9 +1,8 @@
 /**
  * Provisions the engine once per test run, with the language hosts built from
- * `../shared/engine-src` when that folder is there (see support/toolchain.ts). A failure is
+ * `$WEBHOOKS_LANGUAGE_HOST_SOURCE` when it is set (see support/toolchain.ts). A failure is
  * handed to the end-to-end tests, which then fail with the reason: they never skip.
  */
-import { existsSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { provisionEngine, type Engine } from "../../engine/provision";
 import { testLanguageHostSource } from "../support/toolchain";
@@ -17,10 +16,9 @@ declare module "vitest" {
 export default async function setup(project: TestProject): Promise<void> {
   const started = Date.now();
   try {
-    const source = testLanguageHostSource();
     const engine = await provisionEngine({
       log: (line) => console.log(`[engine] ${line}`),
-      ...(existsSync(source) ? { languageHostSource: source } : {}),
+      languageHostSource: testLanguageHostSource(),
     });
     console.log(
       `[engine] pulumi ${engine.version} (${engine.source}) ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${engine.binDir}`,

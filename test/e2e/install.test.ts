@@ -13,7 +13,11 @@
  * - Go: `go get` of the module path through the release's module proxy; up, no changes, destroy;
  * - Java: README's `mvn` line and `mvn package` with the release's Maven repository in the user's
  *   Maven settings; up, no changes, the lookup's output, destroy;
- * - TypeScript: `…/native` from the npm tarball; up, destroy;
+ * - TypeScript: `…/native` from the npm tarball, installed with README's dist/release line; up, destroy;
+ * - README's other dist/release lines (the way to install before the first release), as written in
+ *   fresh directories: the wheel imports, the Go package lists, the Java project compiles, the
+ *   plugin's archive installs. An import or compile check, not `up`: the tests above run `up` in
+ *   each language from the same artifacts;
  * - a failed download (server down, missing asset, wrong checksum) says so and leaves nothing
  *   installed in PULUMI_HOME.
  */
@@ -41,7 +45,13 @@ const ARCHIVE = `pulumi-resource-webhooks-v${VERSION}-linux-amd64.tar.gz`;
 const PRODUCTION = publicHome().pluginDownloadURL;
 /** The Java SDK's folder in a Maven repository: its groupId's path and its artifactId. */
 const MAVEN_PATH = `${publicHome().mavenGroup.replaceAll(".", "/")}/webhooks`;
-const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
+/** npm's cache first, quiet: as settings, for a command run as written. */
+const NPM = {
+  npm_config_prefer_offline: "true",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_loglevel: "error",
+};
 
 let engine: Engine;
 let root: string;
@@ -85,20 +95,28 @@ async function newStack(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   await pulumi(dir, env, ["config", "set", "--secret", "webhooks:token", "dev-builder"]);
 }
 
-/** README's "Install the native provider" line for `language` (its trailing comment). */
-function readmeLine(language: string): string {
-  const section = "Install the native provider";
+/** README's section of the published packages' install lines, and that of dist/release's. */
+const PUBLISHED = "Install the native provider";
+const FROM_DIST = "Before the first release: install from dist/release";
+
+/** README's line for `language` (its trailing comment) in `section`'s sh block. */
+function readmeLine(language: string, section = PUBLISHED): string {
   const blocks = shellBlocks(readFileSync(join(checkout, "README.md"), "utf8")).filter((b) => b.heading === section);
   const line = blocks[0]?.script.split("\n").find((text) => text.endsWith(`# ${language}`));
   if (blocks.length !== 1 || !line) throw new Error(`README.md "${section}": no sh block with a line for ${language}`);
   return line;
 }
 
-/** Runs README's line for `language` as written, in `dir`. */
-function asWritten(language: string, dir: string, env: NodeJS.ProcessEnv): Promise<Result> {
-  const line = readmeLine(language);
+/** Runs README's line for `language` in `section` as written, in `dir`. */
+function asWritten(language: string, dir: string, env: NodeJS.ProcessEnv, section = PUBLISHED): Promise<Result> {
+  const line = readmeLine(language, section);
   console.log(`[install] ${language}: $ ${line}`);
   return run("bash", ["-euo", "pipefail", "-c", line], dir, env);
+}
+
+/** Runs README's dist/release line for `language` as written, in `dir`, with `RELEASE` set as it says. */
+function fromDist(language: string, dir: string, env: NodeJS.ProcessEnv): Promise<Result> {
+  return asWritten(language, dir, { ...env, RELEASE: release }, FROM_DIST);
 }
 
 /** The release server's log since `from`, as lines. */
@@ -328,7 +346,7 @@ describe("YAML: README's install command, then pulumi up", () => {
   }, 900_000);
 });
 
-describe("TypeScript: …/native from the npm tarball, then pulumi up downloads the plugin", () => {
+describe("TypeScript: …/native from the npm tarball (README's dist/release line), then pulumi up downloads the plugin", () => {
   it("create and destroy", async () => {
     const dir = userProject("typescript-native", "typescript-native");
     const { env, home } = user("typescript", ["nodejs"]);
@@ -338,10 +356,16 @@ describe("TypeScript: …/native from the npm tarball, then pulumi up downloads 
     const pinned = (name: string) => lock.packages[`node_modules/${name}`]!.version;
     writeUserPackage(dir, {
       sdk: pinned("@pulumi/pulumi"),
-      tarball: join(release, `pulumi-webhook-subscriptions-${VERSION}.tgz`),
       devDependencies: { typescript: pinned("typescript"), "@types/node": pinned("@types/node") },
     });
-    await run("npm", ["install", ...NPM], dir);
+    // The line installs the project's pins with the tarball.
+    await fromDist("TypeScript", dir, NPM);
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(manifest.dependencies["pulumi-webhook-subscriptions"]).toMatch(
+      new RegExp(`pulumi-webhook-subscriptions-${VERSION}\\.tgz$`),
+    );
     await newStack(dir, env);
     const from = server.log.length;
     expect((await pulumi(dir, env, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
@@ -409,6 +433,57 @@ describe("a download that fails says so and installs nothing", () => {
     cpSync(join(release, "SHA256SUMS"), join(dir, "SHA256SUMS"));
     await run("sha256sum", ["--check", "--ignore-missing", "SHA256SUMS"], dir);
     await run("pulumi", ["plugin", "install", "resource", "webhooks", VERSION, "--file", ARCHIVE], dir, env);
+    expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
+  });
+});
+
+describe("before the first release: README's dist/release lines, as written, in fresh directories", () => {
+  it("Python: the wheel, with pulumi from PyPI, imports in a fresh virtualenv", async () => {
+    const dir = join(root, "dist-python");
+    mkdirSync(dir);
+    await run("python3", ["-m", "venv", "venv"], dir);
+    await fromDist("Python", dir, { PATH: `${join(dir, "venv", "bin")}:${process.env.PATH}` });
+    const imported = await run(
+      join(dir, "venv", "bin", "python"),
+      ["-c", "import importlib.metadata as m, pulumi_webhooks; print(m.version('pulumi_webhooks'))"],
+      dir,
+    );
+    expect(imported.stdout.trim()).toBe(VERSION);
+  }, 600_000);
+
+  it("Go: go get from the release's goproxy/ in a new module; the package lists", async () => {
+    const dir = join(root, "dist-go");
+    mkdirSync(dir);
+    const goEnv = { GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
+    await run("go", ["mod", "init", "example.com/user"], dir, goEnv);
+    await fromDist("Go", dir, goEnv);
+    const pkg = `${publicHome().goModule}/webhooks`;
+    const listed = await run("go", ["list", "-f", "{{.ImportPath}} {{.Module.Version}}", pkg], dir, goEnv);
+    expect(listed.stdout.trim()).toBe(`${pkg} v${VERSION}`);
+  }, 600_000);
+
+  it("Java: install-file into the local Maven repository; examples/java compiles against it offline", async () => {
+    const local = join(homedir(), ".m2", "repository", MAVEN_PATH, VERSION);
+    // A copy left by the Java test above would hide the line's own work.
+    rmSync(local, { recursive: true, force: true });
+    try {
+      const dir = join(root, "dist-java");
+      cpSync(join(checkout, "examples", "java"), dir, { recursive: true });
+      await fromDist("Java", dir, {});
+      // Installed locally (no repository id), so any project finds it, Central or not.
+      expect(readFileSync(join(local, "_remote.repositories"), "utf8")).toContain(`webhooks-${VERSION}.jar>=`);
+      await run("mvn", ["--batch-mode", "--quiet", "--offline", "-Dstyle.color=never", "compile"], dir);
+    } finally {
+      rmSync(local, { recursive: true, force: true });
+    }
+  }, 600_000);
+
+  it("the plugin: pulumi plugin install --file with the platform's archive, into a fresh PULUMI_HOME", async () => {
+    const { env, home } = user("dist-plugin", ["yaml"]);
+    const dir = join(root, "dist-plugin");
+    mkdirSync(dir);
+    expect(readmeLine("the plugin", FROM_DIST)).toContain(ARCHIVE);
+    await fromDist("the plugin", dir, env);
     expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
   });
 });

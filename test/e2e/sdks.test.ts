@@ -12,7 +12,7 @@ import { publicHome } from "../../scripts/packageSchema";
 import { run } from "../support/commands";
 import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { copyRepository } from "../support/repoCopy";
-import { testLanguageHostSource } from "../support/toolchain";
+import { languageHostSourceEnv } from "../support/toolchain";
 
 /** The Java SDK's package folder, where its version.txt and plugin.json resources are. */
 const JAVA_RESOURCES = "io/github/webhooksubscriptions/webhooks";
@@ -45,9 +45,7 @@ afterAll(() => {
 
 it("sdk/ is what `npm run gen-sdk` generates from the schema now (else: run it and commit sdk/)", async () => {
   const generated = join(root, "generated");
-  await run("npm", ["run", "gen-sdk", "--", "--out", generated], checkout, {
-    WEBHOOKS_LANGUAGE_HOST_SOURCE: testLanguageHostSource(),
-  });
+  await run("npm", ["run", "gen-sdk", "--", "--out", generated], checkout, languageHostSourceEnv());
   const committed = join(checkout, "sdk");
   expect(files(committed)).toEqual(files(generated));
   for (const file of files(generated))

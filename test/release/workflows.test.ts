@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
+import { PULUMI_VERSION } from "../../engine/provision";
 import { actionlint, ACTIONLINT_VERSION } from "../support/actionlint";
 import { REPO_ROOT } from "../support/engine";
 
@@ -30,8 +31,23 @@ it("ci.yml runs the README's test command on push and pull request, on Node 20 a
   expect(ci).toContain('node: ["20", "lts/*"]');
   expect(ci).toContain("- run: npm test");
   expect(ci).toContain("path: ~/.cache/pulumi-webhook-subscriptions");
-  expect(ci).toContain("WEBHOOKS_LANGUAGE_HOST_SOURCE:");
 });
+
+/** The `pulumi/actions` step and the CLI version it installs. */
+const OFFICIAL_INSTALL =
+  /- name: Pulumi CLI \(official install\)\n\s+uses: pulumi\/actions@v7\n\s+with:\n\s+pulumi-version: (\S+)\n/;
+
+it.each(["ci.yml", "release.yml"])(
+  `%s installs the official Pulumi CLI ${PULUMI_VERSION} with its language hosts, and builds none from source`,
+  (name) => {
+    const workflow = read(name);
+    expect(workflow.match(OFFICIAL_INSTALL)?.[1]).toBe(PULUMI_VERSION);
+    // Provisioning takes that pulumi from PATH; a source folder is for machines without internet (.ci/run).
+    expect(workflow).not.toContain("LANGUAGE_HOST_SOURCE_REPOSITORY");
+    expect(workflow).not.toContain("WEBHOOKS_LANGUAGE_HOST_SOURCE");
+    expect(workflow).not.toContain("engine-src");
+  },
+);
 
 it("release.yml: on a v* tag, npm run dist, then the GitHub release, npm with provenance, PyPI, the Go sdk/ tag", () => {
   const release = read("release.yml");

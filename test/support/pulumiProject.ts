@@ -23,14 +23,17 @@ export function backendDir(root: string): string {
 }
 
 /**
- * A user's project manifest in `dir`: this package from the packed `tarball` beside `@pulumi/pulumi`
- * at `sdk`, and whatever else the test adds (`main`, devDependencies).
+ * A user's project manifest in `dir`: this package from the packed `tarball` (none: the test
+ * installs it) beside `@pulumi/pulumi` at `sdk`, and whatever else the test adds (`main`, devDependencies).
  */
 export function writeUserPackage(
   dir: string,
-  { sdk, tarball, ...rest }: { sdk: string; tarball: string; main?: string; devDependencies?: Record<string, string> },
+  { sdk, tarball, ...rest }: { sdk: string; tarball?: string; main?: string; devDependencies?: Record<string, string> },
 ): void {
-  const dependencies = { "@pulumi/pulumi": sdk, "pulumi-webhook-subscriptions": pathToFileURL(tarball).href };
+  const dependencies = {
+    "@pulumi/pulumi": sdk,
+    ...(tarball ? { "pulumi-webhook-subscriptions": pathToFileURL(tarball).href } : {}),
+  };
   writeFileSync(
     join(dir, "package.json"),
     JSON.stringify({ name: "user-infra", private: true, ...rest, dependencies }),

@@ -9,7 +9,7 @@ import { run } from "./commands";
 import { REPO_ROOT, requireLanguageHosts } from "./engine";
 import { oncePerRun } from "./oncePerRun";
 import { copyRepository } from "./repoCopy";
-import { testLanguageHostSource } from "./toolchain";
+import { languageHostSourceEnv } from "./toolchain";
 
 /** This checkout's version. */
 export const CHECKOUT_VERSION = (
@@ -51,7 +51,7 @@ async function build(checkout: string): Promise<SharedRelease> {
   const bumped = Date.now();
   const version = await run("npm", ["version", RELEASE_VERSION], checkout, {
     ...GIT_IDENTITY,
-    WEBHOOKS_LANGUAGE_HOST_SOURCE: testLanguageHostSource(),
+    ...languageHostSourceEnv(),
   });
   const transcript = version.stdout + version.stderr;
   console.log(`[release] npm version ${RELEASE_VERSION} (from ${CHECKOUT_VERSION}): ${seconds(bumped)}\n${transcript}`);

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } f
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { LANGUAGE_HOST_SOURCE_VARIABLE } from "../../engine/languageHosts";
 import { PULUMI_VERSION, provisionEngine, type Engine } from "../../engine/provision";
 import { REPO_ROOT } from "./engine";
 
@@ -34,9 +35,20 @@ export const TOOLCHAINS: readonly Toolchain[] = [
   { name: "Node 24 LTS, SDK 3.270, CLI 3.248", node: "24.21.0", sdk: "3.270.0", cli: PULUMI_VERSION },
 ];
 
-/** Where the language hosts' source is: `$WEBHOOKS_LANGUAGE_HOST_SOURCE`, else `../shared/engine-src` beside the repository. */
-export function testLanguageHostSource(): string {
-  return resolve(REPO_ROOT, process.env.WEBHOOKS_LANGUAGE_HOST_SOURCE ?? join("..", "shared", "engine-src"));
+/**
+ * The language hosts' source folder, `$WEBHOOKS_LANGUAGE_HOST_SOURCE` taken from the repository
+ * root, or none when it is unset: then the engine is a `pulumi` on PATH with its hosts (an official
+ * install, as on GitHub's runners) or the cache's (docs/engine.md).
+ */
+export function testLanguageHostSource(): string | undefined {
+  const named = process.env[LANGUAGE_HOST_SOURCE_VARIABLE];
+  return named ? resolve(REPO_ROOT, named) : undefined;
+}
+
+/** The variable for a command run in another directory (a repository copy): absolute, or absent when unset. */
+export function languageHostSourceEnv(): Record<string, string> {
+  const source = testLanguageHostSource();
+  return source ? { [LANGUAGE_HOST_SOURCE_VARIABLE]: source } : {};
 }
 
 /** What a test runs a toolchain with. */
@@ -51,8 +63,15 @@ export async function provisionToolchain(
   toolchain: Toolchain,
   log: (line: string) => void,
 ): Promise<ProvisionedToolchain> {
-  const engine = await provisionEngine({ version: toolchain.cli, languageHostSource: testLanguageHostSource(), log });
-  return { engine, nodeBinDir: await provisionNode(toolchain.node, log) };
+  return { engine: await provisionCli(toolchain.cli, log), nodeBinDir: await provisionNode(toolchain.node, log) };
+}
+
+/**
+ * CLI `version` exactly, with its language hosts: a `pulumi` on PATH at that version (an official
+ * install) as it is, else the cache's, built with the hosts from testLanguageHostSource() if named.
+ */
+export function provisionCli(version: string, log: (line: string) => void): Promise<Engine> {
+  return provisionEngine({ version, languageHostSource: testLanguageHostSource(), log });
 }
 
 /**
