@@ -41,13 +41,16 @@ export function recordedInstanceFailed(
   home: Instance,
   err: unknown,
 ): Error {
-  const message = err instanceof Error ? err.message : String(err);
+  const prefix = `${operation} of ${guid}: `;
+  const said = err instanceof Error ? err.message : String(err);
+  // A fail-fast refusal (session.ts) already opens with this prefix: say it once.
+  const message = said.startsWith(prefix) ? said.slice(prefix.length) : said;
   const homeSays =
     located.homeFailure === undefined
       ? `does not hold it`
       : `could not be asked (${located.homeFailure instanceof Error ? located.homeFailure.message : String(located.homeFailure)})`;
   return new Error(
-    `${operation} of ${guid}: ${message} This subscription records the instance ${located.at.baseUrl}; the instance the ` +
+    `${prefix}${message} This subscription records the instance ${located.at.baseUrl}; the instance the ` +
       `settings name, ${home.baseUrl}, ${homeSays}. If the subscription's instance moved to a new address, point the ` +
       "settings there (webhooks:baseUrl, or the Provider's baseUrl) and run `pulumi up`, or `pulumi refresh --run-program` " +
       "(a plain refresh or destroy uses the settings recorded in the state); if it is gone for good, drop the " +

@@ -125,10 +125,10 @@ describe("a subscription records its instance", () => {
         `no response from ${DEAD}.*records the instance ${DEAD}; the instance the settings name, ${b.url}, does not hold it`,
       );
       await expect(settings.read(id, recordedAt(outs!, DEAD))).rejects.toThrow(said);
-      // The same run: the refused connection is not tried again.
+      // The same run: the refused connection is not tried again; the operation is named once.
       await expect(settings.delete(id, recordedAt(outs!, DEAD))).rejects.toThrow(
         new RegExp(
-          `not attempted: ${DEAD} refused the connection earlier in this run.*records the instance ${DEAD}; the instance the settings name, ${b.url}, does not hold it`,
+          `^delete of ${id}: not attempted: ${DEAD} refused the connection earlier in this run.*records the instance ${DEAD}; the instance the settings name, ${b.url}, does not hold it`,
         ),
       );
       await expect(
