@@ -11,6 +11,7 @@
  * doors (bench/frontDoors.ts): BENCH_NATIVE_N (2000), BENCH_NATIVE_ROUNDS (3). The plugin part:
  * BENCH_PLUGIN_ROUNDS (7, bench/pluginStart.ts), BENCH_CALL_REPEATS (20, bench/pluginCalls.ts),
  * BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts). The front door: BENCH_START_ROUNDS (3, bench/npmStart.ts).
+ * The code cache: BENCH_CACHE_ROUNDS (5, bench/codeCacheStart.ts).
  * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,6 +21,7 @@ import { UsageError } from "../cli/command";
 import { startEmulator } from "../emulator";
 import { provisionEngine } from "../engine/provision";
 import { measureClientOverhead } from "./clientOverhead";
+import { measureCodeCacheStart } from "./codeCacheStart";
 import { MODES, type Mode } from "./cycle";
 import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";
@@ -51,6 +53,7 @@ const PLUGIN_ROUNDS = Number(process.env.BENCH_PLUGIN_ROUNDS ?? 7);
 const YAML_ROUNDS = Number(process.env.BENCH_YAML_ROUNDS ?? 5);
 const CALL_REPEATS = Number(process.env.BENCH_CALL_REPEATS ?? 20);
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
+const CACHE_ROUNDS = Number(process.env.BENCH_CACHE_ROUNDS ?? 5);
 const RESULTS = join(__dirname, "results.json");
 /** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
 const scaleRounds = (n: number, mode: Mode) =>
@@ -242,6 +245,10 @@ async function main(): Promise<void> {
       n: throughput.requests,
       goal: ">= 5000",
     } satisfies Entry;
+  }
+  if (parts.has("cache")) {
+    log("the executable's start with and without V8's code cache, per runnable platform…");
+    results.plugin_start_code_cache = await measureCodeCacheStart(CACHE_ROUNDS, log);
   }
   if (parts.has("client")) {
     log("client overhead…");

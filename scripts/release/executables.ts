@@ -5,14 +5,25 @@
  *
  * Each is a Node.js single executable application: the native front door (provider/native/main.ts)
  * bundled with everything it uses into one script, made into a SEA blob (with the schema as an
- * asset) by the same Node.js version as the runtimes (nodeRuntime.ts), injected into each
- * platform's `node` with postject. The linux runtimes are stripped of their debug symbols first
+ * asset) by the same Node.js version as the runtimes (nodeRuntime.ts) — with V8's code cache by the
+ * target's own runtime where this machine can run it (seaBlob) — injected into each platform's
+ * `node` with postject. The linux runtimes are stripped of their debug symbols first
  * with Debian's llvm-strip (123 → 106 MB for linux-amd64; installed when missing): the darwin ones
  * keep their symbol table, as nothing here can run them to prove a stripped one still starts, and
  * the windows ones have none. The darwin executables are then signed ad hoc (sign.ts).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
@@ -22,6 +33,7 @@ import { ensureCommand } from "./debianPackages";
 import { nodeRuntime, SEA_NODE_VERSION, type Target, TARGETS, targetName } from "./nodeRuntime";
 import { describe, executableArchiveName, PLUGIN_BINARY, releaseDir, releaseVersion, ROOT, runStep } from "./release";
 import { signAdHoc } from "./sign";
+import { ensureTargetTools, RUNNABLE, runOnTarget } from "./targets";
 
 const WORK = path.join(ROOT, "dist/executables");
 /** The fuse Node.js looks for to know a blob was injected (docs: Single executable applications). */
@@ -54,9 +66,12 @@ async function bundle(outfile: string): Promise<void> {
 /**
  * The SEA blob for `script` on `target`, with the schema and the version (a file holding it) as the
  * assets provider/native/main.ts reads.
- * V8's code cache (`useCodeCache`: the script compiled ahead, ~30 ms less CPU at every start on
- * linux-amd64) only serves the V8 build and CPU that made it, so only the blob this machine's own
- * runtime makes for its own platform carries one; every other target's blob goes without.
+ * V8's code cache (`useCodeCache`: the script compiled ahead, 150 → 110 ms CPU at every start on
+ * linux-amd64) is accepted only by the runtime whose built-in V8 snapshot made it: its header
+ * holds that snapshot's read-only checksum, and the six runtimes' differ (docs/release.md). So
+ * each target this machine can run (targets.ts: natively, under qemu or under wine) makes its own
+ * blob with its own `node`; the others (darwin, windows-arm64) get one without a cache, made here
+ * (a blob without a cache or a snapshot is the same for every platform of one Node.js version).
  * No start-up snapshot (`useSnapshot`): it needs the entry rewritten around
  * `v8.startupSnapshot`, and Node.js cannot snapshot the gRPC server's modules (http2, net).
  */
@@ -65,8 +80,9 @@ function seaBlob(
   schema: string,
   version: string,
   target: Target,
+  wantCodeCache: boolean,
 ): { blob: string; codeCache: boolean } {
-  const codeCache = targetName(target) === targetName(hostTarget());
+  const codeCache = wantCodeCache && (RUNNABLE as readonly string[]).includes(targetName(target));
   const config = path.join(WORK, `sea-config-${targetName(target)}.json`);
   const blob = path.join(WORK, `sea-${targetName(target)}.blob`);
   writeFileSync(
@@ -80,7 +96,22 @@ function seaBlob(
       assets: { "schema.json": schema, version },
     }),
   );
-  execFileSync(nodeRuntime(hostTarget()), ["--experimental-sea-config", config], { stdio: "pipe" });
+  const maker = codeCache ? target : hostTarget();
+  ensureTargetTools(maker);
+  const how = runOnTarget(maker, nodeRuntime(maker), ["--experimental-sea-config", config]);
+  // Its output to a file: Node.js under wine cannot write to a pipe (targets.ts).
+  const output = path.join(WORK, `sea-config-${targetName(target)}.log`);
+  const fd = openSync(output, "w");
+  try {
+    execFileSync(how.command, how.args, { env: how.env, stdio: ["ignore", fd, fd] });
+  } catch (err) {
+    throw new Error(
+      `dist:executables: ${targetName(maker)}'s node --experimental-sea-config failed: ${readFileSync(output, "utf8")}`,
+      { cause: err },
+    );
+  } finally {
+    closeSync(fd);
+  }
   return { blob, codeCache };
 }
 
@@ -108,8 +139,14 @@ function executable(target: Target, blob: string, version: string): string {
   return archive;
 }
 
-/** Builds the archives for `targets` (all by default) into dist/release/; returns their paths. */
-export async function buildExecutables(targets: readonly Target[] = TARGETS): Promise<string[]> {
+/**
+ * Builds the archives for `targets` (all by default) into dist/release/; returns their paths.
+ * `codeCache: false` leaves V8's code cache out of every blob (bench/codeCacheStart.ts compares).
+ */
+export async function buildExecutables(
+  targets: readonly Target[] = TARGETS,
+  { codeCache = true }: { codeCache?: boolean } = {},
+): Promise<string[]> {
   const version = releaseVersion();
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
@@ -121,11 +158,11 @@ export async function buildExecutables(targets: readonly Target[] = TARGETS): Pr
   writeFileSync(versionFile, version);
   const archives: string[] = [];
   for (const target of targets) {
-    const sea = seaBlob(script, schema, versionFile, target);
+    const sea = seaBlob(script, schema, versionFile, target, codeCache);
     const archive = executable(target, sea.blob, version);
     archives.push(archive);
     console.log(
-      `${describe(archive)}${sea.codeCache ? " (with V8's code cache)" : " (no code cache: made on another platform)"}`,
+      `${describe(archive)}${sea.codeCache ? " (with V8's code cache, made by its own runtime)" : codeCache ? " (no code cache: its runtime cannot run here)" : " (no code cache)"}`,
     );
   }
   return archives;

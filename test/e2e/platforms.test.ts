@@ -2,14 +2,17 @@
  * Every archive of the run's one release (support/sharedRelease.ts) is proven to start, or for
  * darwin to be what macOS loads:
  *
- * - linux-amd64 natively, linux-arm64 under qemu, windows-amd64 under wine (support/targets.ts):
+ * - linux-amd64 natively, linux-arm64 under qemu, windows-amd64 under wine (scripts/release/targets.ts):
  *   the executable unpacked from its archive is started as the engine starts it, its port read
  *   from stdout, then GetPluginInfo, GetSchema (the release's version), Configure and Check over
- *   gRPC, and a bad input comes back as a failure whose reason names the field and its value;
+ *   gRPC, and a bad input comes back as a failure whose reason names the field and its value; its
+ *   blob carries V8's code cache and the runtime accepted it (Node.js prints "Code cache data
+ *   rejected." at start when V8 refuses a cache, as it does one made by another platform's runtime);
  * - darwin-amd64 and darwin-arm64: a Mach-O of the right CPU type, the NODE_SEA segment holding
  *   the schema, and an ad-hoc signature whose every page hash matches the final bytes
  *   (support/machoSignature.ts, and rcodesign's own hashes of them), refused once one byte changes;
- * - windows-arm64 (wine here runs amd64 only): PE32+ for ARM64 with the SEA blob and the schema.
+ * - windows-arm64 (wine here runs amd64 only): PE32+ for ARM64 with the SEA blob and the schema;
+ * - these three have no code cache: no runtime here can make one they would accept.
  */
 import { type ChildProcess, spawn, type StdioOptions } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -24,12 +27,13 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encode } from "../../provider/native/codec";
 import { TARGETS, targetName, type Target } from "../../scripts/release/nodeRuntime";
+import { ensureTargetTools, RUNNABLE, runOnTarget } from "../../scripts/release/targets";
 import { codeHashes } from "../../scripts/release/sign";
 import { MACHO_CPU, PE_MACHINE, readMachO, readPE } from "../support/binaryFormats";
 import { run } from "../support/commands";
 import { verifyCodeSignature } from "../support/machoSignature";
+import { seaBlobFlags } from "../support/seaBlob";
 import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
-import { ensureTargetTools, RUNNABLE, runOnTarget } from "../support/targets";
 
 const VERSION = RELEASE_VERSION;
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1";
@@ -136,11 +140,13 @@ describe.each(TARGETS.filter((target) => (RUNNABLE as readonly string[]).include
   (target) => {
     let plugin: Started;
     let client: provrpc.ResourceProviderClient;
+    let binary: string;
     const name = targetName(target);
 
     beforeAll(async () => {
       ensureTargetTools(target);
-      plugin = await start(target, await unpack(target));
+      binary = await unpack(target);
+      plugin = await start(target, binary);
       client = new provrpc.ResourceProviderClient(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure());
     }, START_TIMEOUT + 600_000);
 
@@ -201,6 +207,12 @@ describe.each(TARGETS.filter((target) => (RUNNABLE as readonly string[]).include
       ]);
       expect(plugin.stderr()).not.toMatch(/Error|Warning/);
     }, 300_000);
+
+    it("carries V8's code cache, made by its own runtime, and accepted it at start", () => {
+      expect(seaBlobFlags(readFileSync(binary)), "the SEA blob's useCodeCache flag").toEqual({ codeCache: true });
+      log(`${name}: SEA blob with V8's code cache; stderr at start: ${JSON.stringify(plugin.stderr())}`);
+      expect(plugin.stderr()).not.toContain("Code cache data rejected");
+    });
   },
 );
 
@@ -219,6 +231,7 @@ describe.each(TARGETS.filter((target) => target.os === "darwin"))("$os-$arch: wh
     );
     expect(blob.includes("pulumirpc.ResourceProvider"), "the bundled gRPC server").toBe(true);
     expect(blob.includes("WEBHOOKS_BASE_URL"), "the bundled provider").toBe(true);
+    expect(seaBlobFlags(bytes), "no code cache: this one could not make it").toEqual({ codeCache: false });
     // postject flips the fuse Node.js checks at start-up from :0 to :1 when it injects the blob.
     expect(bytes.includes(SEA_FUSE)).toBe(true);
     // The signature is the last thing in the file, after the blob: signed after injection.
@@ -260,5 +273,6 @@ describe.each(
     expect(bytes.includes(SEA_FUSE)).toBe(true);
     expect(bytes.includes(`"version": "${VERSION}"`)).toBe(true);
     expect(bytes.includes("pulumirpc.ResourceProvider")).toBe(true);
+    expect(seaBlobFlags(bytes), "no code cache: this one could not make it").toEqual({ codeCache: false });
   });
 });

@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { expect, it } from "vitest";
 import { PULUMI_VERSION } from "../../engine/provision";
 import { actionlint, ACTIONLINT_VERSION } from "../support/actionlint";
+import { TARGET_PACKAGES } from "../../scripts/release/targets";
 import { REPO_ROOT } from "../support/engine";
 
 const execFileAsync = promisify(execFile);
@@ -59,4 +60,8 @@ it("release.yml: on a v* tag, npm run dist, then the GitHub release, npm with pr
   expect(release).toContain("npm publish --provenance");
   expect(release).toContain("pypa/gh-action-pypi-publish@release/v1");
   expect(release).toContain('git push origin "sdk/$GITHUB_REF_NAME"');
+  // The release runs linux-arm64's and windows-amd64's Node.js to make their code caches; the
+  // runner is no root, so dist:executables could not install them itself.
+  const apt = /sudo apt-get install --yes --no-install-recommends (.*)/.exec(release)?.[1]?.split(" ");
+  expect(apt).toEqual(expect.arrayContaining(["llvm", ...Object.values(TARGET_PACKAGES).flat()]));
 });

@@ -1,17 +1,19 @@
 /**
- * Running a release's executable for another platform on this linux-amd64 machine: linux-arm64
- * under qemu's user-mode emulation (Debian's qemu-user-static, with Debian's arm64 C and C++
- * runtimes as the sysroot), windows-amd64 under wine (Debian's wine64, in a prefix of its own
- * in the cache). Debian's packages are installed once per machine when missing, the wine prefix
- * once into `~/.cache/pulumi-webhook-subscriptions/tools/wine-prefix`; nothing is skipped: a
- * tool that cannot be had throws, saying what to run.
+ * Running a program built for another platform on this linux-amd64 machine: linux-arm64 under
+ * qemu's user-mode emulation (Debian's qemu-user-static, with Debian's arm64 C and C++ runtimes
+ * as the sysroot), windows-amd64 under wine (Debian's wine64, in a prefix of its own in the
+ * cache). The release runs each reachable target's own `node` to make its SEA blob's code cache
+ * (executables.ts); test/e2e/platforms.test.ts starts each reachable archive. Debian's packages
+ * are installed once per machine when missing, the wine prefix once into
+ * `~/.cache/pulumi-webhook-subscriptions/tools/wine-prefix`; nothing is skipped: a tool that
+ * cannot be had throws, saying what to run.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
-import { aptInstall, onPath } from "../../scripts/release/debianPackages";
-import { type Target, targetName } from "../../scripts/release/nodeRuntime";
-import { toolsDir } from "./testTools";
+import { aptInstall, onPath } from "./debianPackages";
+import { type Target, targetName } from "./nodeRuntime";
 
 /** Where Debian's arm64 cross runtimes put the dynamic loader and libc/libstdc++ (qemu's `-L`). */
 const ARM64_SYSROOT = "/usr/aarch64-linux-gnu";
@@ -28,11 +30,15 @@ export interface TargetCommand {
   readonly stdioToFiles: boolean;
 }
 
-/** The targets this machine can run (natively or emulated); the others get structural checks only. */
+/**
+ * The targets this machine can run (natively or emulated): their blobs carry V8's code cache,
+ * made by their own runtime; the others get no cache and structural checks only.
+ */
 export const RUNNABLE = ["linux-amd64", "linux-arm64", "windows-amd64"] as const;
 
 function wineDir(): string {
-  return join(toolsDir(), "wine-prefix");
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(base, "pulumi-webhook-subscriptions", "tools", "wine-prefix");
 }
 
 /** A headless wine prefix that reports Windows 10 (Node.js 22 refuses wine's default, "before 8.1"). */
@@ -63,15 +69,21 @@ const wineEnv = (prefix: string): NodeJS.ProcessEnv => ({
   DISPLAY: "",
 });
 
+/** Debian's packages that run each emulated target (release.yml installs the same with sudo). */
+export const TARGET_PACKAGES = {
+  "linux-arm64": ["qemu-user-static", "libc6-arm64-cross", "libstdc++6-arm64-cross"],
+  "windows-amd64": ["wine", "wine64"],
+} as const;
+
 /** Installs what running `target` needs (once per machine); throws if it cannot. */
 export function ensureTargetTools(target: Target): void {
   const name = targetName(target);
   if (name === "linux-arm64") {
     if (!onPath("qemu-aarch64-static") || !existsSync(join(ARM64_SYSROOT, "lib", "libstdc++.so.6")))
-      aptInstall(["qemu-user-static", "libc6-arm64-cross", "libstdc++6-arm64-cross"], "linux-arm64 under qemu");
+      aptInstall(TARGET_PACKAGES["linux-arm64"], "linux-arm64 under qemu");
   } else if (name === "windows-amd64") {
     if (!onPath("wine") || !existsSync("/usr/lib/wine/wine64"))
-      aptInstall(["wine", "wine64"], "windows-amd64 under wine");
+      aptInstall(TARGET_PACKAGES["windows-amd64"], "windows-amd64 under wine");
     ensureWinePrefix();
   } else if (name !== "linux-amd64") {
     throw new Error(`${name} cannot run on this machine (only ${RUNNABLE.join(", ")})`);
