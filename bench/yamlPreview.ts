@@ -8,7 +8,7 @@
  * (a child subreaper, so a process the engine leaves running is counted too, not lost to init).
  */
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { dump as dumpYaml } from "js-yaml";
 import { engineEnv } from "../engine/automation";
@@ -39,13 +39,22 @@ export type PreviewComparison = Entry & { cpu: Entry };
 
 const GOAL = "ratio <= 1.15";
 
-/** The YAML project: the floor declares nothing; a packaging adds its plugin by path and one subscription. */
+/**
+ * The plugin's version, named beside its path: the engine caches a plugin's schema
+ * (~/.pulumi/schemas/<name>-<version>.json, until the plugin's folder changes) only when it knows the
+ * version; for a plugin by path without one, every run starts the plugin once for the schema (the
+ * YAML host binding the program) and once more for the deployment (docs/benchmarks.md).
+ */
+const PLUGIN_VERSION = (JSON.parse(readFileSync(join(__dirname, "../package.json"), "utf8")) as { version: string })
+  .version;
+
+/** The YAML project: the floor declares nothing; a packaging adds its plugin by path (and version) and one subscription. */
 export function yamlProject(plugin?: string): Record<string, unknown> {
   const project = { name: "bench-yaml", runtime: "yaml" };
   if (plugin === undefined) return project;
   return {
     ...project,
-    plugins: { providers: [{ name: "webhooks", path: plugin }] },
+    plugins: { providers: [{ name: "webhooks", path: plugin, version: PLUGIN_VERSION }] },
     resources: {
       sub: {
         type: "webhooks:index:WebhookSubscription",

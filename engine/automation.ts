@@ -139,7 +139,7 @@ async function loadFresh(workDir: string, entry: string, run: number): Promise<R
  * `program` as every in-process run here gets it: its connections to the engine are closed once
  * that engine is gone, so a later run in this process cannot inherit them (engine/engineConnections.ts).
  */
-function inProcess(program: PulumiFn): PulumiFn {
+export function inProcess(program: PulumiFn): PulumiFn {
   return async () => {
     closeEngineConnectionsWhenGone();
     return program();

@@ -125,19 +125,44 @@ function pruneOrphans(root: string, dist: string): void {
 }
 
 /**
- * Builds dist/ in `root` (this repository by default) as the header says; `log` hears one line
- * when there is work to do, saying which.
+ * This repository's root: the first directory up from this file with a package.json (this file
+ * runs from scripts/ through tsx, and from dist/scripts/ as `npm start` runs it).
  */
-export function build(options: { root?: string; clean?: boolean; log?: (line: string) => void } = {}): BuildKind {
-  const root = options.root ?? path.resolve(__dirname, "..");
-  const log = options.log ?? ((line: string) => console.log(line));
+export function repositoryRoot(from = __dirname): string {
+  let dir = from;
+  while (!existsSync(path.join(dir, "package.json"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`build: no package.json above ${from}`);
+    dir = parent;
+  }
+  return dir;
+}
+
+/** What the last build left and whether dist/ is up to date with the sources (a build would do nothing). */
+function buildState(root: string) {
   const dist = path.join(root, "dist");
   const cache = path.join(root, "node_modules", ".cache", "webhook-subscriptions-build");
   const stampFile = path.join(cache, "stamp.json");
   const sources = sourcesHash(root);
   const stamp = existsSync(stampFile) ? (JSON.parse(readFileSync(stampFile, "utf8")) as Stamp) : undefined;
   const distIntact = stamp !== undefined && existsSync(dist) && stamp.dist === distState(dist);
-  if (!options.clean && distIntact && stamp.sources === sources) return "up to date";
+  return { dist, cache, stampFile, sources, distIntact, upToDate: distIntact && stamp.sources === sources };
+}
+
+/** Whether dist/ in `root` is what a build would make now: `npm start` then runs it as it is (scripts/start.cjs). */
+export function isUpToDate(root = repositoryRoot()): boolean {
+  return buildState(root).upToDate;
+}
+
+/**
+ * Builds dist/ in `root` (this repository by default) as the header says; `log` hears one line
+ * when there is work to do, saying which.
+ */
+export function build(options: { root?: string; clean?: boolean; log?: (line: string) => void } = {}): BuildKind {
+  const root = options.root ?? repositoryRoot();
+  const log = options.log ?? ((line: string) => console.log(line));
+  const { dist, cache, stampFile, sources, distIntact, upToDate } = buildState(root);
+  if (!options.clean && upToDate) return "up to date";
 
   const kind: BuildKind = options.clean || !distIntact ? "clean" : "incremental";
   if (kind === "clean") {

@@ -1,7 +1,7 @@
 /**
  * `npm start [-- --fast]`: the main job. Runs the root program (Pulumi.yaml → infra/) on the real
- * engine with a file backend in .pulumi-state/: refresh first (what changed or vanished out of
- * band is put back by the update that follows, and said so), then `up`. The instance is the
+ * engine with a file backend in .pulumi-state/: `up` with the refresh folded in (one engine run:
+ * what changed or vanished out of band is put back by the update, and said so). The instance is the
  * embedded emulator (state in .emulator/, at a stable address), unless the stack config names one
  * with webhooks:baseUrl. Each failure is printed once. It ends with how to inspect the stack,
  * review its drift and clean up: commands that work as printed, in a fresh shell.
@@ -12,23 +12,24 @@
  * The program loads the package from dist/, so dist/ is brought up to date first (scripts/build.ts:
  * nothing to do when nothing changed); `--help` prints the usage before anything else.
  */
-import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
-import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
-import { driftCommand } from "../cli/drift";
+import { isDeepStrictEqual, parseArgs } from "node:util";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../emulator";
 import { redact } from "../provider/client";
-import { engineEnv, LOCAL_PASSPHRASE, openStack } from "../engine/automation";
+import { directoryProgram, engineEnv, inProcess, LOCAL_PASSPHRASE } from "../engine/automation";
+import { inlineUp } from "../engine/inlineUp";
+import { pulumiRun } from "../engine/pulumiRun";
 import { engineOutput, failureLine } from "../engine/output";
 import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
 import { shellWord } from "../drift/shellWord";
 import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
-import { build } from "./build";
+import { build, repositoryRoot } from "./build";
 import { EMULATOR_DIR, hasState, startEmbeddedEmulator } from "./embeddedEmulator";
+import { configValue, ensureSecret, ensureStack, type StartStack } from "./startStack";
 
-const ROOT = resolve(__dirname, "..");
+const ROOT = repositoryRoot();
 const STACK = process.env.WEBHOOKS_STACK ?? "dev";
 const BACKEND_DIR = join(ROOT, ".pulumi-state");
 
@@ -46,7 +47,7 @@ function describeChanges(changes: Record<string, number> | undefined, verbs: Rec
 
 const USAGE = [
   "usage: npm start [-- --fast | --drift | --help]",
-  "  (no flag)  refresh the root program's stack (Pulumi.yaml → infra/) from the instance, then `pulumi up`",
+  "  (no flag)  `pulumi up --refresh` of the root program's stack (Pulumi.yaml → infra/): refreshed from the instance, then updated",
   "  --fast     the same without intermediate checkpoints (PULUMI_SKIP_CHECKPOINTS)",
   "  --drift    review the stack's drift on the same instance (exit 0 none, 2 drift, 1 error)",
   "  --help     this text",
@@ -71,24 +72,24 @@ async function main(): Promise<number> {
   }
   build({ log: (line) => say(line) });
   const engine = await provisionEngine({ log: (line) => say(`engine: ${line}`) });
-  const stack = await openStack({
-    engine,
+  const stack: StartStack = {
+    run: pulumiRun(engine),
+    workDir: ROOT,
     backendDir: BACKEND_DIR,
     stackName: STACK,
-    workDir: ROOT,
-    env: values.fast ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
-  });
-  // Read once: each read is a `pulumi config` process (~0.3 s of CPU).
-  const config = await stack.getAllConfig();
-  const configured = config["webhooks:baseUrl"]?.value;
+    env: engineEnv(engine, BACKEND_DIR, values.fast ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
+  };
+  const configured = await configValue(stack, "webhooks:baseUrl");
   if (values.drift && !hasState(ROOT) && !configured) {
     say("nothing to review yet: `npm start` deploys the stack first");
     return 1;
   }
-  await ensureSecretConfig(stack, config, "receiverApiKey");
+  await ensureStack(stack);
+  const secret = "webhook-subscriptions:receiverApiKey";
+  if (await ensureSecret(stack, secret)) say(`generated the secret ${secret} for this stack`);
   const emulator = await instanceFor(stack, configured);
   try {
-    return values.drift ? await reviewDrift(engine, stack) : await deploy(engine, stack);
+    return values.drift ? await reviewDrift(stack) : await deploy(engine, stack);
   } finally {
     await emulator?.close();
   }
@@ -98,7 +99,7 @@ async function main(): Promise<number> {
  * The instance the program deploys to: `configured` (the stack config's webhooks:baseUrl, which
  * wins over the environment), else the embedded emulator (started, and returned).
  */
-async function instanceFor(stack: Stack, configured: string | undefined): Promise<RunningEmulator | undefined> {
+async function instanceFor(stack: StartStack, configured: string | undefined): Promise<RunningEmulator | undefined> {
   if (configured) {
     say(`instance: ${redact(configured)} (stack config webhooks:baseUrl); the embedded emulator is not started`);
     return undefined;
@@ -107,29 +108,35 @@ async function instanceFor(stack: Stack, configured: string | undefined): Promis
   say(`instance: the embedded emulator at ${emulator.url} (state: ${EMULATOR_DIR}/)`);
   say(`  its API description, while this runs: ${emulator.url}${SWAGGER_PATH} (Swagger UI; docs/emulator.md)`);
   say("  to deploy elsewhere: `pulumi config set webhooks:baseUrl <url>` (and webhooks:token) on this stack");
-  Object.assign(stack.workspace.envVars, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
+  Object.assign(stack.env, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
   return emulator;
 }
 
-/** Refresh, then up; the closing notes either way. */
-async function deploy(engine: Engine, stack: Stack): Promise<number> {
+/**
+ * `up` with the refresh folded in (`pulumi up --refresh`: one engine run, the program in this
+ * process), what the refresh found and what the update did read from its events; the closing
+ * notes either way.
+ */
+async function deploy(engine: Engine, stack: StartStack): Promise<number> {
   const output = engineOutput(process.stdout, process.stderr);
-  const options = { color: process.stdout.isTTY ? ("always" as const) : ("never" as const), ...output.callbacks };
   try {
-    say(`refreshing stack "${STACK}" from the instance:`);
-    const refresh = await stack.refresh(options);
-    const drift = describeChanges(refresh.summary.resourceChanges, { update: "changed", delete: "gone" });
-    say(drift ? `out of band: ${drift}; the update below puts them back` : "the instance matches the state");
-
-    say(`updating stack "${STACK}":`);
-    const up = await stack.up(options);
-    const applied = describeChanges(up.summary.resourceChanges, {
+    say(`updating stack "${STACK}", refreshed from the instance first:`);
+    const events = await inlineUp({
+      ...stack,
+      program: inProcess(directoryProgram(ROOT)),
+      args: ["--refresh", "--color", process.stdout.isTTY ? "always" : "never"],
+      ...output.callbacks,
+    });
+    const drift = describeChanges(refreshChanges(events), { update: "changed", delete: "gone" });
+    say(drift ? `out of band: ${drift}; the update put them back` : "the instance matches the state");
+    const summary = events.find((e) => e.summaryEvent)?.summaryEvent;
+    const applied = describeChanges(summary?.resourceChanges, {
       create: "created",
       update: "updated",
       delete: "deleted",
       replace: "replaced",
     });
-    say(applied ? `${up.summary.result}: ${applied}` : "no changes: the instance matches the program");
+    say(applied ? `succeeded: ${applied}` : "no changes: the instance matches the program");
     closingNotes(engine);
     return 0;
   } catch (err) {
@@ -140,9 +147,27 @@ async function deploy(engine: Engine, stack: Stack): Promise<number> {
   }
 }
 
+/**
+ * What the refresh of `pulumi up --refresh` found, counted as a separate `pulumi refresh` counts
+ * it: "update" for a resource whose outputs changed out of band, "delete" for one that is gone.
+ * The events carry no diff of a refresh: its states before and after are compared here.
+ */
+function refreshChanges(events: readonly EngineEvent[]): Record<string, number> {
+  const counts: Record<string, number> = { update: 0, delete: 0 };
+  for (const event of events) {
+    const step = event.resOutputsEvent?.metadata;
+    if (step?.op !== "refresh" || step.type.startsWith("pulumi:")) continue;
+    const kind = !step.new ? "delete" : isDeepStrictEqual(step.old?.outputs, step.new.outputs) ? "same" : "update";
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+}
+
 /** The drift review of this stack, on the instance it deploys to: the bin's `drift` command. */
-async function reviewDrift(engine: Engine, stack: Stack): Promise<number> {
-  Object.assign(process.env, engineEnv(engine, BACKEND_DIR), stack.workspace.envVars);
+async function reviewDrift(stack: StartStack): Promise<number> {
+  Object.assign(process.env, stack.env);
+  // Loaded only here: the drift review's modules are not the deploy's.
+  const { driftCommand } = await import("../cli/drift");
   return driftCommand.run(["--stack", STACK, "--cwd", ROOT]);
 }
 
@@ -170,14 +195,6 @@ function closingNotes(engine: Engine): void {
     `  rm -rf ${shellWord(engineRoot())}`,
   ];
   for (const line of lines) say(line);
-}
-
-/** Stack secrets the program requires, generated once and kept (encrypted) in the stack's config. */
-async function ensureSecretConfig(stack: Stack, all: ConfigMap, key: string): Promise<void> {
-  const fullKey = `webhook-subscriptions:${key}`;
-  if (all[fullKey]) return;
-  await stack.setConfig(fullKey, { value: randomBytes(16).toString("hex"), secret: true });
-  say(`generated the secret ${fullKey} for this stack`);
 }
 
 main().then(

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { comparePreviews, yamlProject, type PreviewRun } from "../../bench/yamlPreview";
 
@@ -6,13 +8,14 @@ describe("the YAML programs of the preview comparison", () => {
     expect(yamlProject()).toEqual({ name: "bench-yaml", runtime: "yaml" });
   });
 
-  it("adds the packaging's plugin by path and one subscription", () => {
+  it("adds the packaging's plugin by path, with its version (so the engine caches its schema), and one subscription", () => {
     const project = yamlProject("/plugins/webhooks") as {
       plugins: unknown;
       resources: Record<string, { type: string }>;
     };
     expect(project).toMatchObject({ name: "bench-yaml", runtime: "yaml" });
-    expect(project.plugins).toEqual({ providers: [{ name: "webhooks", path: "/plugins/webhooks" }] });
+    const { version } = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as { version: string };
+    expect(project.plugins).toEqual({ providers: [{ name: "webhooks", path: "/plugins/webhooks", version }] });
     expect(Object.values(project.resources).map((r) => r.type)).toEqual(["webhooks:index:WebhookSubscription"]);
   });
 });

@@ -136,6 +136,24 @@ describe("the front door: a fresh clone, npm ci && npm start, and every command 
     SLOW,
   );
 
+  it(
+    "npm start after that out-of-band edit and a deletion: says what the refresh found, and puts both back",
+    async () => {
+      const edited = state();
+      const gone = edited.subscriptions.pop()!;
+      writeFileSync(statePath(), JSON.stringify(edited, null, 2));
+      const repaired = await freshShell("npm start", clone);
+      expect(repaired.code, tail(repaired)).toBe(0);
+      expect(repaired.stdout).toMatch(/^\[start\] out of band: 1 changed, 1 gone; the update put them back$/m);
+      expect(repaired.stdout).toMatch(/^\[start\] succeeded: 1 created, 1 updated$/m);
+      const live = state().subscriptions;
+      expect(live).toHaveLength(4);
+      expect(live.map((s) => s.SubscriberURL)).not.toContain("https://out-of-band.example.com/hook");
+      expect(live.map((s) => s.SubscriberURL)).toContain(gone.SubscriberURL);
+    },
+    SLOW,
+  );
+
   it("the clean-up command leaves the clone as it was cloned and installed", async () => {
     const cleanUp = await freshShell(block(blocks, "clean up"), "/");
     expect(cleanUp.code, tail(cleanUp)).toBe(0);
