@@ -50,6 +50,14 @@ it.each(["ci.yml", "release.yml"])(
   },
 );
 
+it("ci.yml removes the runner image's own Pulumi and hosts before the official install", () => {
+  // Else /usr/local/bin's newest pulumi-language-* answer for the hosts install.test's users lack.
+  const ci = read("ci.yml");
+  const removed = ci.indexOf("run: sudo rm -f /usr/local/bin/pulumi /usr/local/bin/pulumi-*\n");
+  expect(removed).toBeGreaterThan(0);
+  expect(removed).toBeLessThan(ci.search(OFFICIAL_INSTALL));
+});
+
 it("release.yml: on a v* tag, npm run dist, then the GitHub release, npm with provenance, PyPI, the Go sdk/ tag", () => {
   const release = read("release.yml");
   expect(release).toContain('tags: ["v*"]');
