@@ -10,8 +10,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { cacheHome } from "../../engine/cacheHome";
 import { aptInstall, onPath } from "./debianPackages";
 import { type Target, TARGETS, targetName } from "./nodeRuntime";
 
@@ -59,8 +59,7 @@ function requireLinuxAmd64Host(what: string): void {
 }
 
 function wineDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "pulumi-webhook-subscriptions", "tools", "wine-prefix");
+  return cacheHome("tools", "wine-prefix");
 }
 
 /** A headless wine prefix that reports Windows 10 (Node.js 22 refuses wine's default, "before 8.1"). */
