@@ -14,7 +14,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { buildExecutables } from "../scripts/release/executables";
 import { type Target, targetName } from "../scripts/release/nodeRuntime";
-import { ensureTargetTools, RUNNABLE, runOnTarget } from "../scripts/release/targets";
+import { executableName } from "../scripts/release/release";
+import { ensureTargetTools, runnableTargets, runOnTarget } from "../scripts/release/targets";
 import type { Entry } from "./entry";
 import { median } from "./median";
 
@@ -27,15 +28,6 @@ const START_TIMEOUT_MS = 240_000;
 
 const VARIANTS = ["with_cache", "without_cache"] as const;
 type Variant = (typeof VARIANTS)[number];
-
-const targets = (): Target[] =>
-  RUNNABLE.map((name) => {
-    const [os, arch] = name.split("-") as [Target["os"], Target["arch"]];
-    return { os, arch };
-  });
-
-const binaryName = (target: Target) =>
-  target.os === "windows" ? "pulumi-resource-webhooks.exe" : "pulumi-resource-webhooks";
 
 /** user + system ms of `pid` and every process below it (found by their parent pids in /proc). */
 function treeCpuMs(pid: number): number {
@@ -96,12 +88,12 @@ async function buildVariants(): Promise<Record<string, Record<Variant, string>>>
   rmSync(WORK, { recursive: true, force: true });
   const paths: Record<string, Record<Variant, string>> = {};
   for (const variant of [...VARIANTS].reverse()) {
-    await buildExecutables(targets(), { codeCache: variant === "with_cache" });
-    for (const target of targets()) {
+    await buildExecutables(runnableTargets(), { codeCache: variant === "with_cache" });
+    for (const target of runnableTargets()) {
       const dir = join(WORK, variant, targetName(target));
       mkdirSync(dir, { recursive: true });
-      const binary = join(dir, binaryName(target));
-      copyFileSync(join(ROOT, "dist/executables", targetName(target), binaryName(target)), binary);
+      const binary = join(dir, executableName(target.os));
+      copyFileSync(join(ROOT, "dist/executables", targetName(target), executableName(target.os)), binary);
       (paths[targetName(target)] ??= {} as Record<Variant, string>)[variant] = binary;
     }
   }
@@ -116,10 +108,10 @@ export async function measureCodeCacheStart(
   rounds: number,
   log: (line: string) => void,
 ): Promise<Record<string, Entry & { wall_ms: number; baseline_wall_ms: number }>> {
-  targets().forEach(ensureTargetTools);
+  runnableTargets().forEach(ensureTargetTools);
   const paths = await buildVariants();
   const results: Record<string, Entry & { wall_ms: number; baseline_wall_ms: number }> = {};
-  for (const target of targets()) {
+  for (const target of runnableTargets()) {
     const name = targetName(target);
     const starts: Record<Variant, { wallMs: number; cpuMs: number }[]> = { with_cache: [], without_cache: [] };
     for (let round = 0; round < rounds; round++)

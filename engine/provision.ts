@@ -21,11 +21,11 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
 import { SemVer, satisfies } from "semver";
+import { cacheHome } from "./cacheHome";
 import { buildLanguageHosts, languageHostSource, NODEJS_HOST } from "./languageHosts";
 import { run } from "./run";
 
@@ -98,8 +98,7 @@ export function engineRoot(cacheDir = defaultCacheDir(), version = PULUMI_VERSIO
 }
 
 function defaultCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return process.env.WEBHOOKS_ENGINE_CACHE || join(base, "pulumi-webhook-subscriptions", "engine");
+  return process.env.WEBHOOKS_ENGINE_CACHE || cacheHome("engine");
 }
 
 /** Finds or makes the engine; see the module comment for the order. */

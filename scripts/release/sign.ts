@@ -6,15 +6,14 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import * as path from "node:path";
+import { cacheHome } from "../../engine/cacheHome";
 
 /** The apple-codesign release that signs. */
 export const RCODESIGN_VERSION = "0.29.0";
 
 function installDir(): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(homedir(), ".cache");
-  return path.join(base, "pulumi-webhook-subscriptions", "tools", `rcodesign-${RCODESIGN_VERSION}`);
+  return cacheHome("tools", `rcodesign-${RCODESIGN_VERSION}`);
 }
 
 /** The rcodesign binary, built with cargo first if the cache lacks it (minutes, once per machine). */

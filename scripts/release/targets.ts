@@ -10,10 +10,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { cacheHome } from "../../engine/cacheHome";
 import { aptInstall, onPath } from "./debianPackages";
-import { type Target, targetName } from "./nodeRuntime";
+import { type Target, TARGETS, targetName } from "./nodeRuntime";
 
 /** Where Debian's arm64 cross runtimes put the dynamic loader and libc/libstdc++ (qemu's `-L`). */
 const ARM64_SYSROOT = "/usr/aarch64-linux-gnu";
@@ -36,9 +36,30 @@ export interface TargetCommand {
  */
 export const RUNNABLE = ["linux-amd64", "linux-arm64", "windows-amd64"] as const;
 
+/** Whether `target` is one of RUNNABLE. */
+export function isRunnable(target: Target): boolean {
+  return (RUNNABLE as readonly string[]).includes(targetName(target));
+}
+
+/** RUNNABLE's targets, in TARGETS' order. */
+export function runnableTargets(): Target[] {
+  return TARGETS.filter(isRunnable);
+}
+
+/**
+ * RUNNABLE holds on a linux-amd64 machine only (qemu-user runs arm64 programs there, Debian's
+ * wine amd64 ones): anywhere else, say so before anything is installed or started.
+ */
+function requireLinuxAmd64Host(what: string): void {
+  if (process.platform === "linux" && process.arch === "x64") return;
+  throw new Error(
+    `${what} needs a linux-amd64 machine (Debian or Ubuntu: it uses their qemu-user-static and wine), ` +
+      `and this one is ${process.platform}-${process.arch}. Run it on such a machine, or let release.yml build the release.`,
+  );
+}
+
 function wineDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "pulumi-webhook-subscriptions", "tools", "wine-prefix");
+  return cacheHome("tools", "wine-prefix");
 }
 
 /** A headless wine prefix that reports Windows 10 (Node.js 22 refuses wine's default, "before 8.1"). */
@@ -78,6 +99,7 @@ export const TARGET_PACKAGES = {
 /** Installs what running `target` needs (once per machine); throws if it cannot. */
 export function ensureTargetTools(target: Target): void {
   const name = targetName(target);
+  requireLinuxAmd64Host(`running ${name}'s programs`);
   if (name === "linux-arm64") {
     if (!onPath("qemu-aarch64-static") || !existsSync(join(ARM64_SYSROOT, "lib", "libstdc++.so.6")))
       aptInstall(TARGET_PACKAGES["linux-arm64"], "linux-arm64 under qemu");

@@ -27,7 +27,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encode } from "../../provider/native/codec";
 import { TARGETS, targetName, type Target } from "../../scripts/release/nodeRuntime";
-import { ensureTargetTools, RUNNABLE, runOnTarget } from "../../scripts/release/targets";
+import { ensureTargetTools, isRunnable, runnableTargets, runOnTarget } from "../../scripts/release/targets";
 import { codeHashes } from "../../scripts/release/sign";
 import { MACHO_CPU, PE_MACHINE, readMachO, readPE } from "../support/binaryFormats";
 import { run } from "../support/commands";
@@ -135,86 +135,81 @@ function call<T>(client: provrpc.ResourceProviderClient, method: string, request
   );
 }
 
-describe.each(TARGETS.filter((target) => (RUNNABLE as readonly string[]).includes(targetName(target))))(
-  "$os-$arch: started from its archive",
-  (target) => {
-    let plugin: Started;
-    let client: provrpc.ResourceProviderClient;
-    let binary: string;
-    const name = targetName(target);
+describe.each(runnableTargets())("$os-$arch: started from its archive", (target) => {
+  let plugin: Started;
+  let client: provrpc.ResourceProviderClient;
+  let binary: string;
+  const name = targetName(target);
 
-    beforeAll(async () => {
-      ensureTargetTools(target);
-      binary = await unpack(target);
-      plugin = await start(target, binary);
-      client = new provrpc.ResourceProviderClient(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure());
-    }, START_TIMEOUT + 600_000);
+  beforeAll(async () => {
+    ensureTargetTools(target);
+    binary = await unpack(target);
+    plugin = await start(target, binary);
+    client = new provrpc.ResourceProviderClient(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure());
+  }, START_TIMEOUT + 600_000);
 
-    afterAll(async () => {
-      client?.close();
-      plugin?.child.kill("SIGTERM");
-      if (name === "windows-amd64") await run("wineserver", ["--kill"], root, runOnTarget(target, "").env);
-    });
+  afterAll(async () => {
+    client?.close();
+    plugin?.child.kill("SIGTERM");
+    if (name === "windows-amd64") await run("wineserver", ["--kill"], root, runOnTarget(target, "").env);
+  });
 
-    it("answers GetPluginInfo, GetSchema, Configure and Check; a bad input fails naming the field", async () => {
-      const info = await call<pluginproto.PluginInfo>(client, "getPluginInfo", new Empty());
-      log(`${name}: GetPluginInfo → version ${info.getVersion()}`);
-      expect(info.getVersion()).toBe(VERSION);
+  it("answers GetPluginInfo, GetSchema, Configure and Check; a bad input fails naming the field", async () => {
+    const info = await call<pluginproto.PluginInfo>(client, "getPluginInfo", new Empty());
+    log(`${name}: GetPluginInfo → version ${info.getVersion()}`);
+    expect(info.getVersion()).toBe(VERSION);
 
-      const schema = JSON.parse(
-        (await call<provproto.GetSchemaResponse>(client, "getSchema", new provproto.GetSchemaRequest())).getSchema(),
-      ) as { name: string; version: string; resources: Record<string, unknown> };
-      log(
-        `${name}: GetSchema → ${schema.name} ${schema.version}, resources ${Object.keys(schema.resources).join(", ")}`,
+    const schema = JSON.parse(
+      (await call<provproto.GetSchemaResponse>(client, "getSchema", new provproto.GetSchemaRequest())).getSchema(),
+    ) as { name: string; version: string; resources: Record<string, unknown> };
+    log(`${name}: GetSchema → ${schema.name} ${schema.version}, resources ${Object.keys(schema.resources).join(", ")}`);
+    expect(schema).toMatchObject({ name: "webhooks", version: VERSION });
+    expect(Object.keys(schema.resources)).toEqual(["webhooks:index:WebhookSubscription"]);
+
+    const configure = new provproto.ConfigureRequest().setAcceptsecrets(true);
+    configure.getVariablesMap().set("webhooks:config:baseUrl", "https://webhooks.example.com");
+    configure.getVariablesMap().set("webhooks:config:token", "dev-builder");
+    const configured = await call<provproto.ConfigureResponse>(client, "configure", configure);
+    log(
+      `${name}: Configure → acceptSecrets ${configured.getAcceptsecrets()}, supportsPreview ${configured.getSupportspreview()}`,
+    );
+    expect(configured.getAcceptsecrets()).toBe(true);
+
+    const check = (news: Record<string, unknown>) =>
+      call<provproto.CheckResponse>(
+        client,
+        "check",
+        new provproto.CheckRequest().setUrn(URN).setNews(encode(news)).setOlds(encode({})),
       );
-      expect(schema).toMatchObject({ name: "webhooks", version: VERSION });
-      expect(Object.keys(schema.resources)).toEqual(["webhooks:index:WebhookSubscription"]);
+    const good = await check(GOOD);
+    log(
+      `${name}: Check → inputs ${JSON.stringify(good.getInputs()!.toJavaScript())}, failures ${good.getFailuresList().length}`,
+    );
+    expect(good.getFailuresList()).toEqual([]);
+    expect(good.getInputs()!.toJavaScript()).toMatchObject({ webhook: 0, subscriberUrl: GOOD.subscriberUrl });
 
-      const configure = new provproto.ConfigureRequest().setAcceptsecrets(true);
-      configure.getVariablesMap().set("webhooks:config:baseUrl", "https://webhooks.example.com");
-      configure.getVariablesMap().set("webhooks:config:token", "dev-builder");
-      const configured = await call<provproto.ConfigureResponse>(client, "configure", configure);
-      log(
-        `${name}: Configure → acceptSecrets ${configured.getAcceptsecrets()}, supportsPreview ${configured.getSupportspreview()}`,
-      );
-      expect(configured.getAcceptsecrets()).toBe(true);
+    const bad = await check({ ...GOOD, subscriberUrl: "ftp://hooks.example.com" });
+    const failures = bad.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
+    log(`${name}: Check (bad subscriberUrl) → ${JSON.stringify(failures)}`);
+    // No `property`, by design (provider/core/lifecycle.ts: the engine would print the raw value,
+    // secrets too); the reason names the field and shows the bad value.
+    expect(failures).toEqual([
+      {
+        property: "",
+        reason: expect.stringMatching(
+          /^subscriberUrl must be an absolute http\(s\) URL.*"ftp:\/\/hooks\.example\.com"/,
+        ),
+      },
+    ]);
+    expect(plugin.stderr()).not.toMatch(/Error|Warning/);
+  }, 300_000);
 
-      const check = (news: Record<string, unknown>) =>
-        call<provproto.CheckResponse>(
-          client,
-          "check",
-          new provproto.CheckRequest().setUrn(URN).setNews(encode(news)).setOlds(encode({})),
-        );
-      const good = await check(GOOD);
-      log(
-        `${name}: Check → inputs ${JSON.stringify(good.getInputs()!.toJavaScript())}, failures ${good.getFailuresList().length}`,
-      );
-      expect(good.getFailuresList()).toEqual([]);
-      expect(good.getInputs()!.toJavaScript()).toMatchObject({ webhook: 0, subscriberUrl: GOOD.subscriberUrl });
-
-      const bad = await check({ ...GOOD, subscriberUrl: "ftp://hooks.example.com" });
-      const failures = bad.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
-      log(`${name}: Check (bad subscriberUrl) → ${JSON.stringify(failures)}`);
-      // No `property`, by design (provider/core/lifecycle.ts: the engine would print the raw value,
-      // secrets too); the reason names the field and shows the bad value.
-      expect(failures).toEqual([
-        {
-          property: "",
-          reason: expect.stringMatching(
-            /^subscriberUrl must be an absolute http\(s\) URL.*"ftp:\/\/hooks\.example\.com"/,
-          ),
-        },
-      ]);
-      expect(plugin.stderr()).not.toMatch(/Error|Warning/);
-    }, 300_000);
-
-    it("carries V8's code cache, made by its own runtime, and accepted it at start", () => {
-      expect(seaBlobFlags(readFileSync(binary)), "the SEA blob's useCodeCache flag").toEqual({ codeCache: true });
-      log(`${name}: SEA blob with V8's code cache; stderr at start: ${JSON.stringify(plugin.stderr())}`);
-      expect(plugin.stderr()).not.toContain("Code cache data rejected");
-    });
-  },
-);
+  it("carries V8's code cache, made by its own runtime, and accepted it at start", () => {
+    expect(seaBlobFlags(readFileSync(binary)), "the SEA blob's useCodeCache flag").toEqual({ codeCache: true });
+    log(`${name}: SEA blob with V8's code cache; stderr at start: ${JSON.stringify(plugin.stderr())}`);
+    expect(plugin.stderr()).not.toContain("Code cache data rejected");
+  });
+});
 
 describe.each(TARGETS.filter((target) => target.os === "darwin"))("$os-$arch: what macOS loads", (target) => {
   it("is a Mach-O of its CPU type with the SEA segment, the schema, and an ad-hoc signature that verifies", async () => {
@@ -260,19 +255,20 @@ describe.each(TARGETS.filter((target) => target.os === "darwin"))("$os-$arch: wh
   }, 300_000);
 });
 
-describe.each(
-  TARGETS.filter((target) => target.os === "windows" && !(RUNNABLE as readonly string[]).includes(targetName(target))),
-)("$os-$arch: what Windows loads", (target) => {
-  it("is a PE32+ for its machine with the SEA resource and the schema", async () => {
-    const bytes = readFileSync(await unpack(target));
-    const pe = readPE(bytes);
-    log(`${targetName(target)}: PE machine 0x${pe.machine.toString(16)}, PE32+ ${pe.pe32plus}`);
-    expect(pe).toEqual({ machine: PE_MACHINE[target.arch], pe32plus: true });
-    // postject's resource is named NODE_SEA_BLOB (UTF-16 in the resource directory).
-    expect(bytes.includes(Buffer.from("NODE_SEA_BLOB", "utf16le"))).toBe(true);
-    expect(bytes.includes(SEA_FUSE)).toBe(true);
-    expect(bytes.includes(`"version": "${VERSION}"`)).toBe(true);
-    expect(bytes.includes("pulumirpc.ResourceProvider")).toBe(true);
-    expect(seaBlobFlags(bytes), "no code cache: this one could not make it").toEqual({ codeCache: false });
-  });
-});
+describe.each(TARGETS.filter((target) => target.os === "windows" && !isRunnable(target)))(
+  "$os-$arch: what Windows loads",
+  (target) => {
+    it("is a PE32+ for its machine with the SEA resource and the schema", async () => {
+      const bytes = readFileSync(await unpack(target));
+      const pe = readPE(bytes);
+      log(`${targetName(target)}: PE machine 0x${pe.machine.toString(16)}, PE32+ ${pe.pe32plus}`);
+      expect(pe).toEqual({ machine: PE_MACHINE[target.arch], pe32plus: true });
+      // postject's resource is named NODE_SEA_BLOB (UTF-16 in the resource directory).
+      expect(bytes.includes(Buffer.from("NODE_SEA_BLOB", "utf16le"))).toBe(true);
+      expect(bytes.includes(SEA_FUSE)).toBe(true);
+      expect(bytes.includes(`"version": "${VERSION}"`)).toBe(true);
+      expect(bytes.includes("pulumirpc.ResourceProvider")).toBe(true);
+      expect(seaBlobFlags(bytes), "no code cache: this one could not make it").toEqual({ codeCache: false });
+    });
+  },
+);

@@ -23,6 +23,13 @@ describe("CHANGELOG.md", () => {
     for (const version of headings.slice(1)) expect(changelog).toMatch(new RegExp(`^\\[${version}\\]: https://`, "m"));
   });
 
+  it("gives each version one section per kind of change (a second `### Fixed` splits the release notes)", () => {
+    for (const version of changelog.split(/^## /m).slice(1)) {
+      const kinds = [...version.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+      expect(kinds, version.split("\n")[0]).toEqual([...new Set(kinds)]);
+    }
+  });
+
   it("names a breaking change as one", () => {
     expect(changelog).toMatch(/^- \*\*Breaking:\*\*/m);
   });

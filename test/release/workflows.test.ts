@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
 import { PULUMI_VERSION } from "../../engine/provision";
-import { actionlint, ACTIONLINT_VERSION } from "../support/actionlint";
 import { TARGET_PACKAGES } from "../../scripts/release/targets";
+import { actionlint, ACTIONLINT_VERSION } from "../support/actionlint";
 import { REPO_ROOT } from "../support/engine";
 
 const execFileAsync = promisify(execFile);
@@ -50,6 +50,14 @@ it.each(["ci.yml", "release.yml"])(
   },
 );
 
+it("ci.yml removes the runner image's own Pulumi and hosts before the official install", () => {
+  // Else /usr/local/bin's newest pulumi-language-* answer for the hosts install.test's users lack.
+  const ci = read("ci.yml");
+  const removed = ci.indexOf("run: sudo rm -f /usr/local/bin/pulumi /usr/local/bin/pulumi-*\n");
+  expect(removed).toBeGreaterThan(0);
+  expect(removed).toBeLessThan(ci.search(OFFICIAL_INSTALL));
+});
+
 it("release.yml: on a v* tag, npm run dist, then the GitHub release, npm with provenance, PyPI, the Go sdk/ tag", () => {
   const release = read("release.yml");
   expect(release).toContain('tags: ["v*"]');
@@ -60,8 +68,15 @@ it("release.yml: on a v* tag, npm run dist, then the GitHub release, npm with pr
   expect(release).toContain("npm publish --provenance");
   expect(release).toContain("pypa/gh-action-pypi-publish@release/v1");
   expect(release).toContain('git push origin "sdk/$GITHUB_REF_NAME"');
-  // The release runs linux-arm64's and windows-amd64's Node.js to make their code caches; the
-  // runner is no root, so dist:executables could not install them itself.
-  const apt = /sudo apt-get install --yes --no-install-recommends (.*)/.exec(release)?.[1]?.split(" ");
-  expect(apt).toEqual(expect.arrayContaining(["llvm", ...Object.values(TARGET_PACKAGES).flat()]));
 });
+
+it.each(["ci.yml", "release.yml"])(
+  "%s installs with sudo what `npm run dist` and the platforms test would install as root only",
+  (name) => {
+    // llvm-strip strips the linux executables; linux-arm64's and windows-amd64's Node.js make
+    // their code caches (and start in the platforms test) under qemu and wine. aptInstall throws
+    // for anyone but root, and a GitHub runner is not root.
+    const apt = /sudo apt-get install --yes --no-install-recommends (.*)/.exec(read(name))?.[1]?.split(" ");
+    expect(apt).toEqual(expect.arrayContaining(["llvm", ...Object.values(TARGET_PACKAGES).flat()]));
+  },
+);

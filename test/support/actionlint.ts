@@ -5,9 +5,9 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { cacheHome } from "../../engine/cacheHome";
 
 const execFileAsync = promisify(execFile);
 
@@ -17,12 +17,7 @@ const MODULE = "github.com/rhysd/actionlint/cmd/actionlint";
 
 /** The actionlint binary, installed first if the cache lacks it; throws saying what failed and what to do. */
 export async function actionlint(): Promise<string> {
-  const dir = join(
-    process.env.XDG_CACHE_HOME || join(homedir(), ".cache"),
-    "pulumi-webhook-subscriptions",
-    "actionlint",
-    ACTIONLINT_VERSION,
-  );
+  const dir = cacheHome("actionlint", ACTIONLINT_VERSION);
   const binary = join(dir, "actionlint");
   if (existsSync(binary)) return binary;
   try {

@@ -8,9 +8,9 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { cacheHome } from "../../engine/cacheHome";
 import { aptInstall } from "../../scripts/release/debianPackages";
 
 const execFileAsync = promisify(execFile);
@@ -23,7 +23,7 @@ export const CHROMIUM = "/usr/bin/chromium";
 
 /** `~/.cache/pulumi-webhook-subscriptions/tools` (or under `$XDG_CACHE_HOME`). */
 export function toolsDir(): string {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-webhook-subscriptions", "tools");
+  return cacheHome("tools");
 }
 
 async function run(command: string, args: readonly string[], what: string, env?: NodeJS.ProcessEnv): Promise<void> {

@@ -6,9 +6,9 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { cacheHome } from "../../engine/cacheHome";
 import { LANGUAGE_HOST_SOURCE_VARIABLE } from "../../engine/languageHosts";
 import { PULUMI_VERSION, provisionEngine, type Engine } from "../../engine/provision";
 import { REPO_ROOT } from "./engine";
@@ -81,8 +81,7 @@ export function provisionCli(version: string, log: (line: string) => void): Prom
  */
 async function provisionNode(version: string, log: (line: string) => void): Promise<string> {
   if (process.version === `v${version}`) return dirname(process.execPath);
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  const root = join(base, "pulumi-webhook-subscriptions", "node", version);
+  const root = cacheHome("node", version);
   const bin = join(root, "bin");
   if (existsSync(join(bin, "node"))) return bin;
 

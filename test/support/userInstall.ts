@@ -37,9 +37,24 @@ export function userBin(engine: Engine, dir: string, hosts: readonly string[]): 
   return dir;
 }
 
-/** PATH without the engine's folder (where every host is), with `bin` first. */
+/** Whether `dir` holds a language host (`pulumi-language-*`); false when it cannot be read. */
+function holdsLanguageHost(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => name.startsWith("pulumi-language-"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PATH with `bin` first, without the engine's folder and any other that holds a language host (a
+ * second Pulumi install, e.g. ~/.pulumi/bin): the engine falls back to PATH for a host it lacks
+ * beside itself, so one left there would answer for a host this user does not have.
+ */
 export function userPath(engine: Engine, bin: string): string {
-  const rest = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir && dir !== engine.binDir);
+  const rest = (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((dir) => dir && dir !== engine.binDir && !holdsLanguageHost(dir));
   return [bin, ...rest].join(delimiter);
 }
 
