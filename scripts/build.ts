@@ -19,7 +19,8 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
-import * as ts from "typescript";
+import { isDeepStrictEqual } from "node:util";
+import type * as TS from "typescript";
 import { vendorSwaggerUi } from "./vendorSwaggerUi";
 
 /** The two projects, in build order (the SDK's sources import the package's). */
@@ -30,14 +31,29 @@ const NOT_OURS = new Set(["release", "plugin", "executables"]);
 /** What a build did. */
 export type BuildKind = "up to date" | "incremental" | "clean";
 
-/** What the last build saw: its sources' hash and the dist/ it left. */
+/**
+ * What the last build saw: its sources' hash and the dist/ it left; the source files, and the
+ * modification time of each directory holding them (a file added or removed there moves it).
+ */
 interface Stamp {
   readonly sources: string;
   readonly dist: string;
+  readonly files: readonly string[];
+  readonly dirs: Record<string, number>;
+}
+
+/**
+ * TypeScript, loaded on first use: about 150 ms, which an up-to-date check (every `npm start`)
+ * needs only when a source directory changed since the last build.
+ */
+function typescript(): typeof TS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose
+  return require("typescript") as typeof TS;
 }
 
 /** A project's config as tsc reads it: its options and its files (the include, expanded). */
-function readProject(root: string, config: string): ts.ParsedCommandLine {
+function readProject(root: string, config: string): TS.ParsedCommandLine {
+  const ts = typescript();
   const file = path.join(root, config);
   const read = ts.readConfigFile(file, ts.sys.readFile);
   if (read.error) throw new Error(`build: ${config}: ${ts.flattenDiagnosticMessageText(read.error.messageText, "\n")}`);
@@ -49,6 +65,7 @@ function readProject(root: string, config: string): ts.ParsedCommandLine {
  * emits, then throws with tsc's diagnostics if there are any.
  */
 function compile(root: string, config: string, buildInfo: string): void {
+  const ts = typescript();
   const project = readProject(root, config);
   const options = { ...project.options, incremental: true, tsBuildInfoFile: buildInfo };
   const host = ts.createIncrementalCompilerHost(options);
@@ -77,17 +94,31 @@ function compile(root: string, config: string, buildInfo: string): void {
     );
 }
 
-/** One hash of every source file, config and manifest the build reads. */
-function sourcesHash(root: string): string {
+/** Every source file, config and manifest the build reads, relative to `root`, sorted. */
+function sourceFiles(root: string): string[] {
   const files = new Set(["package.json", "package-lock.json", "sdk/nodejs/package.json", ...PROJECTS]);
   for (const project of PROJECTS)
     for (const file of readProject(root, project).fileNames) files.add(path.relative(root, file));
+  return [...files].sort();
+}
+
+/** One hash of `files`' contents (a missing one counts as such). */
+function sourcesHash(root: string, files: readonly string[]): string {
   const hash = createHash("sha256");
-  for (const file of [...files].sort()) {
+  for (const file of files) {
     const full = path.join(root, file);
     hash.update(`${file}\0${existsSync(full) ? readFileSync(full).toString("base64") : "-"}\0`);
   }
   return hash.digest("hex");
+}
+
+/** The modification time of each directory holding `files`, and of its parents below `root`. */
+function sourceDirs(root: string, files: readonly string[]): Record<string, number> {
+  const dirs: Record<string, number> = {};
+  for (const file of files)
+    for (let dir = path.dirname(file); dir !== "."; dir = path.dirname(dir))
+      dirs[dir] ??= existsSync(path.join(root, dir)) ? statSync(path.join(root, dir)).mtimeMs : -1;
+  return dirs;
 }
 
 /** This build's files in dist/, relative to it. */
@@ -143,10 +174,13 @@ function buildState(root: string) {
   const dist = path.join(root, "dist");
   const cache = path.join(root, "node_modules", ".cache", "webhook-subscriptions-build");
   const stampFile = path.join(cache, "stamp.json");
-  const sources = sourcesHash(root);
-  const stamp = existsSync(stampFile) ? (JSON.parse(readFileSync(stampFile, "utf8")) as Stamp) : undefined;
+  const stamp = existsSync(stampFile) ? (JSON.parse(readFileSync(stampFile, "utf8")) as Partial<Stamp>) : undefined;
+  // The last build's file list holds while no directory of it changed; else TypeScript expands the includes again.
+  const sameDirs = stamp?.files !== undefined && isDeepStrictEqual(stamp.dirs, sourceDirs(root, stamp.files));
+  const files = sameDirs ? stamp.files! : sourceFiles(root);
+  const sources = sourcesHash(root, files);
   const distIntact = stamp !== undefined && existsSync(dist) && stamp.dist === distState(dist);
-  return { dist, cache, stampFile, sources, distIntact, upToDate: distIntact && stamp.sources === sources };
+  return { dist, cache, stampFile, files, sources, distIntact, upToDate: distIntact && stamp.sources === sources };
 }
 
 /** Whether dist/ in `root` is what a build would make now: `npm start` then runs it as it is (scripts/start.cjs). */
@@ -161,7 +195,7 @@ export function isUpToDate(root = repositoryRoot()): boolean {
 export function build(options: { root?: string; clean?: boolean; log?: (line: string) => void } = {}): BuildKind {
   const root = options.root ?? repositoryRoot();
   const log = options.log ?? ((line: string) => console.log(line));
-  const { dist, cache, stampFile, sources, distIntact, upToDate } = buildState(root);
+  const { dist, cache, stampFile, files, sources, distIntact, upToDate } = buildState(root);
   if (!options.clean && upToDate) return "up to date";
 
   const kind: BuildKind = options.clean || !distIntact ? "clean" : "incremental";
@@ -178,7 +212,8 @@ export function build(options: { root?: string; clean?: boolean; log?: (line: st
   vendorSwaggerUi(root);
   copyFileSync(path.join(root, "sdk/nodejs/package.json"), path.join(dist, "sdk/nodejs/package.json"));
   chmodSync(path.join(dist, "cli/index.js"), 0o755);
-  writeFileSync(stampFile, JSON.stringify({ sources, dist: distState(dist) } satisfies Stamp));
+  const stamp: Stamp = { sources, dist: distState(dist), files, dirs: sourceDirs(root, files) };
+  writeFileSync(stampFile, JSON.stringify(stamp));
   return kind;
 }
 

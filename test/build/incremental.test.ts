@@ -78,6 +78,16 @@ it(
     expect(readFileSync(join(root, "dist/release/artifact.tgz"), "utf8")).toBe("kept");
     expect(build({ root, log })).toBe("up to date");
 
+    // Only added, nothing else touched: a new file, then one in a new folder (the check reads
+    // the last build's file list while no source folder changed, so these must move a folder).
+    writeFileSync(join(root, "cli/more.ts"), "export const MORE = 3;\n");
+    expect(build({ root, log })).toBe("incremental");
+    mkdirSync(join(root, "cli/sub"));
+    writeFileSync(join(root, "cli/sub/extra.ts"), "export const EXTRA = 4;\n");
+    expect(build({ root, log })).toBe("incremental");
+    expect(existsSync(join(root, "dist/cli/sub/extra.js"))).toBe(true);
+    expect(build({ root, log })).toBe("up to date");
+
     const clean = mkdtempSync(join(tmpdir(), "build-clean-"));
     dirs.push(clean);
     cpSync(root, clean, { recursive: true });
