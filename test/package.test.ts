@@ -17,7 +17,7 @@ import * as receiver from "pulumi-webhook-subscriptions/receiver";
 import semver from "semver";
 import { REPO_ROOT } from "./support/engine";
 import { lockedPackagesRefusingNode, packagesExcludingSupportedNode } from "./support/nodeEngines";
-import { phoneHomeSuspects } from "./support/phoneHome";
+import { phoneHomeSuspects, unreviewedInstallScripts } from "./support/phoneHome";
 import { TOOLCHAINS } from "./support/toolchain";
 
 /** The modules `require(entry)` loads in a fresh node process (paths as node resolved them). */
@@ -113,6 +113,8 @@ describe("the manifest", () => {
     license: string;
     engines: { node: string };
     dependencies: Record<string, string>;
+    allowScripts?: Record<string, boolean>;
+    scarfSettings?: unknown;
   };
 
   it("no runtime dependency the lockfile pins leaves out a Node version engines.node names (npm would warn EBADENGINE)", () => {
@@ -129,6 +131,13 @@ describe("the manifest", () => {
 
   it("no runtime dependency the lockfile pins phones home (swagger-ui-dist's @scarf/scarf made it one)", () => {
     expect(phoneHomeSuspects(join(REPO_ROOT, "package-lock.json"))).toEqual([]);
+  });
+
+  // npm 11 runs only the install scripts allowScripts approves; npm 10 runs all, and Scarf's
+  // postinstall then reads scarfSettings from the project's package.json.
+  it("`npm ci` in a clone runs no telemetry: each install script is reviewed in allowScripts, Scarf's denied and off", () => {
+    expect(unreviewedInstallScripts(join(REPO_ROOT, "package-lock.json"), manifest.allowScripts ?? {})).toEqual([]);
+    expect(manifest.scarfSettings).toEqual({ enabled: false });
   });
 
   it("library dependencies are ranges, so a user's install can share them; the lockfile pins development", () => {

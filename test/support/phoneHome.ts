@@ -48,3 +48,22 @@ export function phoneHomeSuspects(lockfile: string): string[] {
     return why === undefined ? [] : [`${path}@${entry.version ?? "?"} (${why})`];
   });
 }
+
+/**
+ * The packages of `lockfile` (development ones included: a contributor's `npm ci` runs their
+ * scripts) whose install script `allowScripts` does not name, or names but lets a phone-home
+ * package run, as `"name (why)"` lines.
+ */
+export function unreviewedInstallScripts(lockfile: string, allowScripts: Record<string, boolean>): string[] {
+  const { packages } = JSON.parse(readFileSync(lockfile, "utf8")) as { packages: Record<string, LockedPackage> };
+  const names = Object.entries(packages)
+    .filter(([path, entry]) => path !== "" && entry.hasInstallScript)
+    .map(([path]) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
+  return [...new Set(names)].flatMap((name) =>
+    !(name in allowScripts)
+      ? [`${name} (an install script allowScripts does not review)`]
+      : PHONE_HOME_PACKAGES.includes(name) && allowScripts[name]
+        ? [`${name} (reports installs: allowScripts must deny it)`]
+        : [],
+  );
+}
