@@ -80,3 +80,10 @@ it.each(["ci.yml", "release.yml"])(
     expect(apt).toEqual(expect.arrayContaining(["llvm", ...Object.values(TARGET_PACKAGES).flat()]));
   },
 );
+
+it("release.yml gives gpg the signing passphrase in a private file, never on a command line other processes can read", () => {
+  const release = read("release.yml");
+  expect(release).toContain('--passphrase-file "$passphrase_file"');
+  expect(release).toContain("umask 077");
+  expect(release).not.toMatch(/--passphrase[ =]"?\$/);
+});
