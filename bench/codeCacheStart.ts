@@ -81,14 +81,14 @@ async function startOnce(target: Target, binary: string): Promise<{ wallMs: numb
 }
 
 /**
- * Each runnable target's executable built without and with the cache, copied aside (with it last,
- * so dist/release/ is left as the release makes it).
+ * Each runnable target's executable built without and with the cache, copied aside (dist/release/
+ * is left alone).
  */
 async function buildVariants(): Promise<Record<string, Record<Variant, string>>> {
   rmSync(WORK, { recursive: true, force: true });
   const paths: Record<string, Record<Variant, string>> = {};
   for (const variant of [...VARIANTS].reverse()) {
-    await buildExecutables(runnableTargets(), { codeCache: variant === "with_cache" });
+    await buildExecutables(runnableTargets(), { codeCache: variant === "with_cache", archive: false });
     for (const target of runnableTargets()) {
       const dir = join(WORK, variant, targetName(target));
       mkdirSync(dir, { recursive: true });

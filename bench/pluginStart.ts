@@ -50,7 +50,7 @@ export async function ensurePackagings(log: (line: string) => void): Promise<voi
   if (!existsSync(join(PLUGIN_DIR, "index.js"))) throw new Error("plugin_start: run npm run build:plugin first");
   if (!existsSync(EXECUTABLE)) {
     log("plugin_start: building the executable for linux-amd64…");
-    await buildExecutables([{ os: "linux", arch: "amd64" }]);
+    await buildExecutables([{ os: "linux", arch: "amd64" }], { archive: false });
   }
 }
 

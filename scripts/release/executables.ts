@@ -125,7 +125,7 @@ function seaBlob(
 }
 
 /** The executable for `target` inside its archive. */
-function executable(target: Target, blob: string, version: string): string {
+function executable(target: Target, blob: string, version: string, archive: boolean): string {
   const node = nodeRuntime(target);
   const dir = path.join(WORK, targetName(target));
   rmSync(dir, { recursive: true, force: true });
@@ -141,20 +141,23 @@ function executable(target: Target, blob: string, version: string): string {
     stdio: "pipe",
   });
   if (target.os === "darwin") signAdHoc(binary, PLUGIN_BINARY);
+  if (!archive) return binary;
   copyFileSync(path.join(ROOT, "LICENSE"), path.join(dir, "LICENSE"));
-  const archive = path.join(releaseDir(), executableArchiveName(version, target.os, target.arch));
+  const file = path.join(releaseDir(), executableArchiveName(version, target.os, target.arch));
   const tar = execFileSync("tar", ["-cf", "-", "-C", dir, path.basename(binary), "LICENSE"], { maxBuffer: 2 ** 30 });
-  writeFileSync(archive, gzipSync(tar));
-  return archive;
+  writeFileSync(file, gzipSync(tar));
+  return file;
 }
 
 /**
  * Builds the archives for `targets` (all by default) into dist/release/; returns their paths.
- * `codeCache: false` leaves V8's code cache out of every blob (bench/codeCacheStart.ts compares).
+ * `codeCache: false` leaves V8's code cache out of every blob (bench/codeCacheStart.ts compares);
+ * `archive: false` leaves dist/release/ alone (and its SHA256SUMS true) and returns the executables
+ * in dist/executables/ (the benches start them).
  */
 export async function buildExecutables(
   targets: readonly Target[] = TARGETS,
-  { codeCache = true }: { codeCache?: boolean } = {},
+  { codeCache = true, archive = true }: { codeCache?: boolean; archive?: boolean } = {},
 ): Promise<string[]> {
   const version = releaseVersion();
   rmSync(WORK, { recursive: true, force: true });
@@ -165,16 +168,16 @@ export async function buildExecutables(
   writeFileSync(schema, `${JSON.stringify(packageSchema(), null, 2)}\n`);
   const versionFile = path.join(WORK, "version");
   writeFileSync(versionFile, version);
-  const archives: string[] = [];
+  const built: string[] = [];
   for (const target of targets) {
     const sea = seaBlob(script, schema, versionFile, target, codeCache);
-    const archive = executable(target, sea.blob, version);
-    archives.push(archive);
+    const file = executable(target, sea.blob, version, archive);
+    built.push(file);
     console.log(
-      `${describe(archive)}${sea.codeCache ? " (with V8's code cache, made by its own runtime)" : codeCache ? " (no code cache: its runtime cannot run here)" : " (no code cache)"}`,
+      `${describe(file)}${sea.codeCache ? " (with V8's code cache, made by its own runtime)" : codeCache ? " (no code cache: its runtime cannot run here)" : " (no code cache)"}`,
     );
   }
-  return archives;
+  return built;
 }
 
 if (require.main === module) {
