@@ -16,19 +16,23 @@ export interface CommandResult {
   readonly code: number;
 }
 
-/** Runs `pulumi <args>` in `cwd` with `env` over this process's environment. */
+/**
+ * Runs `pulumi <args>` in `cwd` with `env` over this process's environment; `input`, when given,
+ * is its stdin (how `config set` takes a secret without putting it on a command line).
+ */
 export type PulumiRun = (
   args: readonly string[],
   cwd: string,
   env: Readonly<Record<string, string>>,
   onOutput?: (text: string) => void,
   onError?: (text: string) => void,
+  input?: string,
 ) => Promise<CommandResult>;
 
 /** The engine's `pulumi` as a PulumiRun. */
 export function pulumiRun(engine: Pick<Engine, "binDir">): PulumiRun {
   const command = join(engine.binDir, "pulumi");
-  return (args, cwd, env, onOutput, onError) =>
+  return (args, cwd, env, onOutput, onError, input) =>
     new Promise((resolve, reject) => {
       const fullArgs = args.includes("--non-interactive") ? [...args] : [...args, "--non-interactive"];
       const child = spawn(command, fullArgs, {
@@ -40,8 +44,10 @@ export function pulumiRun(engine: Pick<Engine, "binDir">): PulumiRun {
           PATH: `${engine.binDir}${delimiter}${env.PATH ?? process.env.PATH ?? ""}`,
           PULUMI_AUTOMATION_API: "true",
         },
-        stdio: ["ignore", "pipe", "pipe"],
+        stdio: ["pipe", "pipe", "pipe"],
       });
+      child.stdin.end(input); // without input, an empty stdin, as "ignore" gives
+
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (text: string) => {
@@ -57,9 +63,7 @@ export function pulumiRun(engine: Pick<Engine, "binDir">): PulumiRun {
         const result = { stdout, stderr, code: code ?? -1 };
         if (code === 0) return resolve(result);
         const how = signal ? `signal ${signal}` : `exit ${code}`;
-        // What follows `--` is a value (a secret's, for `config set --secret`): never in a message.
-        const shown = fullArgs.includes("--") ? fullArgs.slice(0, fullArgs.indexOf("--")) : fullArgs;
-        const error = new Error(`pulumi ${shown.join(" ")} failed (${how}):\n${stderr.trim()}`);
+        const error = new Error(`pulumi ${fullArgs.join(" ")} failed (${how}):\n${stderr.trim()}`);
         reject(Object.assign(error, { commandResult: result }));
       });
     });

@@ -55,14 +55,14 @@ export async function configValue(s: StartStack, key: string): Promise<string | 
  */
 export async function ensureSecret(s: StartStack, key: string): Promise<boolean> {
   if (stackConfigFile(s)[key] !== undefined) return false;
-  // As the Automation API's setConfig passes it: after `--`, the value as the last argument.
-  await cli(s, ["config", "set", key, "--secret"], ["--", randomBytes(16).toString("hex")]);
+  // On stdin, which the CLI reads when it is not a terminal: a command line is visible to every process.
+  await cli(s, ["config", "set", key, "--secret"], randomBytes(16).toString("hex"));
   return true;
 }
 
-/** `pulumi <args> --stack <name> --non-interactive <last>`: its stdout. */
-async function cli(s: StartStack, args: string[], last: string[] = []): Promise<string> {
-  const full = [...args, "--stack", s.stackName, "--non-interactive", ...last];
-  const result = await s.run(full, s.workDir, s.env);
+/** `pulumi <args> --stack <name> --non-interactive`, `input` on its stdin: its stdout. */
+async function cli(s: StartStack, args: string[], input?: string): Promise<string> {
+  const full = [...args, "--stack", s.stackName, "--non-interactive"];
+  const result = await s.run(full, s.workDir, s.env, undefined, undefined, input);
   return result.stdout;
 }
