@@ -27,7 +27,7 @@ it("sets a generated secret through stdin, with no value on the command line", a
   const { stack, runs } = recorded();
   expect(await ensureSecret(stack, "app:signingSecret")).toBe(true);
   expect(runs).toHaveLength(1);
-  const [{ args, input }] = runs;
+  const { args, input } = runs[0]!;
   expect(args.slice(0, 4)).toEqual(["config", "set", "app:signingSecret", "--secret"]);
   expect(input).toMatch(/^[0-9a-f]{32}$/);
   expect(args.join(" ")).not.toContain(input!);
