@@ -27,7 +27,7 @@ export const PACKAGINGS = ["executable", "runtime_nodejs", "bundle"] as const;
 export type Packaging = (typeof PACKAGINGS)[number];
 
 /** One start: wall ms from spawn to the port line, CPU ms the process had used by then. */
-interface Start {
+export interface Start {
   wallMs: number;
   cpuMs: number;
 }
@@ -54,14 +54,17 @@ export async function ensurePackagings(log: (line: string) => void): Promise<voi
   }
 }
 
-async function startOnce(packaging: Packaging): Promise<Start> {
-  const [file, args] = command(packaging);
+/**
+ * Starts `file <args>` (with `env` over this process's environment) and stops it once it has
+ * printed its first output line: the wall ms until then, and the CPU ms it had used.
+ */
+export async function startToFirstLine(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Start> {
   const started = process.hrtime.bigint();
-  const child = spawn(file, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(file, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
   try {
     await new Promise<void>((resolve, reject) => {
       child.once("error", reject);
-      child.once("exit", (code) => reject(new Error(`${packaging}: exited ${code} before printing its port`)));
+      child.once("exit", (code) => reject(new Error(`${file}: exited ${code} before printing its first line`)));
       child.stdout.once("data", () => resolve());
     });
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -72,6 +75,10 @@ async function startOnce(packaging: Packaging): Promise<Start> {
     child.kill();
     await exited;
   }
+}
+
+function startOnce(packaging: Packaging): Promise<Start> {
+  return startToFirstLine(...command(packaging));
 }
 
 /** `plugin_start` per packaging: median wall ms (value) and CPU ms, over `rounds` interleaved rounds. */

@@ -11,7 +11,8 @@
  * doors (bench/frontDoors.ts): BENCH_NATIVE_N (2000), BENCH_NATIVE_ROUNDS (3). The plugin part:
  * BENCH_PLUGIN_ROUNDS (7, bench/pluginStart.ts), BENCH_CALL_REPEATS (20, bench/pluginCalls.ts),
  * BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts). The front door: BENCH_START_ROUNDS (3, bench/npmStart.ts).
- * The code cache: BENCH_CACHE_ROUNDS (5, bench/codeCacheStart.ts).
+ * The code cache: BENCH_CACHE_ROUNDS (5, bench/codeCacheStart.ts). The Terraform door (bench/terraform.ts):
+ * BENCH_TF_ROUNDS (7), BENCH_TF_N (500), BENCH_TF_SCALE_ROUNDS (3).
  * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -36,6 +37,7 @@ import { measurePluginStart } from "./pluginStart";
 import { measureYamlPreview, type PreviewComparison } from "./yamlPreview";
 import { measureScale, type ScaleEntry } from "./scale";
 import { writeScaleChart } from "./scaleChart";
+import { measureTerraform, type TfComparison } from "./terraform";
 
 const ROOT = resolve(__dirname, "..");
 const N = Number(process.env.BENCH_N ?? 200);
@@ -54,6 +56,9 @@ const YAML_ROUNDS = Number(process.env.BENCH_YAML_ROUNDS ?? 5);
 const CALL_REPEATS = Number(process.env.BENCH_CALL_REPEATS ?? 20);
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const CACHE_ROUNDS = Number(process.env.BENCH_CACHE_ROUNDS ?? 5);
+const TF_ROUNDS = Number(process.env.BENCH_TF_ROUNDS ?? 7);
+const TF_N = Number(process.env.BENCH_TF_N ?? 500);
+const TF_SCALE_ROUNDS = Number(process.env.BENCH_TF_SCALE_ROUNDS ?? 3);
 const RESULTS = join(__dirname, "results.json");
 /** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
 const scaleRounds = (n: number, mode: Mode) =>
@@ -205,7 +210,14 @@ async function main(): Promise<void> {
   let scale: ScaleEntry[] | undefined;
   let frontDoors: FrontDoorResults | undefined;
 
-  if (parts.has("fixed") || parts.has("scale") || parts.has("native") || parts.has("plugin") || parts.has("start")) {
+  if (
+    parts.has("fixed") ||
+    parts.has("scale") ||
+    parts.has("native") ||
+    parts.has("plugin") ||
+    parts.has("start") ||
+    parts.has("terraform")
+  ) {
     const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
     const dir = join(ROOT, ".work", "bench");
     rmSync(dir, { recursive: true, force: true });
@@ -230,6 +242,13 @@ async function main(): Promise<void> {
       if (parts.has("start")) {
         log("the second npm start against pulumi up by hand…");
         results.npm_start_vs_pulumi_up = await measureNpmStart(ctx, START_ROUNDS, log);
+      }
+      if (parts.has("terraform")) {
+        log("the Terraform door: tofu with our provider against the Go anchor…");
+        Object.assign(
+          results,
+          await measureTerraform(ctx, { rounds: TF_ROUNDS, n: TF_N, scaleRounds: TF_SCALE_ROUNDS }, log),
+        );
       }
     } finally {
       await emulator.close();
@@ -280,6 +299,23 @@ async function main(): Promise<void> {
   if (results.plugin_calls) printPluginCalls(results.plugin_calls as Record<string, CallCost>);
   if (results.yaml_preview_vs_engine_floor)
     printYamlPreview(results.yaml_preview_vs_engine_floor as Record<string, PreviewComparison>);
+  if (results.tofu_plan_one_vs_go_anchor)
+    printComparisons("terraform", {
+      plan_one: results.tofu_plan_one_vs_go_anchor as TfComparison,
+      handshake: results.tofu_handshake_vs_go_anchor as TfComparison,
+      ...Object.fromEntries(
+        Object.entries(results.tofu_500_vs_floor as Record<string, TfComparison>).map(([k, v]) => [`${k}_500`, v]),
+      ),
+    });
+}
+
+/** Comparisons side by side: wall and CPU of ours and the floor's. */
+function printComparisons(title: string, comparisons: Record<string, TfComparison>): void {
+  console.log(`\n| ${title} | wall (floor) | ratio | cpu (floor) | cpu ratio | goal |\n|---|---|---|---|---|---|`);
+  for (const [name, e] of Object.entries(comparisons))
+    console.log(
+      `| ${name} | ${fmt(e.value)} ${e.unit} (${fmt(e.baseline)}) | ${fmt(e.ratio)} | ${fmt(e.cpu.value)} (${fmt(e.cpu.baseline)}) | ${fmt(e.cpu.ratio)} | ${e.goal} |`,
+    );
 }
 
 /** plugin_calls: each call's first and later cost to the plugin. */

@@ -1,0 +1,79 @@
+/**
+ * What N subscriptions cost whoever manages them, with no provider at all: N raw round trips of one
+ * operation to the service — Subscribe for a create, GetWebhookSubscription for a refresh,
+ * Unsubscribe for a destroy. The front doors' runs are compared with their engine's (or the Go
+ * anchor's) run plus these. Each round trip is what any caller must do: undici with the client's
+ * Agent settings, the answer's status checked and its body read, `CONCURRENCY` in flight at once,
+ * as a parallel run sends them. Subscriptions a Get or an Unsubscribe needs are made first, untimed.
+ */
+import { Agent } from "undici";
+import { WebhookSubscriptionClient } from "../provider/client";
+import { AGENT_OPTIONS } from "../provider/client/connection";
+import { CONFIGURATION_PATH, encodeSubscribe, Webhook, type SubscriptionSpec } from "../provider/wire";
+
+/** Round trips in flight at once. */
+const CONCURRENCY = 16;
+
+/** The operations a floor is made of. */
+export type RawOperation = "SubscribeToWebhook" | "GetWebhookSubscription" | "Unsubscribe";
+
+const spec = (i: number): SubscriptionSpec => ({
+  webhook: Webhook.BusinessObjectCreated,
+  filterObjectType: 2,
+  subscriberUrl: `https://hooks.example.com/raw-floor/${i}`,
+});
+
+/** The request of one round trip of `operation` on subscription `i` (`guid`, made first, for Get and Unsubscribe). */
+function request(operation: RawOperation, i: number, guid: string | undefined) {
+  switch (operation) {
+    case "SubscribeToWebhook":
+      return {
+        method: "POST" as const,
+        query: "",
+        body: JSON.stringify(encodeSubscribe(spec(i))),
+      };
+    case "GetWebhookSubscription":
+      return { method: "GET" as const, query: `webhookSubscriptionGUID=${guid}&` };
+    case "Unsubscribe":
+      return { method: "POST" as const, query: `webHookSubscriptionGUID=${guid}&` };
+  }
+}
+
+/** Seconds that `n` raw round trips of `operation` take against the instance at `url`. */
+export async function rawRoundTripSeconds(url: string, n: number, operation: RawOperation): Promise<number> {
+  const client = new WebhookSubscriptionClient({ baseUrl: url, token: "dev-builder" });
+  const raw = new Agent(AGENT_OPTIONS);
+  try {
+    const guids: (string | undefined)[] = [];
+    for (let i = 0; i < n; i++)
+      guids.push(operation === "SubscribeToWebhook" ? undefined : (await client.subscribe(spec(i))).guid);
+    const origin = new URL(url).origin;
+    const basePath = new URL(url).pathname.replace(/\/$/, "");
+    const roundTrip = async (i: number) => {
+      const { method, query, body } = { body: undefined, ...request(operation, i, guids[i]) };
+      const response = await raw.request({
+        origin,
+        path: `${basePath}${CONFIGURATION_PATH}/${operation}?${query}api-version=3`,
+        method,
+        headers: {
+          authorization: "Bearer dev-builder",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body }),
+      });
+      await response.body.text();
+      if (response.statusCode !== 200) throw new Error(`raw ${operation} answered ${response.statusCode}`);
+    };
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, n) }, async () => {
+        while (next < n) await roundTrip(next++);
+      }),
+    );
+    return (performance.now() - started) / 1000;
+  } finally {
+    await client.close();
+    await raw.close();
+  }
+}
