@@ -304,7 +304,7 @@ async function main(): Promise<void> {
       plan_one: results.tofu_plan_one_vs_go_anchor as TfComparison,
       handshake: results.tofu_handshake_vs_go_anchor as TfComparison,
       ...Object.fromEntries(
-        Object.entries(results.tofu_500_vs_floor as Record<string, TfComparison>).map(([k, v]) => [`${k}_500`, v]),
+        Object.entries(results.tofu_500_vs_floor as Record<string, TfComparison>).map(([k, v]) => [`${k}_${v.n}`, v]),
       ),
     });
 }

@@ -63,6 +63,8 @@ resource "webhooks_subscription" "bench" {
   count              = ${n}
   webhook            = "PacketCreated"
   filter_object_type = 2
+  filter_object_guid = "6f1c2a3b-0000-4000-8000-000000000001"
+  custom_header      = "X-Bench"
   subscriber_url     = "https://hooks.example.com/bench/\${count.index}"
 }
 `;
