@@ -272,7 +272,7 @@ export function floorComparisons(
         `ratio <= 1.15 (the Go anchor's ${command} plus ${n} raw ${FLOOR_OPERATION[command]} round trips)`,
         "diagnostic: against the Go anchor's run alone (the round trips' CPU is the emulator's)",
       );
-      return [command, { ...comparison, n }];
+      return [command, { ...comparison, n, cpu: { ...comparison.cpu, n } }];
     }),
   ) as Record<TfCommand, TfComparison>;
 }
