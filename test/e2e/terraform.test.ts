@@ -3,17 +3,22 @@
  * run builds once, against the emulator: the same behaviour as the Pulumi front doors, in a
  * Terraform user's commands. One apply per scenario; the CLIs need no `init` with dev_overrides.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulatorHarness";
 import { sharedPluginBuild } from "../support/pluginBuild";
-import { devOverrides, TerraformProject, terraformOnPath, type TerraformCli } from "./terraform/cli";
+import { requireTofu, type TerraformCli } from "../support/terraformClis";
+import { devOverrides, TerraformProject } from "./terraform/cli";
 
 const ORDERS = "6f1c2a3b-0000-4000-8000-000000000001";
-const terraform = terraformOnPath();
-const clis: TerraformCli[] = [...(terraform ? [terraform] : [])];
+/**
+ * tofu always (provisioned by the global setup: its absence fails the scenarios, never skips them),
+ * terraform when one is on PATH. Named here; the CLIs themselves are found before each set runs.
+ */
+const onPath = (process.env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, "terraform")));
+const CLI_NAMES = ["tofu", ...(onPath ? ["terraform"] : [])];
 
 /** A subscription in HCL: PacketCreated on ORDERS, to `url`, plus any `extra` lines. */
 function subscription(name: string, url: string, extra = ""): string {
@@ -28,23 +33,29 @@ function subscription(name: string, url: string, extra = ""): string {
   ].join("\n");
 }
 
-describe.each(clis)("$name", (cli) => {
+describe.each(CLI_NAMES)("%s", (name) => {
   const emulator = useEmulator();
+  let cli: TerraformCli;
   let cliConfig: string;
   let root: string;
 
   beforeAll(async () => {
+    // tofu's set fails without tofu; terraform's runs whether or not tofu could be had.
+    if (name === "tofu") {
+      const tofu = requireTofu();
+      cli = { name, path: tofu.path, version: tofu.version };
+    } else {
+      const dir = (process.env.PATH ?? "").split(delimiter).find((d) => d && existsSync(join(d, "terraform")));
+      cli = { name: "terraform", path: join(dir!, "terraform"), version: "" };
+    }
     const { pluginDir } = await sharedPluginBuild();
-    root = mkdtempSync(join(tmpdir(), `tf-${cli.name}-`));
+    root = mkdtempSync(join(tmpdir(), `tf-${name}-`));
     cliConfig = devOverrides(root, pluginDir);
   }, 900_000);
 
   /** A fresh project whose provider reaches the emulator through the WEBHOOKS_* variables. */
-  function project(name: string, env: NodeJS.ProcessEnv = {}): TerraformProject {
-    return new TerraformProject(cli, join(root, name), {
-      TF_CLI_CONFIG_FILE: cliConfig,
-      TF_IN_AUTOMATION: "1",
-      CHECKPOINT_DISABLE: "1",
+  function project(folder: string, env: NodeJS.ProcessEnv = {}): TerraformProject {
+    return new TerraformProject(cli, join(root, folder), cliConfig, {
       WEBHOOKS_BASE_URL: emulator.url,
       WEBHOOKS_TOKEN: "dev-builder",
       ...env,
@@ -120,7 +131,7 @@ describe.each(clis)("$name", (cli) => {
     ]);
   });
 
-  it("imports a subscription by its GUID, then plans no change", async () => {
+  it("imports a subscription by its GUID, then plans no change; the data sources read it", async () => {
     const existing = await emulator.subscribe({
       Webhook: 0,
       FilterObjectType: 2,
@@ -129,13 +140,24 @@ describe.each(clis)("$name", (cli) => {
     });
     const p = project("import");
     p.write(
-      `import {\n  to = webhooks_subscription.orders\n  id = "${existing.GUID}"\n}\n\n${subscription("orders", "https://hooks.example.com/orders")}`,
+      [
+        `import {\n  to = webhooks_subscription.orders\n  id = "${existing.GUID}"\n}`,
+        subscription("orders", "https://hooks.example.com/orders"),
+        `data "webhooks_subscription" "existing" {\n  guid = "${existing.GUID}"\n}`,
+        `data "webhooks_subscriptions" "all" {}`,
+        `output "url" {\n  value = data.webhooks_subscription.existing.subscriber_url\n}`,
+        `output "listed" {\n  value = [for s in data.webhooks_subscriptions.all.subscriptions : s.guid]\n}`,
+      ].join("\n\n"),
     );
     const apply = await p.run(["apply", "-auto-approve"]);
     expect(apply.stdout).toContain("1 imported, 0 added, 0 changed, 0 destroyed");
     await p.run(["plan", "-detailed-exitcode"], 0);
     const state = await p.state();
-    expect(state.values?.root_module?.resources?.[0]?.values).toMatchObject({ guid: existing.GUID, id: existing.GUID });
+    const imported = state.values?.root_module?.resources?.find((r) => r.address === "webhooks_subscription.orders");
+    expect(imported?.values).toMatchObject({ guid: existing.GUID, id: existing.GUID });
+    const outputs = JSON.parse((await p.run(["output", "-json"])).stdout) as Record<string, { value: unknown }>;
+    expect(outputs.url?.value).toBe("https://hooks.example.com/orders");
+    expect(outputs.listed?.value).toEqual([existing.GUID]);
     expect(await emulator.all()).toHaveLength(1);
   });
 
@@ -215,9 +237,4 @@ describe.each(clis)("$name", (cli) => {
     ]);
     await p.run(["plan", "-detailed-exitcode"], 0);
   });
-});
-
-it("runs with at least one CLI", () => {
-  // OpenTofu joins once it is provisioned for tests; until then terraform on PATH is required.
-  expect(clis.map((c) => c.name)).not.toEqual([]);
 });

@@ -1,28 +1,12 @@
 /**
- * Terraform and OpenTofu as a user runs them, with the run's one plugin build (support/pluginBuild.ts)
+ * Terraform and OpenTofu (support/terraformClis.ts) as a user runs them, with the run's one plugin build (support/pluginBuild.ts)
  * installed through a `dev_overrides` CLI configuration: a folder holding
  * `terraform-provider-webhooks`, which starts the plugin's entry as the release's executable does.
  */
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { execFileSync } from "node:child_process";
 import { run, type Result } from "../../support/commands";
-
-/** A Terraform-compatible CLI: its name in test titles and its executable. */
-export interface TerraformCli {
-  readonly name: string;
-  readonly executable: string;
-}
-
-/** The `terraform` on PATH, if any. */
-export function terraformOnPath(): TerraformCli | undefined {
-  try {
-    const executable = execFileSync("sh", ["-c", "command -v terraform"], { encoding: "utf8" }).trim();
-    return executable ? { name: "terraform", executable } : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { cliEnv, type TerraformCli } from "../../support/terraformClis";
 
 /**
  * The CLI configuration that makes `webhook-subscriptions/webhooks` the plugin in `pluginDir`
@@ -47,6 +31,8 @@ export class TerraformProject {
   constructor(
     readonly cli: TerraformCli,
     readonly dir: string,
+    /** The CLI configuration file (`devOverrides`). */
+    private readonly cliConfig: string,
     private readonly env: NodeJS.ProcessEnv,
   ) {
     mkdirSync(dir, { recursive: true });
@@ -62,7 +48,13 @@ export class TerraformProject {
 
   /** Runs the CLI with `args` (no colour, no prompts); rejects unless it exits with `expected`. */
   run(args: string[], expected = 0, env: NodeJS.ProcessEnv = {}): Promise<Result> {
-    return run(this.cli.executable, [...args, "-no-color"], this.dir, { ...this.env, ...env }, expected);
+    return run(
+      this.cli.path,
+      [...args, "-no-color"],
+      this.dir,
+      cliEnv(this.cliConfig, { ...this.env, ...env }),
+      expected,
+    );
   }
 
   /** The state as `show -json` gives it. */
