@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { loadState } from "../emulator/stateFile";
 
 export const EMULATOR_DIR = ".emulator";
 const STATE_FILE = "state.json";
@@ -24,6 +25,14 @@ export function savedPort(root: string): number | undefined {
 /** Whether the embedded emulator of `root` holds any state yet (a first `npm start` has run). */
 export function hasState(root: string): boolean {
   return existsSync(join(root, EMULATOR_DIR, STATE_FILE));
+}
+
+/**
+ * How many subscriptions the embedded emulator of `root` holds in its saved state: while there are
+ * any, a stack moving to another instance still has subscriptions to unsubscribe there.
+ */
+export async function heldSubscriptions(root: string): Promise<number> {
+  return hasState(root) ? (await loadState(join(root, EMULATOR_DIR, STATE_FILE))).subscriptions.length : 0;
 }
 
 /** Starts the embedded emulator of `root` on its saved port, or a free one (then saved). */
