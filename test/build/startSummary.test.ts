@@ -10,48 +10,33 @@ import { describeChanges, refreshChanges } from "../../scripts/startSummary";
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 const live = { guid: "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b", subscriberUrl: "https://hooks.example.com/a" };
 
+/** A step's state as the engine reports it: only the type and the outputs matter here. */
+function state(type: string, outputs: Record<string, unknown>) {
+  return {
+    type,
+    urn: "",
+    custom: true,
+    delete: false,
+    id: "",
+    parent: "",
+    protect: false,
+    inputs: {},
+    outputs,
+    provider: "",
+  };
+}
+
 /** The event of one resource's refresh step, from its outputs before and after (none: it is gone). */
 function refreshed(before: Record<string, unknown>, after?: Record<string, unknown>, type = TYPE): EngineEvent {
-  return {
-    sequence: 0,
-    timestamp: 0,
-    resOutputsEvent: {
-      metadata: {
-        op: "refresh",
-        urn: `urn:pulumi:dev::p::${type}::x`,
-        type,
-        old: {
-          type,
-          urn: "",
-          custom: true,
-          delete: false,
-          id: "",
-          parent: "",
-          protect: false,
-          inputs: {},
-          outputs: before,
-          provider: "",
-        },
-        ...(after === undefined
-          ? {}
-          : {
-              new: {
-                type,
-                urn: "",
-                custom: true,
-                delete: false,
-                id: "",
-                parent: "",
-                protect: false,
-                inputs: {},
-                outputs: after,
-                provider: "",
-              },
-            }),
-        provider: "",
-      },
-    },
-  } as unknown as EngineEvent;
+  const metadata = {
+    op: "refresh",
+    urn: `urn:pulumi:dev::p::${type}::x`,
+    type,
+    old: state(type, before),
+    ...(after === undefined ? {} : { new: state(type, after) }),
+    provider: "",
+  };
+  return { sequence: 0, timestamp: 0, resOutputsEvent: { metadata } } as unknown as EngineEvent;
 }
 
 it("does not count a refresh that only records the instance's new address", () => {

@@ -3,17 +3,14 @@
  * holder's pid and address, and leaves the file alone; the lock of a `kill -9`ed emulator is
  * stale and taken over by the next one.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnEmulator } from "../../emulator/spawn";
+import { runEmulatorToEnd, spawnEmulator } from "../../emulator/spawn";
 import { lockPathOf, startEmulator, StateFileInUseError } from "../../emulator";
 import { EmulatorHarness, typeScopedBody } from "../support/emulatorHarness";
-
-const CLI = join(__dirname, "../../cli/index.ts");
 
 let directory: string;
 let statePath: string;
@@ -22,18 +19,6 @@ beforeEach(async () => {
   statePath = join(directory, "state.json");
 });
 afterEach(() => rm(directory, { recursive: true, force: true }));
-
-/** `webhook-subscriptions emulator <args>` to completion: for a start that must refuse. */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, "emulator", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
-}
 
 describe("a held state file", () => {
   it("refuses a second emulator in the same process, naming the holder; free again once it closes", async () => {
@@ -62,7 +47,7 @@ describe("a held state file", () => {
   it("makes the command exit 1 at once, naming the holder's pid and address and how to reach it", async () => {
     const holder = await spawnEmulator(["--port", "0", "--state", statePath]);
     try {
-      const second = await runCli(["--port", "0", "--state", statePath]);
+      const second = await runEmulatorToEnd(["--port", "0", "--state", statePath]);
       expect(second.code).toBe(1);
       expect(second.stdout).toBe("");
       expect(second.stderr).toContain(
