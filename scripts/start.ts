@@ -23,7 +23,8 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import type { RunningEmulator } from "../emulator";
+import { BUILDER_TOKEN, type RunningEmulator } from "../emulator";
+import { adminTokenProblem } from "../emulator/options";
 import { redact } from "../provider/client";
 import { directoryProgram, engineEnv, inProcess, LOCAL_PASSPHRASE } from "../engine/automation";
 import { inlineUp } from "../engine/inlineUp";
@@ -113,10 +114,13 @@ async function instanceFor(stack: StartStack, configured: string | undefined): P
     say(`instance: ${redact(configured)} (stack config webhooks:baseUrl); the embedded emulator is not started`);
     return undefined;
   }
-  const emulator = await startEmbeddedEmulator(ROOT, say);
-  // The environment, not the stack config: the default provider reads it where the config has no baseUrl.
-  Object.assign(stack.env, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
   if (configured) {
+    // The move unsubscribes from the emulator with the stack's credentials: it accepts the token too.
+    const token = (await configValue(stack, "webhooks:token")) ?? process.env.WEBHOOKS_TOKEN;
+    const usable = token !== undefined && adminTokenProblem(token) === undefined;
+    const emulator = await startEmbeddedEmulator(ROOT, say, usable ? { adminToken: token } : {});
+    // The old default provider of the state has no baseUrl nor token: it reads these (config wins for the new one).
+    Object.assign(stack.env, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: token ?? BUILDER_TOKEN });
     say(`instance: ${redact(configured)} (stack config webhooks:baseUrl)`);
     say(
       `  the embedded emulator is started too, at ${emulator.url}: it still holds ${held} subscription(s); ` +
@@ -124,6 +128,9 @@ async function instanceFor(stack: StartStack, configured: string | undefined): P
     );
     return emulator;
   }
+  const emulator = await startEmbeddedEmulator(ROOT, say);
+  // The environment, not the stack config: its port may move, and a webhooks:baseUrl set later wins.
+  Object.assign(stack.env, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: BUILDER_TOKEN });
   say(`instance: the embedded emulator at ${emulator.url} (state: ${EMULATOR_DIR}/)`);
   say(`  its API description, while this runs: ${emulator.url}${SWAGGER_PATH} (Swagger UI; docs/emulator.md)`);
   return emulator;
