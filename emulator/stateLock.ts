@@ -10,6 +10,7 @@
  * killed emulator's successor starts at once instead of after a timeout.
  */
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
 import { dirname } from "node:path";
 import { isRunning, writeFileAtomic } from "./stateFile";
 
@@ -18,6 +19,22 @@ export interface LockHolder {
   readonly pid: number;
   /** Its base URL; null while it is still starting (not listening yet). */
   readonly url: string | null;
+}
+
+/** The lock file's content: the holder, and which run of its pid holds it. */
+interface LockContent extends LockHolder {
+  /**
+   * Names this process among every process that has had its pid: a container started again gets
+   * the same pid, and its own lock from the last run must not look held by itself.
+   */
+  readonly run: string;
+}
+
+const THIS_RUN = randomUUID();
+
+/** Whether the holder still runs: its pid does and, when that is this process's pid, it is this run. */
+function holds(holder: LockContent): boolean {
+  return holder.pid === process.pid ? holder.run === THIS_RUN : isRunning(holder.pid);
 }
 
 /** The lock file of a state file. */
@@ -46,8 +63,13 @@ export class StateFileInUseError extends Error {
   }
 }
 
+/** The holder as the error message shows it. */
+function holderOf({ pid, url }: LockContent): LockHolder {
+  return { pid, url };
+}
+
 /** Reads the holder a lock file names, or undefined when the file is gone or not a lock. */
-async function readHolder(lockPath: string): Promise<LockHolder | undefined> {
+async function readHolder(lockPath: string): Promise<LockContent | undefined> {
   let text: string;
   try {
     text = await readFile(lockPath, "utf8");
@@ -56,9 +78,9 @@ async function readHolder(lockPath: string): Promise<LockHolder | undefined> {
     throw error;
   }
   try {
-    const parsed = JSON.parse(text) as Partial<LockHolder>;
+    const parsed = JSON.parse(text) as Partial<LockContent>;
     if (Number.isInteger(parsed.pid) && (typeof parsed.url === "string" || parsed.url === null))
-      return { pid: parsed.pid as number, url: parsed.url };
+      return { pid: parsed.pid as number, url: parsed.url, run: String(parsed.run) };
   } catch {
     // Not JSON: not ours, treated as stale below.
   }
@@ -66,7 +88,7 @@ async function readHolder(lockPath: string): Promise<LockHolder | undefined> {
 }
 
 /** Writes `holder` to `lockPath` only if no lock exists there: false when one does. */
-async function createExclusive(lockPath: string, holder: LockHolder): Promise<boolean> {
+async function createExclusive(lockPath: string, holder: LockContent): Promise<boolean> {
   const temporary = `${lockPath}.${process.pid}.tmp`;
   await writeFile(temporary, JSON.stringify(holder), { mode: 0o600 });
   try {
@@ -86,7 +108,7 @@ export class StateLock {
 
   private constructor(
     private readonly statePath: string,
-    private holder: LockHolder,
+    private holder: LockContent,
   ) {}
 
   /**
@@ -96,16 +118,15 @@ export class StateLock {
   static async acquire(statePath: string): Promise<StateLock> {
     const lockPath = lockPathOf(statePath);
     await mkdir(dirname(lockPath), { recursive: true });
-    const mine: LockHolder = { pid: process.pid, url: null };
+    const mine: LockContent = { pid: process.pid, url: null, run: THIS_RUN };
     // Twice at most: once as found, once after removing a stale lock.
     for (let attempt = 0; attempt < 2; attempt++) {
       if (await createExclusive(lockPath, mine)) return new StateLock(statePath, mine);
       const holder = await readHolder(lockPath);
-      if (holder !== undefined && isRunning(holder.pid)) throw new StateFileInUseError(statePath, holder);
+      if (holder !== undefined && holds(holder)) throw new StateFileInUseError(statePath, holderOf(holder));
       await unlink(lockPath).catch(() => undefined);
     }
-    const holder = await readHolder(lockPath);
-    throw new StateFileInUseError(statePath, holder ?? mine);
+    throw new StateFileInUseError(statePath, holderOf((await readHolder(lockPath)) ?? mine));
   }
 
   /** Records the address the emulator listens on, for the message a second emulator prints. */
@@ -119,6 +140,6 @@ export class StateLock {
     if (this.released) return;
     this.released = true;
     const lockPath = lockPathOf(this.statePath);
-    if ((await readHolder(lockPath))?.pid === process.pid) await unlink(lockPath).catch(() => undefined);
+    if ((await readHolder(lockPath))?.run === THIS_RUN) await unlink(lockPath).catch(() => undefined);
   }
 }

@@ -4,7 +4,7 @@
  * stale and taken over by the next one.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -74,13 +74,24 @@ describe("a lock left by a killed emulator", () => {
 
     const next = await spawnEmulator(["--port", "0", "--state", statePath]);
     try {
-      expect(JSON.parse(await readFile(lockPathOf(statePath), "utf8"))).toEqual({
+      expect(JSON.parse(await readFile(lockPathOf(statePath), "utf8"))).toMatchObject({
         pid: next.child.pid,
         url: next.url,
       });
       expect((await EmulatorHarness.attach(next.url).all()).map((s) => s.GUID)).toEqual([created.GUID]);
     } finally {
       expect(await next.stop()).toBe(0);
+    }
+  });
+
+  it("is stale too when it names this very pid from an earlier run (a container started again)", async () => {
+    const earlier = { pid: process.pid, url: "http://127.0.0.1:9", run: "an earlier run of this pid" };
+    await writeFile(lockPathOf(statePath), JSON.stringify(earlier));
+    const emulator = await EmulatorHarness.start({ statePath });
+    try {
+      expect(JSON.parse(await readFile(lockPathOf(statePath), "utf8"))).toMatchObject({ url: emulator.url });
+    } finally {
+      await emulator.close();
     }
   });
 });
