@@ -6,11 +6,16 @@
  * provider and prints its port, which the engine reads from stdout, and sends the lifecycle's
  * warnings to the engine (engineLog.ts). Nothing here parses the schema: GetSchema serves it as
  * the build wrote it, and the version comes on its own.
+ *
+ * The same executable is the Terraform and OpenTofu provider: started with go-plugin's magic
+ * cookie, it serves tfplugin6 instead (provider/terraform/main.ts), loaded only then, so that the
+ * Pulumi door loads nothing of it.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as sea from "node:sea";
 import { serve } from "./server";
+import { startedAsTerraformProvider } from "../terraform/goPlugin/handshake";
 
 /**
  * The schema and the version the build embedded in the executable (assets `schema.json`,
@@ -24,6 +29,10 @@ function readPlugin(dir: string): { schema: string; version: string } {
 }
 
 async function main(): Promise<void> {
+  if (startedAsTerraformProvider()) {
+    const { serveTerraform } = await import("../terraform/main");
+    return serveTerraform(readPlugin(__dirname));
+  }
   // The engine's address: run-plugin hands the plugin its arguments as they came.
   const engine = process.argv[2];
   const plugin = await serve({ ...readPlugin(__dirname), ...(engine ? { engine } : {}) });

@@ -1,0 +1,186 @@
+/**
+ * The Terraform schema of the provider, its resource and its data sources, derived from the one
+ * model as the Pulumi package schema states it (provider/native/schema.ts): the same fields, which
+ * are required, which are secret (here `sensitive`), and the same descriptions, in HCL's
+ * snake_case. Only what Terraform has and Pulumi has not is declared here: the `id`, the write-only
+ * header value and its version, and the resource identity. A docs generator (tfplugindocs layout)
+ * builds on `terraformSchema` too.
+ */
+import type { PackageSchema } from "../native/schema";
+import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN, RESOURCE_TOKEN } from "../native/tokens";
+import type { CtyType } from "./values/codec";
+import { inHclTerms, RESOURCE_TYPE, snakeCase, SUBSCRIPTION_DATA_SOURCE, SUBSCRIPTIONS_DATA_SOURCE } from "./names";
+
+/**
+ * The resource's schema version. Bumped with every change of the state's shape, together with an
+ * upgrade from the previous version in UpgradeResourceState.
+ */
+export const SCHEMA_VERSION = 0;
+
+/** One attribute of a block. */
+export interface Attribute {
+  readonly name: string;
+  readonly type: CtyType;
+  readonly description: string;
+  readonly required?: boolean;
+  readonly optional?: boolean;
+  readonly computed?: boolean;
+  readonly sensitive?: boolean;
+  /** Never stored in plan or state (clients with write-only support: Terraform and OpenTofu ≥ 1.11). */
+  readonly writeOnly?: boolean;
+}
+
+/** A block of attributes (Terraform's `Schema.Block`) with its version. */
+export interface Block {
+  readonly version: number;
+  readonly description: string;
+  readonly attributes: readonly Attribute[];
+}
+
+/** Everything GetProviderSchema and GetResourceIdentitySchemas say. */
+export interface TerraformSchema {
+  readonly provider: Block;
+  readonly resources: Readonly<Record<string, Block>>;
+  readonly dataSources: Readonly<Record<string, Block>>;
+  /** The resource identity (protocol 6.9+): the GUID, the same as the import ID. */
+  readonly identities: Readonly<Record<string, { version: number; attributes: readonly Attribute[] }>>;
+}
+
+/** The model's settings an explicit Pulumi `Provider` alone has: Terraform's provider block reads variables by HCL. */
+const PULUMI_ONLY_SETTINGS = new Set(["tokenFromEnv", "clientSecretFromEnv"]);
+/** Outputs Terraform has no use for: `webhook` already holds the event's name. */
+const PULUMI_ONLY_OUTPUTS = new Set(["webhookName"]);
+
+/** The write-only alternative to `custom_header_value`, and the version that says when it changed. */
+export const WRITE_ONLY_VALUE = "custom_header_value_wo";
+export const WRITE_ONLY_VERSION = "custom_header_value_wo_version";
+
+interface PropertySpec {
+  type?: string;
+  $ref?: string;
+  description?: string;
+  secret?: boolean;
+  items?: PropertySpec;
+}
+
+/** The cty type of a Pulumi property: enums are given by their member names. */
+function ctyType(spec: PropertySpec, schema: PackageSchema): CtyType {
+  if (spec.$ref) {
+    const type = schema.types[spec.$ref.replace("#/types/", "")] as { enum?: unknown } | undefined;
+    if (type?.enum) return "string";
+  }
+  if (spec.type === "string") return "string";
+  if (spec.type === "integer" || spec.type === "number") return "number";
+  if (spec.type === "boolean") return "bool";
+  throw new Error(`terraform schema: no cty type for ${JSON.stringify(spec)}`);
+}
+
+/** The cty object type of a block's attributes (what its DynamicValues are read and written as). */
+export function objectType(attributes: readonly Attribute[]): CtyType {
+  return ["object", Object.fromEntries(attributes.map((a) => [a.name, a.type]))];
+}
+
+/** The Terraform schema, from the Pulumi package schema the build derived from the model. */
+export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
+  const resource = pulumi.resources[RESOURCE_TOKEN]!;
+  const modelNames = [
+    ...Object.keys(resource.properties),
+    ...Object.keys(pulumi.provider.inputProperties),
+    ...Object.keys(resource.inputProperties),
+  ];
+  const hcl = (text: string | undefined) => inHclTerms(text ?? "", modelNames);
+  const attribute = (name: string, spec: PropertySpec, how: Partial<Attribute>): Attribute => ({
+    name: snakeCase(name),
+    type: ctyType(spec, pulumi),
+    description: hcl(spec.description),
+    ...(spec.secret ? { sensitive: true } : {}),
+    ...how,
+  });
+
+  const required = new Set(resource.requiredInputs);
+  const inputs = Object.entries(resource.inputProperties).map(([name, spec]) =>
+    attribute(name, spec, required.has(name) ? { required: true } : { optional: true }),
+  );
+  const computed = Object.entries(resource.properties)
+    .filter(([name]) => !(name in resource.inputProperties) && !PULUMI_ONLY_OUTPUTS.has(name))
+    .map(([name, spec]) => attribute(name, spec, { computed: true }));
+  const guid = computed.find((a) => a.name === "guid")!;
+  const id: Attribute = {
+    name: "id",
+    type: "string",
+    description: `The same as guid: ${guid.description}`,
+    computed: true,
+  };
+  const headerValue = inputs.find((a) => a.name === "custom_header_value")!;
+  const writeOnly: Attribute[] = [
+    {
+      name: WRITE_ONLY_VALUE,
+      type: "string",
+      description:
+        `${headerValue.description} Write-only: sent to the service but never stored in plan or state ` +
+        `(Terraform and OpenTofu 1.11 or later). Use it instead of custom_header_value, and change ${WRITE_ONLY_VERSION} to send a new value.`,
+      optional: true,
+      writeOnly: true,
+    },
+    {
+      name: WRITE_ONLY_VERSION,
+      type: "number",
+      description: `Any number; changing it sends ${WRITE_ONLY_VALUE} again (Terraform cannot compare a value it never stores).`,
+      optional: true,
+    },
+  ];
+
+  const providerAttributes = Object.entries(pulumi.provider.inputProperties)
+    .filter(([name]) => !PULUMI_ONLY_SETTINGS.has(name))
+    .map(([name, spec]) => attribute(name, spec, { optional: true }));
+
+  // A data source's attributes: everything the resource holds, computed, except its own arguments.
+  const read = [...inputs, ...computed]
+    .filter((a) => a.name !== "adopt_guid" && a.name !== "rotation")
+    .map(({ required: _r, optional: _o, ...a }): Attribute => ({ ...a, computed: true }));
+  const byGuid = read.map((a): Attribute => (a.name === "guid" ? { ...a, computed: false, required: true } : a));
+
+  const listed = pulumi.types[`${RESOURCE_TOKEN.split(":")[0]}:index:ListedSubscription`] as {
+    properties: Record<string, PropertySpec>;
+  };
+  const listedType: CtyType = [
+    "object",
+    Object.fromEntries(
+      Object.entries(listed.properties).map(([name, spec]) => [snakeCase(name), ctyType(spec, pulumi)]),
+    ),
+  ];
+
+  return {
+    provider: { version: 0, description: hcl(pulumi.provider.description), attributes: providerAttributes },
+    resources: {
+      [RESOURCE_TYPE]: {
+        version: SCHEMA_VERSION,
+        description: hcl(resource.description),
+        attributes: [id, ...inputs, ...writeOnly, ...computed],
+      },
+    },
+    dataSources: {
+      [SUBSCRIPTION_DATA_SOURCE]: {
+        version: 0,
+        description: hcl(pulumi.functions[GET_FUNCTION_TOKEN]!.description),
+        attributes: [id, ...byGuid.filter((a) => a.name !== "id")],
+      },
+      [SUBSCRIPTIONS_DATA_SOURCE]: {
+        version: 0,
+        description: hcl(pulumi.functions[LIST_FUNCTION_TOKEN]!.description),
+        attributes: [
+          { name: "id", type: "string", description: "The instance's base URL.", computed: true },
+          {
+            name: "subscriptions",
+            type: ["list", listedType],
+            description: hcl(listed.properties.guid ? "Every subscription of the instance, without its secrets." : ""),
+            computed: true,
+          },
+        ],
+      },
+    },
+    identities: {
+      [RESOURCE_TYPE]: { version: 0, attributes: [{ ...guid, computed: false, required: true }] },
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The one codec of Terraform values: cty's msgpack wire format (OpenTofu
+ * docs/plugin-protocol/object-wire-format.md) and its JSON form (the raw state that
+ * UpgradeResourceState gets), both read against the schema's type. Every value that crosses the
+ * protocol goes through here; nothing else knows msgpack.
+ *
+ * - a value not known yet is msgpack extension 0; a refined unknown (extension 12, e.g. "not null"
+ *   or a string prefix) is kept as it came, so it goes back exactly as Terraform sent it;
+ * - null is nil; a number may come as an integer, a float or (beyond float64) a decimal string.
+ */
+import { decode, encode, ExtensionCodec } from "@msgpack/msgpack";
+
+/** A cty type as the schema declares it (its JSON form, e.g. `"string"` or `["list", …]`). */
+export type CtyType =
+  | "string"
+  | "number"
+  | "bool"
+  | readonly ["list" | "set" | "map", CtyType]
+  | readonly ["object", Readonly<Record<string, CtyType>>];
+
+/** A value not known yet (until apply). */
+export class Unknown {
+  /**
+   * @param extension the msgpack extension it came as: 0, or 12 with its refinements in `data`.
+   * @param data the refinements, as they came; for a plain unknown, cty's one zero byte (`d4 00 00`).
+   */
+  constructor(
+    readonly extension: 0 | 12 = 0,
+    readonly data: Uint8Array = Uint8Array.of(0),
+  ) {}
+}
+
+/** The plain unknown. */
+export const UNKNOWN_VALUE = new Unknown();
+
+/** A decoded value: what JSON would hold, plus Unknown. */
+export type Value = null | string | number | boolean | Unknown | Value[] | { [name: string]: Value };
+
+const extensions = new ExtensionCodec();
+for (const extension of [0, 12] as const)
+  extensions.register({
+    type: extension,
+    encode: (input: unknown) => (input instanceof Unknown && input.extension === extension ? input.data : null),
+    decode: (data: Uint8Array) => new Unknown(extension, Uint8Array.from(data)),
+  });
+
+/** Fails with the path where a value does not fit its type: a bug of ours or of the client. */
+function mismatch(path: string, type: CtyType, value: unknown): never {
+  throw new TypeError(`value at ${path || "the root"} is not a ${JSON.stringify(type)}: ${typeof value}`);
+}
+
+/** A decoded tree checked against `type` (numbers as numbers, objects with every attribute). */
+function shaped(value: unknown, type: CtyType, path = ""): Value {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Unknown) return value;
+  if (type === "string") return typeof value === "string" ? value : mismatch(path, type, value);
+  if (type === "bool") return typeof value === "boolean" ? value : mismatch(path, type, value);
+  if (type === "number") {
+    const number = typeof value === "string" ? Number(value) : value;
+    return typeof number === "number" && !Number.isNaN(number) ? number : mismatch(path, type, value);
+  }
+  const [kind, inner] = type;
+  if (kind === "list" || kind === "set") {
+    if (!Array.isArray(value)) return mismatch(path, type, value);
+    return value.map((item, i) => shaped(item, inner, `${path}[${i}]`));
+  }
+  if (typeof value !== "object" || Array.isArray(value)) return mismatch(path, type, value);
+  const record = value as Record<string, unknown>;
+  if (kind === "map")
+    return Object.fromEntries(
+      Object.entries(record).map(([key, item]) => [key, shaped(item, inner, `${path}.${key}`)]),
+    );
+  return Object.fromEntries(
+    Object.entries(inner).map(([name, attribute]) => [name, shaped(record[name], attribute, `${path}.${name}`)]),
+  );
+}
+
+/** Reads a msgpack DynamicValue against its type. */
+export function fromMsgpack(bytes: Uint8Array, type: CtyType): Value {
+  return shaped(decode(bytes, { extensionCodec: extensions }), type);
+}
+
+/** Reads a JSON DynamicValue (or a raw state's JSON) against its type; attributes it lacks are null. */
+export function fromJson(bytes: Uint8Array | string, type: CtyType): Value {
+  const text = typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("utf8");
+  return shaped(JSON.parse(text), type);
+}
+
+/** Writes a value as msgpack against its type: an object gets every attribute of its type, null where unset. */
+export function toMsgpack(value: Value, type: CtyType): Uint8Array {
+  return encode(shaped(value, type), { extensionCodec: extensions, ignoreUndefined: false });
+}
