@@ -15,7 +15,7 @@ import { SECRET_OUTPUTS } from "../core/outputs";
 import { decode, encode, UNKNOWN } from "./codec";
 import { logWarningsTo } from "./engineLog";
 import { nativeConfigSource, settingName } from "./providerConfig";
-import type { NativeProviderOptions } from "./server";
+import type { NativeProviderOptions } from "./options";
 import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN } from "./tokens";
 
 /** A provider input that is always secret, whatever the program passed. */
