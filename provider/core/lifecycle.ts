@@ -48,6 +48,8 @@ export function createProvider(
   let configured: Configured = { error: new Error("the provider was used before `configure`: this is a bug") };
   /** Settings failures are reported in full once; later checks refer to it. */
   let settingsReported = false;
+  /** Subscriptions whose replacement was announced: the engine may diff one more than once per operation. */
+  const replacementAnnounced = new Set<string>();
 
   function session(): Session {
     if ("error" in configured) throw configured.error;
@@ -103,8 +105,13 @@ export function createProvider(
         if (!(await about(subjectOf(id, news), () => holds(session().home, id)))) replaces.push("baseUrl");
       }
       if (replaces.length > 0) {
-        // Said at preview (and again at up): a replacement is the moment receivers must be ready.
-        warnReplacement(news, replaces);
+        // Said at preview (and again at up), once per subscription: a replacement is the moment receivers must be ready.
+        if (!replacementAnnounced.has(id))
+          warnReplacement(news, replaces, {
+            replacedForLegacy: result.replacedForLegacy,
+            receiverAdvice: wording.receiverAdvice,
+          });
+        replacementAnnounced.add(id);
         // The replacement's create must make a new subscription, not adopt this identical one
         // (a rotation changes nothing the service stores).
         if (settings) session().claimed.add(id);

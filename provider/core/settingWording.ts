@@ -24,12 +24,18 @@ export interface FrontDoorWording {
   setting(ref: SettingRef): string;
   /** How to run fewer operations at once, e.g. `` `pulumi up --parallel N` ``. */
   readonly parallelism: string;
+  /**
+   * What receivers must do while a replaced subscription and its replacement both deliver, in
+   * words that fit the languages of the front door (a TypeScript API means nothing to YAML).
+   */
+  readonly receiverAdvice: string;
 }
 
 /**
  * Both Pulumi front doors (the dynamic provider and the native plugin): stack config
  * `webhooks:<name>` or the environment variable for the default provider, the argument of
- * the same name for an explicit `Provider`.
+ * the same name for an explicit `Provider`. The receiver advice holds for every language the
+ * native plugin serves; the dynamic provider, TypeScript only, says more (../dynamic/wording.ts).
  */
 export const PULUMI_WORDING: FrontDoorWording = {
   setting: ({ name, envVar, provider, source }) => {
@@ -39,4 +45,6 @@ export const PULUMI_WORDING: FrontDoorWording = {
     return `webhooks:${name} (or ${envVar})`;
   },
   parallelism: "`pulumi up --parallel N`",
+  receiverAdvice:
+    "receivers must accept both the old and the new Signature during the overlap (the new one is the resource's signature output)",
 };

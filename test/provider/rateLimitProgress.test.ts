@@ -99,6 +99,7 @@ describe("a create that meets 429 until the deadline", () => {
     const terraform: FrontDoorWording = {
       setting: ({ name, envVar }) => `${snake(name)} in the provider block (or ${envVar})`,
       parallelism: "`terraform apply -parallelism=N`",
+      receiverAdvice: "receivers must accept both Signatures",
     };
     const { error } = await rateLimitedCreate({ "webhooks:retryDeadlineMs": DEADLINE_MS }, {}, terraform);
     expect((error as Error).message).toContain(
