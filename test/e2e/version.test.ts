@@ -112,6 +112,10 @@ describe(`npm run dist: every artifact names ${NEXT}`, () => {
     `pulumi-webhook-subscriptions-${NEXT}.tgz`,
     `pulumi_webhooks-${NEXT}-py3-none-any.whl`,
     `pulumi_webhooks-${NEXT}.tar.gz`,
+    ...PLATFORMS.map((platform) => `terraform-provider-webhooks_${NEXT}_${platform.replace("-", "_")}.zip`),
+    `terraform-provider-webhooks_${NEXT}_SHA256SUMS`,
+    `terraform-provider-webhooks_${NEXT}_SHA256SUMS.sig`,
+    `terraform-provider-webhooks_${NEXT}_manifest.json`,
   ];
 
   it("file names: each versioned artifact, none of the old version; SHA256SUMS lists exactly them", () => {
@@ -196,4 +200,23 @@ describe(`npm run dist: every artifact names ${NEXT}`, () => {
     expect(bytes).toContain(`"version": "${NEXT}"`);
     rmSync(dir, { recursive: true });
   });
+
+  it.each(PLATFORMS)(
+    "%s: the Terraform zip holds terraform-provider-webhooks_v<new>, the archive's executable",
+    (platform) => {
+      const [os] = platform.split("-");
+      const entry = `terraform-provider-webhooks_v${NEXT}${os === "windows" ? ".exe" : ""}`;
+      const zip = join(release, `terraform-provider-webhooks_${NEXT}_${platform.replace("-", "_")}.zip`);
+      expect(execFileSync("unzip", ["-Z1", zip], { encoding: "utf8" })).toBe(`${entry}\n`);
+      const member = `pulumi-resource-webhooks${os === "windows" ? ".exe" : ""}`;
+      const archived = execFileSync(
+        "tar",
+        ["-xzOf", join(release, `pulumi-resource-webhooks-v${NEXT}-${platform}.tar.gz`), member],
+        {
+          maxBuffer: 2 ** 30,
+        },
+      );
+      expect(execFileSync("unzip", ["-p", zip, entry], { maxBuffer: 2 ** 30 }).equals(archived)).toBe(true);
+    },
+  );
 });

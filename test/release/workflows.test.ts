@@ -87,3 +87,20 @@ it("release.yml gives gpg the signing passphrase in a private file, never on a c
   expect(release).toContain("umask 077");
   expect(release).not.toMatch(/--passphrase[ =]"?\$/);
 });
+
+it("release.yml: npm run dist gets the Terraform signing key in its environment, and the companion repository gets the registry artifacts on the same tag", () => {
+  const release = read("release.yml");
+  const dist = /- run: npm run dist\n\s+env:\n((?:\s+\w+: .*\n)+)/.exec(release)?.[1] ?? "";
+  expect(dist).toContain("WEBHOOKS_RELEASE_GPG_KEY: ${{ secrets.TERRAFORM_GPG_PRIVATE_KEY }}");
+  expect(dist).toContain("WEBHOOKS_RELEASE_GPG_PASSPHRASE: ${{ secrets.TERRAFORM_GPG_PASSPHRASE }}");
+  // Never on gpg's command line: only scripts/release/gpgSign.ts reads them, and hands them over on stdin.
+  expect(release).not.toContain("$WEBHOOKS_RELEASE_GPG");
+  const job = release.slice(release.indexOf("\n  terraform-provider:\n"));
+  expect(job).toContain("needs: dist");
+  expect(job).toContain(
+    'gh release create "$GITHUB_REF_NAME" --repo webhook-subscriptions/terraform-provider-webhooks',
+  );
+  for (const asset of ['"_*.zip', '_SHA256SUMS"', '_SHA256SUMS.sig"', '_manifest.json"'])
+    expect(job).toContain(`"terraform-provider-webhooks_\${version}${asset}`);
+  expect(job).toContain('test -s "terraform-provider-webhooks_${version}_SHA256SUMS.sig"');
+});

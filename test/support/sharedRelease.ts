@@ -1,12 +1,16 @@
 /**
  * The test run's one release, as docs/release.md makes one: a copy of this checkout committed in
  * a fresh repository (as a clone has it), moved to RELEASE_VERSION by `npm version` (the version
- * script, the commit, the tag), then `npm run dist` there; built once per run (support/oncePerRun.ts).
+ * script, the commit, the tag), then `npm run dist` there with a signing key the test made, handed
+ * over in the environment as release.yml hands over its secret one; built once per run
+ * (support/oncePerRun.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "./commands";
+import { SIGNING_KEY_VARIABLE, SIGNING_PASSPHRASE_VARIABLE } from "../../scripts/release/gpgSign";
 import { REPO_ROOT, requireLanguageHosts } from "./engine";
+import { makeSigningKey, type TestSigningKey } from "./gpgKey";
 import { oncePerRun } from "./oncePerRun";
 import { copyRepository } from "./repoCopy";
 import { languageHostSourceEnv } from "./toolchain";
@@ -33,6 +37,8 @@ export interface SharedRelease {
   readonly dir: string;
   /** What `npm version` printed. */
   readonly transcript: string;
+  /** The key that signed the Terraform artifacts' SHA256SUMS. */
+  readonly signingKey: TestSigningKey;
 }
 
 /** The run's release, built by the first caller. Needs the Python and Node.js hosts (gen-sdk). */
@@ -56,10 +62,21 @@ async function build(checkout: string): Promise<SharedRelease> {
   const transcript = version.stdout + version.stderr;
   console.log(`[release] npm version ${RELEASE_VERSION} (from ${CHECKOUT_VERSION}): ${seconds(bumped)}\n${transcript}`);
 
+  const signingKey = makeSigningKey("webhook-subscriptions test release", "release passphrase");
   const dist = Date.now();
   // Every artifact, six platforms' executables among them: minutes on a loaded 2-core machine;
   // on a new machine also rcodesign's build (scripts/release/sign.ts: 437 s of CPU, once).
-  await run("npm", ["run", "dist"], checkout, {}, 0, 1_500_000);
+  await run(
+    "npm",
+    ["run", "dist"],
+    checkout,
+    {
+      [SIGNING_KEY_VARIABLE]: signingKey.armoredPrivate,
+      [SIGNING_PASSPHRASE_VARIABLE]: signingKey.passphrase,
+    },
+    0,
+    1_500_000,
+  );
   console.log(`[release] npm run dist: ${seconds(dist)}`);
-  return { checkout, dir: join(checkout, "dist", "release"), transcript };
+  return { checkout, dir: join(checkout, "dist", "release"), transcript, signingKey };
 }
