@@ -20,3 +20,7 @@ resource "webhooks_subscription" "object_created" {
 output "packet_created_guid" {
   value = webhooks_subscription.packet_created.guid
 }
+
+output "object_created_guid" {
+  value = webhooks_subscription.object_created.guid
+}
