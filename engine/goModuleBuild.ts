@@ -43,12 +43,12 @@ export async function buildGoModuleCommand(
     GOFLAGS: "-mod=readonly",
   };
   const id = `${command.module}@${command.version}`;
-  log(`downloading ${id} from the Go module proxy`);
-  const source = await moduleDir(id, env);
   const scratch = join(scratchRoot, `build-${process.pid}`);
-  rmSync(scratch, { recursive: true, force: true });
-  mkdirSync(scratchRoot, { recursive: true });
   try {
+    log(`downloading ${id} from the Go module proxy`);
+    const source = await moduleDir(id, env);
+    rmSync(scratch, { recursive: true, force: true });
+    mkdirSync(scratchRoot, { recursive: true });
     cpSync(source, scratch, { recursive: true });
     makeWritable(scratch); // the module cache's copy is read-only, and so would the copy be, even to rmSync
     log(`downloading ${id}'s dependencies`);

@@ -86,7 +86,11 @@ export async function provisionTofu(options: ProvisionTofuOptions = {}): Promise
   return { path, binDir, version, source: "go-build" };
 }
 
-/** `tofu version -json`'s version, or undefined when there is no working tofu there. */
+/**
+ * `<cli> version -json`'s version (tofu or terraform), or undefined when there is no working CLI
+ * there. Both print warnings about the CLI configuration (a TF_CLI_CONFIG_FILE naming a missing
+ * file, say) on stdout before the JSON, so the JSON is read from its first line.
+ */
 export async function tofuVersion(cli: string): Promise<string | undefined> {
   if (!existsSync(cli)) return undefined;
   try {
@@ -99,7 +103,8 @@ export async function tofuVersion(cli: string): Promise<string | undefined> {
       env,
       timeout: 30_000,
     });
-    return (JSON.parse(stdout) as { terraform_version?: string }).terraform_version;
+    const json = stdout.slice(Math.max(0, stdout.search(/^\{/m)));
+    return (JSON.parse(json) as { terraform_version?: string }).terraform_version;
   } catch {
     return undefined;
   }

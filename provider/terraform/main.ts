@@ -2,22 +2,59 @@
  * The Terraform and OpenTofu front door of the plugin executable: provider/native/main.ts calls
  * `serveTerraform` when the process was started with go-plugin's magic cookie. It reads the
  * client's handshake, serves tfplugin6 and go-plugin's services, prints the handshake line, and
- * exits when the client says Shutdown.
+ * exits when the client says Shutdown. The provider's calls (provider.ts: the core, zod, the
+ * client) are loaded by the first of them, after the handshake line, as the Pulumi door does.
  */
+import * as grpc from "@grpc/grpc-js";
 import { serviceDefinition } from "./protocol/services";
 import { handshakeRequest } from "./goPlugin/handshake";
 import { serveGoPlugin } from "./goPlugin/serve";
-import { terraformProvider } from "./provider";
+import type { TerraformProviderOptions } from "./provider";
+
+/** The Provider service, its implementation loaded on the first call (a failed load fails that call and is tried again). */
+function lazyProvider(
+  definition: grpc.ServiceDefinition,
+  options: TerraformProviderOptions,
+): grpc.UntypedServiceImplementation {
+  let loaded: Promise<grpc.UntypedServiceImplementation> | undefined;
+  const load = () =>
+    (loaded ??= import("./provider").then(
+      (provider) => provider.terraformProvider(options),
+      (err: unknown) => {
+        loaded = undefined;
+        throw err;
+      },
+    ));
+  return Object.fromEntries(
+    // The unary calls: the streaming ones (list resources, actions, state stores) are none of this provider's.
+    Object.entries(definition)
+      .filter(([, method]) => !method.requestStream && !method.responseStream)
+      .map(([method]) => [
+        method,
+        (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) =>
+          load().then(
+            (implementation) => {
+              const handler = implementation[method] as grpc.handleUnaryCall<unknown, unknown> | undefined;
+              if (handler) handler(call, callback);
+              else
+                callback({
+                  code: grpc.status.UNIMPLEMENTED,
+                  details: `${method} is not implemented by the webhooks provider`,
+                });
+            },
+            (err: unknown) => callback({ code: grpc.status.INTERNAL, details: String(err) }),
+          ),
+      ]),
+  );
+}
 
 /** Serves the provider for Terraform or OpenTofu; `schema` is the Pulumi package schema the build embedded. */
 export async function serveTerraform(plugin: { schema: string; version: string }): Promise<void> {
   const request = handshakeRequest();
+  const definition = serviceDefinition("tfplugin6.Provider");
   const running = await serveGoPlugin(
     request,
-    {
-      definition: serviceDefinition("tfplugin6.Provider"),
-      implementation: terraformProvider({ schema: plugin.schema }),
-    },
+    { definition, implementation: lazyProvider(definition, { schema: plugin.schema }) },
     serviceDefinition,
     () => process.exit(0),
   );

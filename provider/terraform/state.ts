@@ -6,6 +6,7 @@
  * refuses a planned or applied value that differs from the configuration.
  */
 import { isDeepStrictEqual } from "node:util";
+import { SUBSCRIPTION_FIELDS } from "../core/diff";
 import { checkInputs, UNKNOWN } from "../core/inputs";
 import type { SubscriptionOutputs } from "../core/outputs";
 import { webhookName } from "../wire";
@@ -17,16 +18,7 @@ import { Unknown, type Value } from "./values/codec";
 export type Attributes = Record<string, Value>;
 
 /** The resource's own arguments, by their model name: what checkInputs takes. */
-const ARGUMENTS = [
-  "webhook",
-  "filterObjectType",
-  "filterObjectGuid",
-  "subscriberUrl",
-  "customHeader",
-  "customHeaderValue",
-  "adoptGuid",
-  "rotation",
-] as const;
+const ARGUMENTS = [...SUBSCRIPTION_FIELDS, "adoptGuid", "rotation"] as const;
 
 /** Attributes only the service (or the provider) sets. */
 const COMPUTED = ["id", "guid", "signature", "base_url"] as const;

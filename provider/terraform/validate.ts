@@ -2,14 +2,14 @@
  * Validation of a `webhooks_subscription` configuration: the core's check (one failure per field,
  * every bad field at once) plus what only this front door needs:
  *
- * - `custom_header` must be written as the service saves it. The service turns spaces into
- *   hyphens; Terraform refuses an applied value that differs from the configuration, so the
- *   hyphenated form is asked for here rather than planned silently;
+ * - every value must be written as the service saves it (the core's normalised form): a header
+ *   name's spaces become hyphens, a GUID is saved in lower case. Terraform refuses a planned or
+ *   applied value that differs from the configuration, and a state that differs only in spelling
+ *   would plan an update forever, so the saved form is asked for here;
  * - the write-only header value needs a client that supports write-only attributes, and excludes
  *   `custom_header_value`.
  */
 import { checkInputs, UNKNOWN } from "../core/inputs";
-import { normalizeHeaderName } from "../wire";
 import { attributeError, type Diagnostic } from "./diagnostics";
 import { WRITE_ONLY_VALUE, WRITE_ONLY_VERSION } from "./schema";
 import { inputsOf, isUnknown, type Attributes } from "./state";
@@ -50,21 +50,28 @@ export function validateSubscription(
           "Set it to a number (e.g. 1) and change it whenever the value changes.",
       ),
     );
-  const header = config.custom_header;
-  if (typeof header === "string" && header.includes(" "))
+  const inputs = inputsOf(config);
+  const { failures } = checkInputs(inputs);
+  for (const failure of failures) {
+    const field = failure.property === "customHeaderValue" && usesWriteOnly ? WRITE_ONLY_VALUE : failure.property;
+    // An unknown value is checked once known.
+    if (inputs[failure.property] !== UNKNOWN) diagnostics.push(attributeError(field, failure.reason));
+  }
+  // The saved forms of the fields that passed: those that failed are set aside (as not known yet).
+  const passed = { ...inputs, ...Object.fromEntries(failures.map((f) => [f.property, UNKNOWN])) };
+  const saved = checkInputs(passed).inputs;
+  for (const [field, written] of Object.entries(inputs)) {
+    const form = saved[field];
+    // Not the event (a name, saved as its number), nor a secret (never shown; saved as written).
+    if (typeof written !== "string" || typeof form !== "string" || written === form || form === UNKNOWN) continue;
+    if (field === "webhook" || field === "customHeaderValue") continue;
+    const why = field === "customHeader" ? "spaces become hyphens" : "in lower case";
     diagnostics.push(
       attributeError(
-        "custom_header",
-        `custom_header ${JSON.stringify(header)} contains spaces, which the service saves as hyphens: write it as ${JSON.stringify(normalizeHeaderName(header))}.`,
+        field,
+        `${field} ${JSON.stringify(written)} is saved by the service as ${JSON.stringify(form)} (${why}): write it as ${JSON.stringify(form)}.`,
       ),
     );
-  const inputs = inputsOf(config);
-  for (const failure of checkInputs(inputs).failures) {
-    const field = failure.property === "customHeaderValue" && usesWriteOnly ? WRITE_ONLY_VALUE : failure.property;
-    // An unknown value is checked once known; the space rule above already covers the header's form.
-    if (inputs[failure.property] === UNKNOWN) continue;
-    if (field === "customHeader" && typeof header === "string" && header.includes(" ")) continue;
-    diagnostics.push(attributeError(field, failure.reason));
   }
   return diagnostics;
 }

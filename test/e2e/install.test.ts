@@ -19,29 +19,49 @@
  *   plugin's archive installs. An import or compile check, not `up`: the tests above run `up` in
  *   each language from the same artifacts;
  * - a failed download (server down, missing asset, wrong checksum) says so and leaves nothing
- *   installed in PULUMI_HOME.
+ *   installed in PULUMI_HOME;
+ * - Terraform and OpenTofu (tofu, and the machine's `terraform` when on PATH): `init` from a packed
+ *   filesystem mirror of the release's zips, and from the provider registry protocol served over
+ *   loopback HTTPS (support/providerRegistry.ts) with the public source address kept and the
+ *   registry host sent there by a `host` block, checking SHA256SUMS and its signature as from the
+ *   public registry (a tampered zip and another key refused); `providers lock` for every platform.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { get as httpsGet } from "node:https";
 import { homedir, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Engine } from "../../engine/provision";
 import { publicHome } from "../../scripts/packageSchema";
+import { TARGETS } from "../../scripts/release/nodeRuntime";
+import {
+  terraformExecutableName,
+  terraformManifestName,
+  terraformSumsName,
+  terraformZipName,
+} from "../../scripts/release/terraform";
 import { resourcesSummary, run, type Result } from "../support/commands";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { freePort } from "../support/freePort";
+import { makeSigningKey, verifySignature, type TestSigningKey } from "../support/gpgKey";
 import { FORK_JOIN_SETTING, newerJavaBin } from "../support/javaRuntime";
 import { writeUserPackage } from "../support/pulumiProject";
+import { PROVIDER_ADDRESS, ProviderRegistry } from "../support/providerRegistry";
 import { ReleaseServer } from "../support/releaseServer";
 import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 import { shellBlocks } from "../support/shellBlocks";
+import { cliEnv, terraformClis, type TerraformCli } from "../support/terraformClis";
+import { mirrorCliConfig, packedMirror, registryCliConfig, writeConfiguration } from "../support/terraformUser";
+import { makeTestTls, type TestTls } from "../support/testCa";
 import { downloadOverride, installedPlugins, userEnv } from "../support/userInstall";
 
 /** The release's version; the copy's README and examples name it. */
 const VERSION = RELEASE_VERSION;
 const ARCHIVE = `pulumi-resource-webhooks-v${VERSION}-linux-amd64.tar.gz`;
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 const PRODUCTION = publicHome().pluginDownloadURL;
 /** The Java SDK's folder in a Maven repository: its groupId's path and its artifactId. */
 const MAVEN_PATH = `${publicHome().mavenGroup.replaceAll(".", "/")}/webhooks`;
@@ -486,4 +506,183 @@ describe("before the first release: README's dist/release lines, as written, in 
     await fromDist("the plugin", dir, env);
     expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
   });
+});
+
+describe("Terraform and OpenTofu: the release's registry artifacts, installed as a Terraform user installs", () => {
+  let clis: TerraformCli[];
+  let tls: TestTls;
+  let registry: ProviderRegistry;
+  let signedBy: TestSigningKey;
+  /** The plugin executable for linux-amd64, from the Pulumi archive: the zip must hold the same bytes. */
+  let pluginSha: string;
+
+  beforeAll(async () => {
+    clis = await terraformClis();
+    console.log(`[install] terraform CLIs: ${clis.map((cli) => `${cli.name} ${cli.version}`).join(", ")}`);
+    tls = makeTestTls(mkdtempSync(join(root, "tls-")));
+    ({ signingKey: signedBy } = await sharedRelease());
+    registry = await ProviderRegistry.start(release, signedBy, tls);
+    const unpacked = mkdtempSync(join(root, "plugin-"));
+    await run("tar", ["-xzf", join(release, ARCHIVE), "-C", unpacked], unpacked);
+    pluginSha = sha256(join(unpacked, "pulumi-resource-webhooks"));
+  });
+
+  afterAll(async () => {
+    await registry?.close();
+  });
+
+  /** A user's folder with the configuration, and the environment with `config` as CLI configuration. */
+  function terraformUser(cli: TerraformCli, name: string): { dir: string; env: NodeJS.ProcessEnv; config: string } {
+    const dir = mkdtempSync(join(root, `${cli.name}-${name}-`));
+    writeConfiguration(join(dir, "project"), VERSION);
+    const config = join(dir, "cli.tfrc");
+    return { dir: join(dir, "project"), config, env: cliEnv(config, { SSL_CERT_FILE: tls.caFile, HOME: dir }) };
+  }
+
+  /** Where `init` unpacked the provider for linux_amd64 from `host`. */
+  const installed = (dir: string, host: string) =>
+    join(dir, ".terraform", "providers", host, "webhook-subscriptions", "webhooks", VERSION, "linux_amd64");
+  const hostOf = (cli: TerraformCli) => (cli.name === "tofu" ? "registry.opentofu.org" : "registry.terraform.io");
+
+  it("the release's SHA256SUMS covers the zips, the manifest, their SHA256SUMS and its signature", async () => {
+    const sums = await run("sha256sum", ["--check", "--strict", "SHA256SUMS"], release);
+    for (const name of [
+      ...TARGETS.map((t) => terraformZipName(VERSION, t.os, t.arch)),
+      terraformManifestName(VERSION),
+      terraformSumsName(VERSION),
+      `${terraformSumsName(VERSION)}.sig`,
+    ])
+      expect(sums.stdout).toContain(`${name}: OK`);
+    await run("sha256sum", ["--check", "--strict", terraformSumsName(VERSION)], release);
+    expect(
+      verifySignature(
+        signedBy,
+        join(release, `${terraformSumsName(VERSION)}.sig`),
+        join(release, terraformSumsName(VERSION)),
+      ),
+    ).toBe(true);
+  });
+
+  it("a packed filesystem mirror of the release's zips: init installs the same executable, unauthenticated", async () => {
+    for (const cli of clis) {
+      const user = terraformUser(cli, "mirror");
+      const mirror = packedMirror(release, VERSION, join(user.dir, "..", "mirror"), [{ os: "linux", arch: "amd64" }]);
+      mirrorCliConfig(user.config, mirror);
+      const init = await run(cli.path, ["init", "-input=false", "-no-color"], user.dir, user.env);
+      console.log(`[install] ${cli.name} init from a filesystem mirror:\n${init.stdout.trim()}`);
+      expect(init.stdout).toContain(`Installed webhook-subscriptions/webhooks v${VERSION} (unauthenticated)`);
+      const binary = join(installed(user.dir, hostOf(cli)), terraformExecutableName(VERSION, "linux"));
+      expect(sha256(binary)).toBe(pluginSha);
+      expect(readFileSync(join(user.dir, ".terraform.lock.hcl"), "utf8")).toMatch(/version\s+= "0\.9\.\d"[^]*"h1:/);
+    }
+  });
+
+  it("the registry protocol over loopback HTTPS, the public source address: init checks SHA256SUMS and its signature", async () => {
+    for (const cli of clis) {
+      const user = terraformUser(cli, "registry");
+      registryCliConfig(user.config, registry.providersUrl);
+      const from = registry.log.length;
+      const init = await run(cli.path, ["init", "-input=false", "-no-color"], user.dir, user.env);
+      console.log(`[install] ${cli.name} init from the registry:\n${init.stdout.trim()}\n${registry.transcript()}`);
+      expect(init.stdout).toMatch(
+        new RegExp(
+          `Installed webhook-subscriptions/webhooks v${VERSION.replaceAll(".", "\\.")} \\((self-)?signed, key ID ${signedBy.keyId}\\)`,
+        ),
+      );
+      const paths = registry.log.slice(from).map((entry) => `${entry.path} ${entry.status}`);
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          "/v1/providers/webhook-subscriptions/webhooks/versions 200",
+          `/v1/providers/webhook-subscriptions/webhooks/${VERSION}/download/linux/amd64 200`,
+          `/files/${terraformZipName(VERSION, "linux", "amd64")} 200`,
+          `/files/${terraformSumsName(VERSION)} 200`,
+          `/files/${terraformSumsName(VERSION)}.sig 200`,
+        ]),
+      );
+      expect(sha256(join(installed(user.dir, hostOf(cli)), terraformExecutableName(VERSION, "linux")))).toBe(pluginSha);
+      // Every platform's zip hash from the signed SHA256SUMS.
+      const lock = readFileSync(join(user.dir, ".terraform.lock.hcl"), "utf8");
+      for (const t of TARGETS) expect(lock).toContain(`"zh:${zipSha(t.os, t.arch)}"`);
+    }
+  });
+
+  it("service discovery: a source address naming the loopback registry's host finds its provider service", async () => {
+    const body = await getJson(`${registry.url}/.well-known/terraform.json`);
+    expect(body).toEqual({ "providers.v1": "/v1/providers/" });
+    for (const cli of clis) {
+      const user = terraformUser(cli, "discovery");
+      writeFileSync(user.config, "");
+      const host = new URL(registry.url).host;
+      writeFileSync(
+        join(user.dir, "main.tf"),
+        readFileSync(join(user.dir, "main.tf"), "utf8").replace(
+          `"${PROVIDER_ADDRESS}"`,
+          `"${host}/${PROVIDER_ADDRESS}"`,
+        ),
+      );
+      const init = await run(cli.path, ["init", "-input=false", "-no-color"], user.dir, user.env);
+      expect(init.stdout).toContain(`key ID ${signedBy.keyId}`);
+    }
+  });
+
+  it("a zip changed on the way, or a signature by another key, is refused: nothing installed", async () => {
+    const stranger = makeSigningKey("not the release key", "other");
+    for (const cli of clis) {
+      for (const [what, play, message] of [
+        [
+          "tampered zip",
+          () => (registry.tamper = terraformZipName(VERSION, "linux", "amd64")),
+          /archive has\s+incorrect checksum/,
+        ],
+        ["wrong key", () => (registry.servedKey = stranger), /authentication\s+signature from unknown issuer/],
+      ] as const) {
+        const user = terraformUser(cli, what.replace(" ", "-"));
+        registryCliConfig(user.config, registry.providersUrl);
+        play();
+        try {
+          const init = await run(cli.path, ["init", "-input=false", "-no-color"], user.dir, user.env, 1);
+          console.log(`[install] ${cli.name} init, ${what}:\n${init.stderr.trim()}`);
+          expect(init.stderr, what).toMatch(message);
+          expect(existsSync(installed(user.dir, hostOf(cli))), what).toBe(false);
+        } finally {
+          registry.tamper = undefined;
+          registry.servedKey = signedBy;
+        }
+      }
+    }
+  });
+
+  it("providers lock records every platform's hashes", async () => {
+    for (const cli of clis) {
+      const user = terraformUser(cli, "lock");
+      registryCliConfig(user.config, registry.providersUrl);
+      const platforms = TARGETS.map((t) => `-platform=${t.os}_${t.arch}`);
+      const lock = await run(cli.path, ["providers", "lock", "-no-color", ...platforms], user.dir, user.env);
+      console.log(`[install] ${cli.name} providers lock:\n${lock.stdout.trim()}`);
+      const file = readFileSync(join(user.dir, ".terraform.lock.hcl"), "utf8");
+      for (const t of TARGETS) expect(file).toContain(`"zh:${zipSha(t.os, t.arch)}"`);
+      // One h1: (the unpacked package's hash) per platform: each zip was fetched and checked.
+      expect(file.match(/"h1:/g)).toHaveLength(TARGETS.length);
+    }
+  });
+
+  /** The zip's sha256 as the release's terraform SHA256SUMS lists it. */
+  function zipSha(os: string, arch: string): string {
+    const line = readFileSync(join(release, terraformSumsName(VERSION)), "utf8")
+      .split("\n")
+      .find((text) => text.endsWith(`  ${terraformZipName(VERSION, os, arch)}`));
+    if (!line) throw new Error(`${terraformSumsName(VERSION)} lists no ${os}_${arch} zip`);
+    return line.split(" ")[0]!;
+  }
+
+  /** GET `url` as JSON, trusting the test CA (Node's own requests ignore SSL_CERT_FILE). */
+  function getJson(url: string): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      httpsGet(url, { ca: readFileSync(tls.caFile) }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+      }).on("error", reject);
+    });
+  }
 });

@@ -20,12 +20,20 @@ afterEach(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A directory holding a `tofu` that says it is `version`. */
+/**
+ * A directory holding a `tofu` that says it is `version`, after the warning a real one prints on
+ * stdout when TF_CLI_CONFIG_FILE names a missing file.
+ */
 function standIn(name: string, version: string): string {
   const dir = join(scratch, name);
   mkdirSync(dir, { recursive: true });
   const cli = join(dir, "tofu");
-  writeFileSync(cli, `#!/bin/sh\necho '{"terraform_version":"${version}","platform":"linux_amd64"}'\n`);
+  const warning =
+    "\\nWarning: Unable to open CLI configuration file\\n\\nThe CLI configuration file at /x does not exist.\\n";
+  writeFileSync(
+    cli,
+    `#!/bin/sh\nprintf '${warning}'\necho '{\n  "terraform_version": "${version}",\n  "platform": "linux_amd64"\n}'\n`,
+  );
   chmodSync(cli, 0o755);
   return dir;
 }
@@ -54,13 +62,13 @@ it("takes the cache's tofu, at <cache>/v<version>/bin, when PATH has none of tha
 });
 
 it("names the module version and what to install when the Go module proxy cannot be had", async () => {
-  // No proxy at all (as on a machine without one), and a version nothing has cached.
+  // No proxy at all (as on a machine without one), and a version no module cache holds (none exists).
   vi.stubEnv("GOPROXY", "off");
-  const failure = provisionTofu({ cacheDir: join(scratch, "missing"), version: "1.11.0" });
-  await expect(failure).rejects.toThrow(/Cannot build github\.com\/opentofu\/opentofu@v1\.11\.0 \(\.\/cmd\/tofu\)/);
+  const failure = provisionTofu({ cacheDir: join(scratch, "missing"), version: "1.99.0" });
+  await expect(failure).rejects.toThrow(/Cannot build github\.com\/opentofu\/opentofu@v1\.99\.0 \(\.\/cmd\/tofu\)/);
   await expect(failure).rejects.toThrow(/GOPROXY=off/);
   await expect(failure).rejects.toThrow(/Go module proxy \(GOPROXY\)/);
-  expect(existsSync(join(scratch, "missing", "v1.11.0", "bin", "tofu"))).toBe(false);
+  expect(existsSync(join(scratch, "missing", "v1.99.0", "bin", "tofu"))).toBe(false);
 }, 120_000);
 
 it("`webhook-subscriptions engine --tofu` prints the directory holding tofu, and its progress on stderr", async () => {

@@ -30,6 +30,7 @@ export function makeSigningKey(name: string, passphrase: string): TestSigningKey
     execFileSync("gpg", ["--batch", "--no-tty", ...args], {
       env: { ...process.env, GNUPGHOME: home },
       input,
+      stdio: ["pipe", "pipe", "pipe"], // its progress on stderr is noise in a test's log
     }).toString();
   // The passphrase on stdin, as the release hands its own over.
   gpg(

@@ -3,14 +3,9 @@
  * once per run by e2e/globalSetup.ts, engine/tofu.ts), plus the machine's `terraform` when there is
  * one on PATH. A tofu that could not be provisioned fails the test with the reason; it never skips.
  */
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { promisify } from "node:util";
 import { inject } from "vitest";
-import type { Tofu } from "../../engine/tofu";
-
-const execFileAsync = promisify(execFile);
+import { tofuVersion, type Tofu } from "../../engine/tofu";
 
 /** One CLI to run the same scenario with. */
 export interface TerraformCli {
@@ -40,14 +35,8 @@ export async function terraformClis(): Promise<TerraformCli[]> {
 async function terraformOnPath(): Promise<TerraformCli | undefined> {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     const path = join(dir, "terraform");
-    if (!dir || !existsSync(path)) continue;
-    try {
-      const { stdout } = await execFileAsync(path, ["version", "-json"], { env: cliEnv(), timeout: 30_000 });
-      const version = (JSON.parse(stdout) as { terraform_version?: string }).terraform_version;
-      if (version) return { name: "terraform", path, version };
-    } catch {
-      // Not a working terraform: look further along PATH.
-    }
+    const version = dir ? await tofuVersion(path) : undefined;
+    if (version) return { name: "terraform", path, version };
   }
   return undefined;
 }

@@ -10,6 +10,9 @@ import { serverCertificate } from "./certificate";
 import { handshakeLine, type HandshakeRequest } from "./handshake";
 import { brokerService, controllerService, stdioService } from "./services";
 
+/** How long Shutdown's answer may take to leave before the process ends anyway (go-plugin waits 2 s, then kills). */
+const SHUTDOWN_GRACE_MS = 250;
+
 /** A service to serve: its definition and implementation. */
 export interface ServedService {
   readonly definition: grpc.ServiceDefinition;
@@ -26,7 +29,7 @@ export interface RunningGoPlugin {
 /**
  * Serves `application` and go-plugin's services.
  * @param definitions go-plugin's service definitions, by name (`plugin.GRPCBroker`, …).
- * @param onShutdown what `GRPCController/Shutdown` does once answered (the entry exits the process).
+ * @param onShutdown what `GRPCController/Shutdown` does once answered and the server stopped (the entry exits the process).
  */
 export async function serveGoPlugin(
   request: HandshakeRequest,
@@ -38,7 +41,13 @@ export async function serveGoPlugin(
   server.addService(application.definition, application.implementation);
   server.addService(definitions("plugin.GRPCBroker"), brokerService());
   server.addService(definitions("plugin.GRPCStdio"), stdioService());
-  server.addService(definitions("plugin.GRPCController"), controllerService(onShutdown));
+  // The answer to Shutdown must reach the client before the process ends: the server is stopped
+  // gracefully first, within a bound, since the client's broker and stdio streams may stay open.
+  const shutdown = () => {
+    server.tryShutdown(onShutdown);
+    setTimeout(onShutdown, SHUTDOWN_GRACE_MS);
+  };
+  server.addService(definitions("plugin.GRPCController"), controllerService(shutdown));
 
   let credentials = grpc.ServerCredentials.createInsecure();
   let der: Buffer | undefined;

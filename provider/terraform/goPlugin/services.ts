@@ -6,8 +6,8 @@
  *   This provider opens none: the stream is held open until the client ends it;
  * - `plugin.GRPCStdio/StreamStdio`: the plugin's stdout and stderr as messages. Ours go to the
  *   process's own stderr, which the client reads as well, so the stream carries nothing;
- * - `plugin.GRPCController/Shutdown`: the end. The process exits once it has answered, or the
- *   client would wait 2 s before killing it.
+ * - `plugin.GRPCController/Shutdown`: the end. The process exits once it has answered (serve.ts),
+ *   or the client would wait 2 s before killing it.
  */
 import type * as grpc from "@grpc/grpc-js";
 

@@ -22,11 +22,11 @@ export type CtyType =
 export class Unknown {
   /**
    * @param extension the msgpack extension it came as: 0, or 12 with its refinements in `data`.
-   * @param data the refinements, as they came.
+   * @param data the refinements, as they came; for a plain unknown, cty's one zero byte (`d4 00 00`).
    */
   constructor(
     readonly extension: 0 | 12 = 0,
-    readonly data: Uint8Array = new Uint8Array(0),
+    readonly data: Uint8Array = Uint8Array.of(0),
   ) {}
 }
 
@@ -41,7 +41,7 @@ for (const extension of [0, 12] as const)
   extensions.register({
     type: extension,
     encode: (input: unknown) => (input instanceof Unknown && input.extension === extension ? input.data : null),
-    decode: (data: Uint8Array) => new Unknown(extension, data.slice()),
+    decode: (data: Uint8Array) => new Unknown(extension, Uint8Array.from(data)),
   });
 
 /** Fails with the path where a value does not fit its type: a bug of ours or of the client. */

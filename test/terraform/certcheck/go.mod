@@ -1,0 +1,3 @@
+module certcheck
+
+go 1.22
