@@ -112,6 +112,17 @@ function settingVariable(attribute: Attribute): string | undefined {
   return name in SETTING_SOURCES ? SETTING_SOURCES[name as SettingName][1] : undefined;
 }
 
+/** A data source's page: its description, the example reading it, its schema. */
+function dataSourcePage(name: string, block: Block): string {
+  const description = prose(block.description);
+  return page(
+    { subcategory: "", page_title: `${name} Data Source - webhooks`, description },
+    [`# ${name} (Data Source)`, description, "## Example Usage", example("data.tf"), "## Schema", sections(block)].join(
+      "\n\n",
+    ),
+  );
+}
+
 /** Every page, by its path under the provider directory. */
 export function terraformRegistryPages(
   schema: TerraformSchema = terraformSchema(packageSchema()),
@@ -146,36 +157,8 @@ export function terraformRegistryPages(
         example("import.sh"),
       ].join("\n\n"),
     ),
-    "docs/data-sources/subscription.md": page(
-      {
-        subcategory: "",
-        page_title: `${SUBSCRIPTION_DATA_SOURCE} Data Source - webhooks`,
-        description: prose(one.description),
-      },
-      [
-        `# ${SUBSCRIPTION_DATA_SOURCE} (Data Source)`,
-        prose(one.description),
-        "## Example Usage",
-        example("data.tf"),
-        "## Schema",
-        sections(one),
-      ].join("\n\n"),
-    ),
-    "docs/data-sources/subscriptions.md": page(
-      {
-        subcategory: "",
-        page_title: `${SUBSCRIPTIONS_DATA_SOURCE} Data Source - webhooks`,
-        description: prose(all.description),
-      },
-      [
-        `# ${SUBSCRIPTIONS_DATA_SOURCE} (Data Source)`,
-        prose(all.description),
-        "## Example Usage",
-        example("data.tf"),
-        "## Schema",
-        sections(all),
-      ].join("\n\n"),
-    ),
+    "docs/data-sources/subscription.md": dataSourcePage(SUBSCRIPTION_DATA_SOURCE, one),
+    "docs/data-sources/subscriptions.md": dataSourcePage(SUBSCRIPTIONS_DATA_SOURCE, all),
   };
 }
 
