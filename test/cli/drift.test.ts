@@ -17,12 +17,26 @@ describe("parseDriftArgs", () => {
       ignore: [],
       workDir: "/home/me/repo/examples/app",
       format: "json",
+      stateOnly: false,
     });
     expect(parseDriftArgs(["--stack=dev"], {}, "/pkg")).toMatchObject({
       stackName: "dev",
       workDir: "/pkg",
       format: "md",
     });
+  });
+
+  it("compares with the program by default; --state-only keeps the state-only review, and its report says so", () => {
+    expect(parseDriftArgs(["--stack", "dev", "--state-only"], {}, "/p")).toMatchObject({ stateOnly: true });
+    expect(driftCommand.usage).toContain("--state-only");
+    const error = { code: "ENGINE", message: "no engine" };
+    const stateOnly = failedReview("a", ["a"], { ignore: [], stateOnly: true }, Date.now(), error);
+    expect(stateOnly.comparison).toBe("state");
+    // Its footer runs the same review again, state-only too.
+    expect(formatReports([stateOnly], "md")).toContain("npx webhook-subscriptions drift --stack a --state-only");
+    expect(failedReview("a", ["a"], { ignore: [], stateOnly: false }, Date.now(), error).comparison).toBe(
+      "state-and-program",
+    );
   });
 
   it("takes several stacks and an ignore list of GUIDs and URL prefixes", () => {
@@ -80,7 +94,7 @@ describe("parseDriftArgs", () => {
 describe("several stacks", () => {
   const report = (stack: string) =>
     errorReport(
-      { stack, backend: null, instance: null, startedAt: 0 },
+      { stack, backend: null, instance: null, comparison: "state-and-program", startedAt: 0 },
       { code: "STACK_NOT_FOUND", message: `no stack ${stack}` },
     );
 
@@ -105,7 +119,7 @@ describe("several stacks", () => {
   it("an error report's footer runs the same review again: the other stacks and the --ignore rules kept", () => {
     const error = { code: "STACK_NOT_FOUND", message: "no stack dve" };
     const md = formatReports(
-      [failedReview("a", ["a", "b"], { ignore: ["https://legacy.example.com/"] }, Date.now(), error)],
+      [failedReview("a", ["a", "b"], { ignore: ["https://legacy.example.com/"], stateOnly: false }, Date.now(), error)],
       "md",
     );
     expect(md).toContain("npx webhook-subscriptions drift --stack a --stack b --ignore https://legacy.example.com/");
