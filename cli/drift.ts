@@ -1,6 +1,6 @@
 /**
  * `webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
- * [--policy <file.json>] [--state-only] [--cwd <dir>] [--format md|json]`: reviews the drift of one stack, or of several
+ * [--policy <file.json>] [--terraform-state <file> …] [--state-only] [--cwd <dir>] [--format md|json]`: reviews the drift of one stack, or of several
  * stacks sharing instances, against their state and (unless --state-only) their program. The report alone goes to stdout; progress and errors go to stderr.
  * Exit 0: no drift. 2: drift (unmanaged subscriptions included), or with --policy a broken
  * mandatory rule. 1: error (a bad policy file too), or drift cannot be
@@ -21,12 +21,13 @@ import {
 import { toDriftError } from "../drift/errors";
 import { invalidIgnoreRule } from "../drift/ignore";
 import { readPolicyFile } from "../drift/policy";
+import { readTerraformState, type TerraformState } from "../drift/terraformState";
 import type { PolicySettings } from "../policy/settings";
 import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
 
 const USAGE = `usage: webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
-                                    [--policy <file.json>] [--state-only] [--cwd <program directory>]
-                                    [--format md|json]
+                                    [--policy <file.json>] [--terraform-state <file> …] [--state-only]
+                                    [--cwd <program directory>] [--format md|json]
 
 Compares the WebhookSubscriptions the instance holds with what the stack's state records and with
 what its program declares (a preview with a refresh), without applying or writing anything.
@@ -37,6 +38,9 @@ Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
             left out of "unmanaged"; repeatable
   --policy  policy settings (JSON, as WebhookGuard takes them; docs/policy.md): every live subscription
             on the instance, managed or not, is held to the rules; a broken mandatory rule exits 2
+  --terraform-state  a Terraform/OpenTofu state: a state file (format 4) or \`tofu show -json\`'s
+            output. Its webhooks_subscription resources count as managed, not unmanaged; one the
+            stack records too is reported as co-owned; repeatable
   --state-only  compare with the state alone, without running the program: for a machine without
             the program's toolchain. A \`pulumi refresh\` copies live values into the state, so
             this review no longer sees them; the report says which comparison it made
@@ -60,6 +64,8 @@ export interface DriftArgs {
   readonly policy?: { readonly file: string; readonly settings: PolicySettings };
   /** `--state-only`: compare with the state alone, without running the program. */
   readonly stateOnly: boolean;
+  /** `--terraform-state` files, read: their subscriptions count as managed. */
+  readonly terraformStates: readonly TerraformState[];
 }
 
 /** Parses and checks the drift flags; "help" when help was asked for. */
@@ -77,6 +83,7 @@ export function parseDriftArgs(
       format: { type: "string" },
       policy: { type: "string" },
       "state-only": { type: "boolean" },
+      "terraform-state": { type: "string", multiple: true },
     },
     USAGE,
   );
@@ -102,6 +109,13 @@ export function parseDriftArgs(
       throw new UsageError(`--policy: ${(err as Error).message}`);
     }
   }
+  const terraformStates = listFlag(values, "terraform-state").map((file) => {
+    try {
+      return readTerraformState(resolve(env.INIT_CWD || cwd, file), file);
+    } catch (err) {
+      throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+    }
+  });
   return {
     stackName,
     otherStacks,
@@ -110,6 +124,7 @@ export function parseDriftArgs(
     format: format as Format,
     ...(policy ? { policy } : {}),
     stateOnly: values["state-only"] === true,
+    terraformStates,
   };
 }
 
@@ -129,6 +144,7 @@ async function reviewOne(stackName: string, stacks: readonly string[], args: Dri
       ignore: args.ignore,
       ...(args.policy ? { policy: args.policy } : {}),
       stateOnly: args.stateOnly,
+      terraformStates: args.terraformStates,
     });
     if (report.reason) say(report.reason);
     return report;
@@ -146,7 +162,7 @@ async function reviewOne(stackName: string, stacks: readonly string[], args: Dri
 export function failedReview(
   stackName: string,
   stacks: readonly string[],
-  args: Pick<DriftArgs, "ignore" | "stateOnly">,
+  args: Pick<DriftArgs, "ignore" | "stateOnly"> & { readonly terraformStates?: readonly TerraformState[] },
   startedAt: number,
   error: ReportError,
 ): DriftReport {
@@ -160,6 +176,7 @@ export function failedReview(
       startedAt,
       ...(others.length > 0 ? { alsoManagedBy: others } : {}),
       ...(args.ignore.length > 0 ? { ignored: { rules: args.ignore, guids: [] } } : {}),
+      ...(args.terraformStates?.length ? { terraformStates: args.terraformStates.map((t) => t.file) } : {}),
     },
     error,
   );

@@ -53,7 +53,9 @@ export function summaryLine(report: DriftReport): string {
         s.deleted ? `${s.deleted} deleted out of band` : "",
         s.changed ? `${s.changed} changed out of band` : "",
         s.unmanaged ? `${s.unmanaged} unmanaged` : "",
-        report.coOwned.length ? `${report.coOwned.length} co-owned with another stack` : "",
+        report.coOwned.length
+          ? `${report.coOwned.length} co-owned with another stack${report.terraformStates?.length ? " or Terraform state" : ""}`
+          : "",
         s.differsFromProgram
           ? `${s.differsFromProgram} ${s.differsFromProgram === 1 ? DIFFERS_FROM_PROGRAM : "differ from the program"}`
           : "",
@@ -142,6 +144,9 @@ function scope(report: DriftReport): string {
     report.alsoManagedBy?.length
       ? `Subscriptions of stack ${report.alsoManagedBy.map(code).join(", ")} count as managed.`
       : "",
+    report.terraformStates?.length
+      ? `Subscriptions of Terraform state ${report.terraformStates.map(code).join(", ")} count as managed.`
+      : "",
     report.ignored
       ? `Ignored (${plural(report.ignored.guids.length, "subscription")}): ${report.ignored.rules.map(code).join(", ")}.`
       : "",
@@ -188,13 +193,13 @@ function coOwnedBlock(report: DriftReport): string {
   return [
     `### Co-owned subscriptions (${report.coOwned.length})`,
     "",
-    "A destroy of any of these stacks unsubscribes the subscription for all of them.",
+    `A destroy by any of these ${report.terraformStates?.length ? "owners (stacks, Terraform states)" : "stacks"} unsubscribes the subscription for all of them.`,
     "",
     "| GUID | Recorded by | What to do |",
     "|---|---|---|",
     ...report.coOwned.map(
       (c) =>
-        `| ${code(c.guid)} | ${c.owners.map((o) => `stack ${code(o.stack)}: ${code(o.name)}`).join("<br>")} | ${cell(c.advice)} |`,
+        `| ${code(c.guid)} | ${c.owners.map((o) => `${o.tool === "terraform" ? "Terraform state" : "stack"} ${code(o.stack)}: ${code(o.name)}`).join("<br>")} | ${cell(c.advice)} |`,
     ),
   ].join("\n");
 }
@@ -242,6 +247,7 @@ function rerunCommand(report: DriftReport, ...extra: readonly string[]): string 
   const flags = [
     ...[report.stack, ...(report.alsoManagedBy ?? [])].flatMap((stack) => ["--stack", stack]),
     ...(report.ignored?.rules ?? []).flatMap((rule) => ["--ignore", rule]),
+    ...(report.terraformStates ?? []).flatMap((file) => ["--terraform-state", file]),
     ...(report.policy ? ["--policy", report.policy.file] : []),
     ...(report.comparison === "state" ? ["--state-only"] : []),
     ...extra,

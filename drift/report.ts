@@ -118,12 +118,16 @@ export interface ProgramDifference {
   readonly changes: readonly ProgramFieldDifference[];
 }
 
-/** One stack's resource that records a co-owned subscription. */
+/** One stack's resource (or a Terraform state's) that records a co-owned subscription. */
 export interface SubscriptionOwner {
+  /** The stack's name, or for `tool` `terraform` the state file as given. */
   readonly stack: string;
+  /** The resource's URN, or its address in a Terraform state. */
   readonly urn: string;
-  /** The resource name in that stack's program. */
+  /** The resource name in that stack's program, or its address in a Terraform state. */
   readonly name: string;
+  /** `terraform` when the owner is a Terraform/OpenTofu state (`--terraform-state`); absent for a Pulumi stack. */
+  readonly tool?: "terraform";
 }
 
 /** A subscription recorded by more than one of the stacks reviewed together: a destroy of one deletes it for all. */
@@ -178,6 +182,8 @@ export interface ReportScope {
   readonly instances?: readonly ReportInstance[];
   /** Other stacks whose subscriptions count as managed (not reported as unmanaged). */
   readonly alsoManagedBy?: readonly string[];
+  /** Terraform/OpenTofu state files (`--terraform-state`) whose subscriptions count as managed. */
+  readonly terraformStates?: readonly string[];
   readonly ignored?: ReportIgnored;
   /** What the live instance was compared with. */
   readonly comparison: Comparison;
@@ -285,6 +291,7 @@ function header(
     instance: context.instance,
     ...(context.instances ? { instances: context.instances } : {}),
     ...(context.alsoManagedBy ? { alsoManagedBy: context.alsoManagedBy } : {}),
+    ...(context.terraformStates ? { terraformStates: context.terraformStates } : {}),
     ...(context.ignored ? { ignored: context.ignored } : {}),
     comparison: context.comparison,
     status,

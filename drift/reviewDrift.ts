@@ -48,6 +48,7 @@ import { coOwnedSubscriptions, type StackSubscriptions } from "./coOwnership";
 import { matchPendingCreates, recoveryCommands } from "./pendingCreates";
 import { reviewPolicy, withPolicy } from "./policy";
 import { previewProgram } from "./previewProgram";
+import type { TerraformState } from "./terraformState";
 import type { PolicySettings } from "../policy/settings";
 
 export interface ReviewDriftOptions {
@@ -93,6 +94,11 @@ export interface ReviewDriftOptions {
    * @default false: the program is previewed too, with a refresh, applying nothing
    */
   readonly stateOnly?: boolean;
+  /**
+   * Terraform/OpenTofu states (`--terraform-state`, drift/terraformState.ts): their subscriptions
+   * count as managed, and one the stack records too is co-owned. @default []
+   */
+  readonly terraformStates?: readonly TerraformState[];
 }
 
 /** Explains the legacy outcome; `webhook-subscriptions drift` exits 1 on it (docs/drift.md). */
@@ -156,6 +162,15 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       for (const guid of otherState.guids) managedGuids.add(guid);
       others.push({ stack: other, managed: otherState.managed });
     }
+    const terraformStates = options.terraformStates ?? [];
+    for (const tf of terraformStates) {
+      for (const { guid } of tf.subscriptions) managedGuids.add(guidKey(guid));
+      others.push({
+        stack: tf.file,
+        tool: "terraform",
+        managed: tf.subscriptions.map((s) => ({ urn: s.address, name: s.address, guid: s.guid })),
+      });
+    }
 
     const instances = instancesOf(state, source, env);
     for (const i of instances) secrets.push(i.settings.token, i.settings.oauth?.clientSecret);
@@ -177,6 +192,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       instance: described[0] ?? null,
       instances: described,
       ...(alsoManagedBy.length > 0 ? { alsoManagedBy } : {}),
+      ...(terraformStates.length > 0 ? { terraformStates: terraformStates.map((t) => t.file) } : {}),
       comparison: options.stateOnly ? "state" : "state-and-program",
       startedAt,
     };

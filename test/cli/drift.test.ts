@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../cli/command";
 import { driftCommand, failedReview, formatReports, parseDriftArgs, worstExitCode } from "../../cli/drift";
@@ -18,6 +19,7 @@ describe("parseDriftArgs", () => {
       workDir: "/home/me/repo/examples/app",
       format: "json",
       stateOnly: false,
+      terraformStates: [],
     });
     expect(parseDriftArgs(["--stack=dev"], {}, "/pkg")).toMatchObject({
       stackName: "dev",
@@ -37,6 +39,25 @@ describe("parseDriftArgs", () => {
     expect(failedReview("a", ["a"], { ignore: [], stateOnly: false }, Date.now(), error).comparison).toBe(
       "state-and-program",
     );
+  });
+
+  it("reads each --terraform-state from where npm was started; a file it cannot read is a usage error naming it", () => {
+    const fixtures = join(__dirname, "..", "drift", "fixtures");
+    const args = parseDriftArgs(
+      ["--stack", "dev", "--terraform-state", "terraform.tfstate", "--terraform-state", "tofu-show.json"],
+      { INIT_CWD: fixtures },
+      "/pkg",
+    );
+    expect(args).not.toBe("help");
+    const states = (args as Exclude<typeof args, "help">).terraformStates;
+    expect(states.map((s) => [s.file, s.subscriptions.length])).toEqual([
+      ["terraform.tfstate", 3],
+      ["tofu-show.json", 3],
+    ]);
+    expect(driftCommand.usage).toContain("--terraform-state");
+    expect(() =>
+      parseDriftArgs(["--stack", "dev", "--terraform-state", "nope.tfstate"], { INIT_CWD: fixtures }),
+    ).toThrow(/--terraform-state nope\.tfstate: cannot read it \(ENOENT\)/);
   });
 
   it("takes several stacks and an ignore list of GUIDs and URL prefixes", () => {
