@@ -3,7 +3,7 @@
  * the program" entries: per subscription, the fields whose live value is not the declared one,
  * with both values, and a secret by name alone ("secret differs").
  */
-import { UNKNOWN } from "../provider/model";
+import { changedFields, UNKNOWN } from "../provider/model";
 import { COMPARED_FIELDS, MASKED, SECRET_FIELDS, unwrapValue } from "./fields";
 import type { ProgramStep } from "./programObserver";
 import type { FieldValue, ProgramDifference, ProgramFieldDifference } from "./report";
@@ -21,12 +21,31 @@ function shown(value: unknown): FieldValue | undefined {
   return unwrapped === UNKNOWN ? KNOWN_AFTER_APPLY : unwrapped;
 }
 
-/** The fields of one step, as the report shows them; fields the API does not store are left out. */
-function fieldDifferences(step: ProgramStep): ProgramFieldDifference[] {
+/** Values of a preview event, comparable: secrets (masked in events) all read the same. */
+function comparable(values: Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(values ?? {}).map(([key, value]) => {
+      const unwrapped = unwrapValue(value);
+      return [key, unwrapped === MASKED ? "[secret]" : unwrapped];
+    }),
+  );
+}
+
+/**
+ * The stored fields a step changes: those the provider's diff names, else those whose declared
+ * value differs from the live one. A change no visible field explains is the masked secret's.
+ */
+function changedStoredFields(step: ProgramStep): string[] {
   // `__provider` (the dynamic provider's serialized code) and other program-side inputs are no
   // live value: a step that changes only them is no difference from the instance.
-  return step.fields
-    .filter((field) => COMPARED.has(field))
+  if (step.named) return step.fields.filter((field) => COMPARED.has(field));
+  const fields: string[] = changedFields(comparable(step.live), comparable(step.declared));
+  return fields.length > 0 ? fields : ["customHeaderValue"];
+}
+
+/** The fields of one step, as the report shows them; fields the API does not store are left out. */
+function fieldDifferences(step: ProgramStep): ProgramFieldDifference[] {
+  return changedStoredFields(step)
     .sort()
     .map((field) => {
       if (SECRET_FIELDS.has(field)) return { field, secret: true };

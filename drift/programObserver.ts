@@ -23,6 +23,11 @@ export interface ProgramStep {
   readonly declared?: Record<string, unknown>;
   /** The top-level properties the provider's diff names. */
   readonly fields: readonly string[];
+  /**
+   * Whether the provider's diff named its fields. The dynamic provider's host names none (the
+   * engine then reports a change without keys), so they are found by comparing (programDifferences.ts).
+   */
+  readonly named: boolean;
 }
 
 /** Engine ops, as the program's step they belong to; a replacement's halves count as its replace. */
@@ -81,6 +86,7 @@ export class ProgramObserver {
       ...(live ? { live } : {}),
       ...(declared ? { declared } : {}),
       fields: [...fields],
+      named: fields.size > 0,
     });
   }
 }

@@ -54,7 +54,9 @@ const live = {
   guid: GUID,
   webhook: 3,
   filterObjectType: 2,
+  filterObjectGuid: null,
   subscriberUrl: "https://elsewhere.example.net/dynamic",
+  customHeader: "X-Api-Key",
   customHeaderValue: MASKED,
   signature: MASKED,
 };
@@ -70,11 +72,18 @@ describe("the program's preview, as differences from the program", () => {
     const differences = observe(
       // The preview's own refresh steps say nothing about the program.
       step("resourcePreEvent", "refresh", DYNAMIC, "dynamic", { id: GUID, live }),
+      // The dynamic provider's host names no fields: they are found by comparing the checked inputs with the live outputs.
       step("resourcePreEvent", "update", DYNAMIC, "dynamic", {
         id: GUID,
         live,
-        declared: { webhook: "BusinessObjectCreated", subscriberUrl: "https://hooks.example.com/dynamic" },
-        diffs: ["subscriberUrl"],
+        declared: {
+          webhook: 3,
+          filterObjectType: 2,
+          subscriberUrl: "https://hooks.example.com/dynamic",
+          customHeader: "X-Api-Key",
+          customHeaderValue: MASKED,
+          __provider: "exports.handler = …",
+        },
       }),
       step("resOutputsEvent", "update", DYNAMIC, "dynamic", { id: GUID, live }),
       step("resourcePreEvent", "update", NATIVE, "native", {
@@ -108,6 +117,23 @@ describe("the program's preview, as differences from the program", () => {
       },
     ]);
     expect(JSON.stringify(differences)).not.toContain("[secret]");
+  });
+
+  it("a dynamic step no visible field explains is the masked custom header value's", () => {
+    const [difference] = observe(
+      step("resourcePreEvent", "update", DYNAMIC, "header", {
+        id: GUID,
+        live,
+        declared: {
+          webhook: 3,
+          filterObjectType: 2,
+          subscriberUrl: live.subscriberUrl,
+          customHeader: "X-Api-Key",
+          customHeaderValue: MASKED,
+        },
+      }),
+    );
+    expect(difference!.changes).toEqual([{ field: "customHeaderValue", secret: true }]);
   });
 
   it("a subscription the program would create or delete; a replacement's halves are one replace", () => {
