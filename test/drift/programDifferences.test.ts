@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { KNOWN_AFTER_APPLY, programDifferences } from "../../drift/programDifferences";
 import { ProgramObserver } from "../../drift/programObserver";
 import { UNKNOWN } from "../../provider/model";
+import { stepEvent, stepState } from "./fixtures/engineEvents";
 
 const DYNAMIC = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 const NATIVE = "webhooks:index:WebhookSubscription";
@@ -24,29 +25,13 @@ function step(
     detailedDiff?: Record<string, unknown>;
   } = {},
 ): EngineEvent {
-  const state = (extra: Record<string, unknown>) => ({
-    type,
-    urn: urn(type, name),
-    parent: "",
-    provider: "",
-    ...extra,
+  const state = (fields: Record<string, unknown>) => stepState(type, urn(type, name), fields);
+  return stepEvent(kind, op, type, urn(type, name), {
+    ...(detail.live ? { old: state({ id: detail.id, inputs: {}, outputs: detail.live }) } : {}),
+    ...(detail.declared ? { new: state({ inputs: detail.declared, outputs: {} }) } : {}),
+    ...(detail.diffs ? { diffs: detail.diffs } : {}),
+    ...(detail.detailedDiff ? { detailedDiff: detail.detailedDiff } : {}),
   });
-  return {
-    sequence: 0,
-    timestamp: 0,
-    [kind]: {
-      metadata: {
-        op,
-        urn: urn(type, name),
-        type,
-        provider: "",
-        ...(detail.live ? { old: state({ id: detail.id, inputs: {}, outputs: detail.live }) } : {}),
-        ...(detail.declared ? { new: state({ inputs: detail.declared, outputs: {} }) } : {}),
-        ...(detail.diffs ? { diffs: detail.diffs } : {}),
-        ...(detail.detailedDiff ? { detailedDiff: detail.detailedDiff } : {}),
-      },
-    },
-  } as unknown as EngineEvent;
 }
 
 const GUID = "f328bd91-c386-4faa-b5f8-b076d17651cb";
