@@ -13,11 +13,19 @@ import { programDifferences } from "./programDifferences";
 import { ProgramObserver } from "./programObserver";
 import type { ProgramDifference } from "./report";
 
-/** The subscriptions whose live values differ from what `stack`'s program declares. */
-export async function previewProgram(stack: Stack, stackName: string): Promise<ProgramDifference[]> {
+/**
+ * The subscriptions whose live values differ from what `stack`'s program declares.
+ * @param runProgram refresh with the providers the program configures (`--run-program`), not the
+ *   state's: when the state records a credential the instance now refuses.
+ */
+export async function previewProgram(
+  stack: Stack,
+  stackName: string,
+  runProgram = false,
+): Promise<ProgramDifference[]> {
   const observer = new ProgramObserver();
   try {
-    await stack.preview({ refresh: true, onEvent: observer.onEvent });
+    await stack.preview({ refresh: true, onEvent: observer.onEvent, ...(runProgram ? { runProgram } : {}) });
   } catch (err) {
     const reason = observer.errors.length > 0 ? observer.errors.join("; ") : failureDetail(err);
     throw new DriftError(

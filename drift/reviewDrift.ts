@@ -222,6 +222,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       );
 
       let observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
+      let staleCredential = false;
       try {
         await stack.previewRefresh({ onEvent: observer.onEvent });
       } catch (err) {
@@ -234,6 +235,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
             "refresh preview again, running the program (`--run-program`)",
         );
         observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
+        staleCredential = true;
         try {
           await stack.previewRefresh({ onEvent: observer.onEvent, runProgram: true });
         } catch (again) {
@@ -283,7 +285,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
         progress(
           "preview of the program with a refresh, to compare the live subscriptions with it (nothing is applied)",
         );
-        differsFromProgram = await previewProgram(stack, options.stackName);
+        differsFromProgram = await previewProgram(stack, options.stackName, staleCredential);
       }
       const report = driftReport(
         { ...context, ...(ignore.length > 0 ? { ignored: { rules: ignore, guids: ignoredGuids } } : {}) },
