@@ -21,13 +21,15 @@ function shown(value: unknown): FieldValue | undefined {
   return unwrapped === UNKNOWN ? KNOWN_AFTER_APPLY : unwrapped;
 }
 
-/** Values of a preview event, comparable: secrets (masked in events) all read the same. */
+/**
+ * Values of a preview event, comparable. Secret fields are left out: events mask them (a null
+ * secret output too), so the two sides cannot be compared.
+ */
 function comparable(values: Record<string, unknown> | undefined): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(values ?? {}).map(([key, value]) => {
-      const unwrapped = unwrapValue(value);
-      return [key, unwrapped === MASKED ? "[secret]" : unwrapped];
-    }),
+    Object.entries(values ?? {})
+      .filter(([key]) => !SECRET_FIELDS.has(key))
+      .map(([key, value]) => [key, unwrapValue(value)]),
   );
 }
 
