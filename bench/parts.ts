@@ -4,7 +4,7 @@
  */
 import { listFlag, parseFlags, UsageError } from "../cli/command";
 
-export const PARTS = ["fixed", "scale", "native", "emulator", "client", "plugin", "start", "cache"] as const;
+export const PARTS = ["fixed", "scale", "native", "emulator", "client", "plugin", "start", "cache", "drift"] as const;
 export type Part = (typeof PARTS)[number];
 
 export const BENCH_USAGE = `usage: npm run bench [-- --only <part>[,<part>…]]
@@ -12,7 +12,8 @@ export const BENCH_USAGE = `usage: npm run bench [-- --only <part>[,<part>…]]
   engine floor), emulator (emulator throughput), client (client overhead), plugin (the plugin's
   start-up, its calls one by one, and a one-resource YAML preview per packaging), start (the second
   npm start against the same pulumi up by hand), cache (the executable's start with and without V8's
-  code cache, natively, under qemu and under wine); all by default`;
+  code cache, natively, under qemu and under wine), drift (the drift review with and without the
+  comparison with the program); all by default`;
 
 /** The parts `argv` selects, or "help". Unknown parts are usage errors. */
 export function selectedParts(argv: readonly string[]): ReadonlySet<Part> | "help" {
