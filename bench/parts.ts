@@ -13,6 +13,7 @@ export const PARTS = [
   "plugin",
   "start",
   "cache",
+  "drift",
   "terraform",
 ] as const;
 export type Part = (typeof PARTS)[number];
@@ -22,8 +23,9 @@ export const BENCH_USAGE = `usage: npm run bench [-- --only <part>[,<part>…]]
   engine floor), emulator (emulator throughput), client (client overhead), plugin (the plugin's
   start-up, its calls one by one, and a one-resource YAML preview per packaging), start (the second
   npm start against the same pulumi up by hand), cache (the executable's start with and without V8's
-  code cache, natively, under qemu and under wine), terraform (tofu with our provider against the Go
-  anchor: a one-subscription plan, the handshake, apply/plan/destroy of 500); all by default`;
+  code cache, natively, under qemu and under wine), drift (the drift review with and without the
+  comparison with the program), terraform (tofu with our provider against the Go anchor: a
+  one-subscription plan, the handshake, apply/plan/destroy of 500); all by default`;
 
 /** The parts `argv` selects, or "help". Unknown parts are usage errors. */
 export function selectedParts(argv: readonly string[]): ReadonlySet<Part> | "help" {

@@ -11,7 +11,8 @@
  * doors (bench/frontDoors.ts): BENCH_NATIVE_N (2000), BENCH_NATIVE_ROUNDS (3). The plugin part:
  * BENCH_PLUGIN_ROUNDS (7, bench/pluginStart.ts), BENCH_CALL_REPEATS (20, bench/pluginCalls.ts),
  * BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts). The front door: BENCH_START_ROUNDS (3, bench/npmStart.ts).
- * The code cache: BENCH_CACHE_ROUNDS (5, bench/codeCacheStart.ts). The Terraform door (bench/terraform.ts):
+ * The code cache: BENCH_CACHE_ROUNDS (5, bench/codeCacheStart.ts). The drift review:
+ * BENCH_DRIFT_N (20), BENCH_DRIFT_ROUNDS (3, bench/driftReview.ts). The Terraform door (bench/terraform.ts):
  * BENCH_TF_ROUNDS (7), BENCH_TF_N (500), BENCH_TF_SCALE_ROUNDS (3).
  * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
@@ -23,6 +24,7 @@ import { startEmulator } from "../emulator";
 import { provisionEngine } from "../engine/provision";
 import { measureClientOverhead } from "./clientOverhead";
 import { measureCodeCacheStart } from "./codeCacheStart";
+import { measureDriftReview } from "./driftReview";
 import { MODES, type Mode } from "./cycle";
 import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";
@@ -56,6 +58,8 @@ const YAML_ROUNDS = Number(process.env.BENCH_YAML_ROUNDS ?? 5);
 const CALL_REPEATS = Number(process.env.BENCH_CALL_REPEATS ?? 20);
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const CACHE_ROUNDS = Number(process.env.BENCH_CACHE_ROUNDS ?? 5);
+const DRIFT_N = Number(process.env.BENCH_DRIFT_N ?? 20);
+const DRIFT_ROUNDS = Number(process.env.BENCH_DRIFT_ROUNDS ?? 3);
 const TF_ROUNDS = Number(process.env.BENCH_TF_ROUNDS ?? 7);
 const TF_N = Number(process.env.BENCH_TF_N ?? 500);
 const TF_SCALE_ROUNDS = Number(process.env.BENCH_TF_SCALE_ROUNDS ?? 3);
@@ -210,14 +214,8 @@ async function main(): Promise<void> {
   let scale: ScaleEntry[] | undefined;
   let frontDoors: FrontDoorResults | undefined;
 
-  if (
-    parts.has("fixed") ||
-    parts.has("scale") ||
-    parts.has("native") ||
-    parts.has("plugin") ||
-    parts.has("start") ||
-    parts.has("terraform")
-  ) {
+  const engineParts = ["fixed", "scale", "native", "plugin", "start", "drift", "terraform"] as const;
+  if (engineParts.some((part) => parts.has(part))) {
     const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
     const dir = join(ROOT, ".work", "bench");
     rmSync(dir, { recursive: true, force: true });
@@ -242,6 +240,10 @@ async function main(): Promise<void> {
       if (parts.has("start")) {
         log("the second npm start against pulumi up by hand…");
         results.npm_start_vs_pulumi_up = await measureNpmStart(ctx, START_ROUNDS, log);
+      }
+      if (parts.has("drift")) {
+        log("the drift review with and without the comparison with the program…");
+        results.drift_review_program_comparison = await measureDriftReview(ctx, DRIFT_N, DRIFT_ROUNDS, log);
       }
       if (parts.has("terraform")) {
         log("the Terraform door: tofu with our provider against the Go anchor…");
@@ -297,6 +299,12 @@ async function main(): Promise<void> {
   printTable(results, scale, frontDoors, machine);
   if (results.plugin_start) printPluginStart(results.plugin_start as Record<string, Entry & { cpu_ms: number }>);
   if (results.plugin_calls) printPluginCalls(results.plugin_calls as Record<string, CallCost>);
+  if (results.drift_review_program_comparison) {
+    const { cpu } = results.drift_review_program_comparison as PreviewComparison;
+    console.log(
+      `drift_review_program_comparison cpu: ${fmt(cpu.value)} s (state-only ${fmt(cpu.baseline)} s), ratio ${fmt(cpu.ratio)}`,
+    );
+  }
   if (results.yaml_preview_vs_engine_floor)
     printYamlPreview(results.yaml_preview_vs_engine_floor as Record<string, PreviewComparison>);
   if (results.tofu_plan_one_vs_go_anchor)

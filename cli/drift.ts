@@ -1,7 +1,7 @@
 /**
  * `webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
- * [--policy <file.json>] [--cwd <dir>] [--format md|json]`: reviews the drift of one stack, or of several stacks sharing
- * instances. The report alone goes to stdout; progress and errors go to stderr.
+ * [--policy <file.json>] [--terraform-state <file> …] [--state-only] [--cwd <dir>] [--format md|json]`: reviews the drift of one stack, or of several
+ * stacks sharing instances, against their state and (unless --state-only) their program. The report alone goes to stdout; progress and errors go to stderr.
  * Exit 0: no drift. 2: drift (unmanaged subscriptions included), or with --policy a broken
  * mandatory rule. 1: error (a bad policy file too), or drift cannot be
  * determined (legacy API). With several stacks, the worst of them.
@@ -21,20 +21,29 @@ import {
 import { toDriftError } from "../drift/errors";
 import { invalidIgnoreRule } from "../drift/ignore";
 import { readPolicyFile } from "../drift/policy";
+import { readTerraformState, type TerraformState } from "../drift/terraformState";
 import type { PolicySettings } from "../policy/settings";
 import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
 
 const USAGE = `usage: webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
-                                    [--policy <file.json>] [--cwd <program directory>] [--format md|json]
+                                    [--policy <file.json>] [--terraform-state <file> …] [--state-only]
+                                    [--cwd <program directory>] [--format md|json]
 
-Compares what the stack's state says about its WebhookSubscriptions with what the instance holds,
-without writing anything. Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
+Compares the WebhookSubscriptions the instance holds with what the stack's state records and with
+what its program declares (a preview with a refresh), without applying or writing anything.
+Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
   --stack   the stack to review (\`pulumi stack ls\` lists them). Repeat it for stacks sharing an
             instance: each is reviewed, and "unmanaged" means managed by none of them
   --ignore  a subscription GUID or subscriber-URL prefix (http:// or https://) managed elsewhere,
             left out of "unmanaged"; repeatable
   --policy  policy settings (JSON, as WebhookGuard takes them; docs/policy.md): every live subscription
             on the instance, managed or not, is held to the rules; a broken mandatory rule exits 2
+  --terraform-state  a Terraform/OpenTofu state: a state file (format 4) or \`tofu show -json\`'s
+            output. Its webhooks_subscription resources count as managed, not unmanaged; one the
+            stack records too is reported as co-owned; repeatable
+  --state-only  compare with the state alone, without running the program: for a machine without
+            the program's toolchain. A \`pulumi refresh\` copies live values into the state, so
+            this review no longer sees them; the report says which comparison it made
   --cwd     the program directory, holding Pulumi.yaml (default: the current directory)
   --format  md (default) or json (a JSON array, one report per stack, when several stacks are named)
 With several stacks, the reports are printed one after the other and the exit code is the worst.
@@ -53,6 +62,10 @@ export interface DriftArgs {
   readonly format: Format;
   /** `--policy`: the settings file as given, and its checked settings. */
   readonly policy?: { readonly file: string; readonly settings: PolicySettings };
+  /** `--state-only`: compare with the state alone, without running the program. */
+  readonly stateOnly: boolean;
+  /** `--terraform-state` files, read: their subscriptions count as managed. */
+  readonly terraformStates: readonly TerraformState[];
 }
 
 /** Parses and checks the drift flags; "help" when help was asked for. */
@@ -69,6 +82,8 @@ export function parseDriftArgs(
       cwd: { type: "string" },
       format: { type: "string" },
       policy: { type: "string" },
+      "state-only": { type: "boolean" },
+      "terraform-state": { type: "string", multiple: true },
     },
     USAGE,
   );
@@ -94,6 +109,13 @@ export function parseDriftArgs(
       throw new UsageError(`--policy: ${(err as Error).message}`);
     }
   }
+  const terraformStates = listFlag(values, "terraform-state").map((file) => {
+    try {
+      return readTerraformState(resolve(env.INIT_CWD || cwd, file), file);
+    } catch (err) {
+      throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+    }
+  });
   return {
     stackName,
     otherStacks,
@@ -101,6 +123,8 @@ export function parseDriftArgs(
     workDir: directoryFlag(values, "cwd", env, cwd),
     format: format as Format,
     ...(policy ? { policy } : {}),
+    stateOnly: values["state-only"] === true,
+    terraformStates,
   };
 }
 
@@ -119,6 +143,8 @@ async function reviewOne(stackName: string, stacks: readonly string[], args: Dri
       alsoManagedBy: stacks.filter((s) => s !== stackName),
       ignore: args.ignore,
       ...(args.policy ? { policy: args.policy } : {}),
+      stateOnly: args.stateOnly,
+      terraformStates: args.terraformStates,
     });
     if (report.reason) say(report.reason);
     return report;
@@ -136,7 +162,7 @@ async function reviewOne(stackName: string, stacks: readonly string[], args: Dri
 export function failedReview(
   stackName: string,
   stacks: readonly string[],
-  args: Pick<DriftArgs, "ignore">,
+  args: Pick<DriftArgs, "ignore" | "stateOnly"> & { readonly terraformStates?: readonly TerraformState[] },
   startedAt: number,
   error: ReportError,
 ): DriftReport {
@@ -146,9 +172,11 @@ export function failedReview(
       stack: stackName,
       backend: null,
       instance: null,
+      comparison: args.stateOnly ? "state" : "state-and-program",
       startedAt,
       ...(others.length > 0 ? { alsoManagedBy: others } : {}),
       ...(args.ignore.length > 0 ? { ignored: { rules: args.ignore, guids: [] } } : {}),
+      ...(args.terraformStates?.length ? { terraformStates: args.terraformStates.map((t) => t.file) } : {}),
     },
     error,
   );

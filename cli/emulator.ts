@@ -2,9 +2,16 @@
  * `webhook-subscriptions emulator`: starts the emulator, prints exactly one line
  * `webhook emulator listening on <url> (API description: <url>/swagger)`, and serves until
  * SIGINT or SIGTERM.
- * A bad flag or an unusable state file is reported on stderr with exit code 1.
+ * A bad flag, an unusable state file or one another running emulator holds is reported on stderr
+ * with exit code 1.
  */
-import { EmulatorOptionError, startEmulator, StateFileError, type EmulatorOptions } from "../emulator";
+import {
+  EmulatorOptionError,
+  startEmulator,
+  StateFileError,
+  StateFileInUseError,
+  type EmulatorOptions,
+} from "../emulator";
 import { ADMIN_TOKEN_ENV } from "../emulator/options";
 import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
 import { adminTokenFrom, PROCESS_SURROUNDINGS, type CommandSurroundings } from "./adminToken";
@@ -106,7 +113,8 @@ function rateLimitFlag(value: string): EmulatorOptions["rateLimit"] {
 /** Turns a start failure the user can fix into one readable line; anything else keeps its stack. */
 function describeStartError(error: unknown): string {
   if (error instanceof EmulatorOptionError) return `${FLAG_OF_OPTION[error.option] ?? error.option}: ${error.message}`;
-  if (error instanceof UsageError || error instanceof StateFileError) return error.message;
+  if (error instanceof UsageError || error instanceof StateFileError || error instanceof StateFileInUseError)
+    return error.message;
   if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") return `--port: ${(error as Error).message}`;
   return (error as Error).stack ?? String(error);
 }

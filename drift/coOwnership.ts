@@ -1,15 +1,18 @@
 /**
- * Co-ownership: one subscription GUID recorded by more than one stack. A destroy of either stack
- * unsubscribes it for both, so each is a finding of the multi-stack review
- * (`drift --stack a --stack b`), whatever front door each stack uses.
+ * Co-ownership: one subscription GUID recorded by more than one stack, or by a stack and a
+ * Terraform/OpenTofu state (`--terraform-state`). A destroy by either owner unsubscribes it for
+ * both, so each is a finding of the review, whatever front door or tool each owner uses.
  */
-import type { CoOwnedSubscription } from "./report";
+import type { CoOwnedSubscription, SubscriptionOwner } from "./report";
 import { shellWord } from "./shellWord";
 import { guidKey, type StateSubscription } from "./stateSnapshot";
 
-/** A stack's managed subscriptions, as its state records them. */
+/** A stack's managed subscriptions, as its state records them (or a Terraform state's: `tool`). */
 export interface StackSubscriptions {
+  /** The stack's name, or the Terraform state file as given. */
   readonly stack: string;
+  /** `terraform` for a Terraform/OpenTofu state, whose `urn` and `name` are resource addresses. @default a Pulumi stack */
+  readonly tool?: "terraform";
   readonly managed: readonly Pick<StateSubscription, "urn" | "name" | "guid">[];
 }
 
@@ -23,7 +26,7 @@ export function coOwnedSubscriptions(
     const also = others.flatMap((other) =>
       other.managed
         .filter((s) => guidKey(s.guid) === guidKey(own.guid))
-        .map((s) => ({ stack: other.stack, urn: s.urn, name: s.name })),
+        .map((s) => ({ stack: other.stack, urn: s.urn, name: s.name, ...(other.tool ? { tool: other.tool } : {}) })),
     );
     if (also.length === 0) continue;
     const owners = [{ stack: reviewed.stack, urn: own.urn, name: own.name }, ...also];
@@ -32,13 +35,27 @@ export function coOwnedSubscriptions(
   return found.sort((a, b) => a.guid.localeCompare(b.guid));
 }
 
-/** What to do: keep it in one stack; the others forget it and create their own. */
+/** An owner as a sentence names it. */
+function ownerName(owner: SubscriptionOwner): string {
+  return owner.tool === "terraform"
+    ? `Terraform state "${owner.stack}" (${owner.name})`
+    : `stack "${owner.stack}" (${owner.name})`;
+}
+
+/** The command that makes `owner` forget the subscription without deleting it. */
+function forgetCommand(owner: SubscriptionOwner): string {
+  return owner.tool === "terraform"
+    ? `\`tofu state rm ${shellWord(owner.urn)}\` (or \`terraform state rm\`) in the configuration of ${owner.stack}`
+    : `\`pulumi state delete ${shellWord(owner.urn)} --stack ${shellWord(owner.stack)} --yes\``;
+}
+
+/** What to do: keep it with one owner; the others forget it and create their own. */
 function advice(guid: string, owners: CoOwnedSubscription["owners"]): string {
   const [keeper, ...rest] = owners;
   return (
-    `${guid} is recorded by ${owners.map((o) => `stack "${o.stack}" (${o.name})`).join(" and ")}: a destroy of either unsubscribes it for both. ` +
-    `Keep it in one stack, e.g. "${keeper!.stack}". In ${rest.map((o) => `"${o.stack}"`).join(", ")}, remove it from the state without deleting it ` +
-    `(${rest.map((o) => `\`pulumi state delete ${shellWord(o.urn)} --stack ${shellWord(o.stack)} --yes\``).join("; ")}), ` +
-    "then run `pulumi up` there: it creates a subscription of its own (or give it a different subscriberUrl or customHeader, or remove it from the program)."
+    `${guid} is recorded by ${owners.map(ownerName).join(" and ")}: a destroy of either unsubscribes it for both. ` +
+    `Keep it in one, e.g. ${ownerName(keeper!)}. In ${rest.map(ownerName).join(", ")}, remove it from the state without deleting it ` +
+    `(${rest.map(forgetCommand).join("; ")}), ` +
+    "then apply there (`pulumi up`, `tofu apply`): it creates a subscription of its own (or give it a different subscriberUrl or customHeader, or remove it from the program or configuration)."
   );
 }

@@ -18,6 +18,8 @@ export const DriftErrorCode = {
   Engine: "ENGINE",
   /** The refresh preview failed. */
   RefreshFailed: "REFRESH_FAILED",
+  /** The preview of the stack's program (to compare the live instance with it) failed. */
+  ProgramPreviewFailed: "PROGRAM_PREVIEW_FAILED",
   /** The refresh preview left a managed subscription unreported. */
   RefreshIncomplete: "REFRESH_INCOMPLETE",
   /** Something not foreseen; the message says what. */

@@ -1,14 +1,22 @@
 /**
  * The report as markdown for a pull-request comment: one summary line, then a table (what
- * drifted first), then the adoption snippets folded away. Secrets never appear: a changed
- * secret reads "secret changed", an unmanaged header value "set, not shown".
+ * drifted first), then what differs from the program, then the adoption snippets folded away.
+ * Secrets never appear: a changed secret reads "secret changed", one that differs from the program
+ * "secret differs", an unmanaged header value "set, not shown".
  */
 import { webhookName } from "../provider/wire";
 import { plural } from "./plural";
 import { cell, code } from "./markdownText";
 import { policySection } from "./policyMarkdown";
 import { shellWord } from "./shellWord";
-import type { DriftReport, FieldChange, FieldValue, ManagedSubscription, UnmanagedSubscription } from "./report";
+import type {
+  DriftReport,
+  FieldChange,
+  FieldValue,
+  ManagedSubscription,
+  ProgramDifference,
+  UnmanagedSubscription,
+} from "./report";
 
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */
 export const MAX_COMMENT_CHARS = 60_000;
@@ -20,6 +28,9 @@ const STATUS_TEXT = {
   "in-sync": "in sync",
   unmanaged: "unmanaged",
 } as const;
+
+/** The class of a subscription whose live values are not what the program declares. */
+export const DIFFERS_FROM_PROGRAM = "differs from the program";
 
 /** A state or live value for a table cell; webhooks get their event name. */
 function value(field: string, v: FieldValue | undefined): string {
@@ -42,7 +53,12 @@ export function summaryLine(report: DriftReport): string {
         s.deleted ? `${s.deleted} deleted out of band` : "",
         s.changed ? `${s.changed} changed out of band` : "",
         s.unmanaged ? `${s.unmanaged} unmanaged` : "",
-        report.coOwned.length ? `${report.coOwned.length} co-owned with another stack` : "",
+        report.coOwned.length
+          ? `${report.coOwned.length} co-owned with another stack${report.terraformStates?.length ? " or Terraform state" : ""}`
+          : "",
+        s.differsFromProgram
+          ? `${s.differsFromProgram} ${s.differsFromProgram === 1 ? DIFFERS_FROM_PROGRAM : "differ from the program"}`
+          : "",
       ].filter(Boolean);
       return `**Drift in stack ${stack}:** ${parts.join(", ")}; ${s.inSync} of ${plural(s.managed, "managed subscription")} in sync${where}.`;
     }
@@ -88,11 +104,48 @@ function unmanagedRow(u: UnmanagedSubscription, severalInstances: boolean): stri
   return `| ${STATUS_TEXT.unmanaged} |  | ${code(u.guid)} |  | ${orphan} | ${where}${describeUnmanaged(u)} |`;
 }
 
+/** What the live instance was compared with, in one sentence. */
+export function comparisonSentence(report: Pick<DriftReport, "comparison">): string {
+  return report.comparison === "state"
+    ? "Compared the live subscriptions with the stack's state only (`--state-only`): a `pulumi refresh` copies live values into the state, so this review does not see them; without `--state-only` it compares with the program too."
+    : "Compared the live subscriptions with the stack's state and with its program (a preview with a refresh, nothing applied).";
+}
+
+/** One row per differing field: the program's step, the declared value and the live one. */
+function programRows(d: ProgramDifference): string[] {
+  const first = `| ${code(d.name)} | ${d.guid ? code(d.guid) : ""} |`;
+  if (d.action === "create") return [`${first} ${d.action} |  | declared | **not live** |`];
+  if (d.action === "delete") return [`${first} ${d.action} |  | **not declared** | live |`];
+  return d.changes.map((c) =>
+    c.secret
+      ? `${first} ${d.action} | ${code(c.field)} | (secret) | **secret differs** |`
+      : `${first} ${d.action} | ${code(c.field)} | ${value(c.field, c.declared)} | ${value(c.field, c.live)} |`,
+  );
+}
+
+/** The subscriptions whose live values are not what the program declares, and what `pulumi up` would do. */
+function programBlock(report: DriftReport): string {
+  if (report.differsFromProgram.length === 0) return "";
+  return [
+    `### ${DIFFERS_FROM_PROGRAM.charAt(0).toUpperCase()}${DIFFERS_FROM_PROGRAM.slice(1)} (${report.differsFromProgram.length})`,
+    "",
+    "What the stack's program declares is not what is live; `pulumi up` would do the step shown.",
+    "",
+    "| Subscription | GUID | `pulumi up` would | Field | Declared | Live |",
+    "|---|---|---|---|---|---|",
+    ...report.differsFromProgram.flatMap(programRows),
+  ].join("\n");
+}
+
 /** What the review left out on purpose, and whose subscriptions counted as managed. */
 function scope(report: DriftReport): string {
   const lines = [
+    comparisonSentence(report),
     report.alsoManagedBy?.length
       ? `Subscriptions of stack ${report.alsoManagedBy.map(code).join(", ")} count as managed.`
+      : "",
+    report.terraformStates?.length
+      ? `Subscriptions of Terraform state ${report.terraformStates.map(code).join(", ")} count as managed.`
       : "",
     report.ignored
       ? `Ignored (${plural(report.ignored.guids.length, "subscription")}): ${report.ignored.rules.map(code).join(", ")}.`
@@ -140,13 +193,13 @@ function coOwnedBlock(report: DriftReport): string {
   return [
     `### Co-owned subscriptions (${report.coOwned.length})`,
     "",
-    "A destroy of any of these stacks unsubscribes the subscription for all of them.",
+    `A destroy by any of these ${report.terraformStates?.length ? "owners (stacks, Terraform states)" : "stacks"} unsubscribes the subscription for all of them.`,
     "",
     "| GUID | Recorded by | What to do |",
     "|---|---|---|",
     ...report.coOwned.map(
       (c) =>
-        `| ${code(c.guid)} | ${c.owners.map((o) => `stack ${code(o.stack)}: ${code(o.name)}`).join("<br>")} | ${cell(c.advice)} |`,
+        `| ${code(c.guid)} | ${c.owners.map((o) => `${o.tool === "terraform" ? "Terraform state" : "stack"} ${code(o.stack)}: ${code(o.name)}`).join("<br>")} | ${cell(c.advice)} |`,
     ),
   ].join("\n");
 }
@@ -194,7 +247,9 @@ function rerunCommand(report: DriftReport, ...extra: readonly string[]): string 
   const flags = [
     ...[report.stack, ...(report.alsoManagedBy ?? [])].flatMap((stack) => ["--stack", stack]),
     ...(report.ignored?.rules ?? []).flatMap((rule) => ["--ignore", rule]),
+    ...(report.terraformStates ?? []).flatMap((file) => ["--terraform-state", file]),
     ...(report.policy ? ["--policy", report.policy.file] : []),
+    ...(report.comparison === "state" ? ["--state-only"] : []),
     ...extra,
   ];
   return ["npx webhook-subscriptions drift", ...flags.map(shellWord)].join(" ");
@@ -226,6 +281,7 @@ export function formatMarkdown(report: DriftReport): string {
       summaryLine(report),
       rows.length > 0 ? table(rows) : "",
       scope(report),
+      programBlock(report),
       coOwnedBlock(report),
       recoveryBlock(report),
       policySection(report),

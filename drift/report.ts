@@ -13,8 +13,9 @@ export const REPORT_VERSION = 1 as const;
 export const EXIT_CODE = { noDrift: 0, error: 1, drift: 2 } as const;
 
 /**
- * - `in-sync`: every managed subscription matches its state and nothing unmanaged exists;
- * - `drift`: something changed, vanished, or exists unmanaged;
+ * - `in-sync`: every managed subscription matches its state (and the program, when compared) and
+ *   nothing unmanaged exists;
+ * - `drift`: something changed, vanished, exists unmanaged, or differs from the program;
  * - `undetermined`: the review could not be made (legacy API); `reason` says why;
  * - `error`: the review failed; `error` says why.
  */
@@ -79,12 +80,54 @@ export interface UnmanagedSubscription {
   readonly pendingCreate?: string;
 }
 
-/** One stack's resource that records a co-owned subscription. */
-export interface SubscriptionOwner {
-  readonly stack: string;
+/**
+ * What the review compared the live instance with:
+ * - `state-and-program`: the state (what the last `up` or refresh recorded) and the program
+ *   (what it declares now, through a preview with a refresh that applies nothing);
+ * - `state`: the state only (`--state-only`), for a machine without the program's toolchain.
+ *   A `pulumi refresh` copies live values into the state, so this comparison cannot see them.
+ */
+export type Comparison = "state-and-program" | "state";
+
+/** One field whose live value is not what the program declares. */
+export interface ProgramFieldDifference {
+  /** Input name, e.g. `subscriberUrl`. */
+  readonly field: string;
+  /** True for `customHeaderValue`: then `live` and `declared` are absent ("secret differs"). */
+  readonly secret: boolean;
+  readonly live?: FieldValue;
+  /** What the program declares; `"(known after apply)"` when it depends on another resource's output. */
+  readonly declared?: FieldValue;
+}
+
+/**
+ * A subscription whose live values differ from what the program declares, as the program's
+ * preview (with a refresh) finds it:
+ * - `update`: `pulumi up` would change the fields in `changes` in place;
+ * - `replace`: `pulumi up` would replace it to set them (e.g. on the legacy API);
+ * - `create`: the program declares it, the instance does not hold it (`changes` is empty);
+ * - `delete`: the state holds it and it is live, the program no longer declares it.
+ */
+export interface ProgramDifference {
   readonly urn: string;
-  /** The resource name in that stack's program. */
+  /** The resource name in the program. */
   readonly name: string;
+  /** Null for `create`. */
+  readonly guid: string | null;
+  readonly action: "update" | "replace" | "create" | "delete";
+  readonly changes: readonly ProgramFieldDifference[];
+}
+
+/** One stack's resource (or a Terraform state's) that records a co-owned subscription. */
+export interface SubscriptionOwner {
+  /** The stack's name, or for `tool` `terraform` the state file as given. */
+  readonly stack: string;
+  /** The resource's URN, or its address in a Terraform state. */
+  readonly urn: string;
+  /** The resource name in that stack's program, or its address in a Terraform state. */
+  readonly name: string;
+  /** `terraform` when the owner is a Terraform/OpenTofu state (`--terraform-state`); absent for a Pulumi stack. */
+  readonly tool?: "terraform";
 }
 
 /** A subscription recorded by more than one of the stacks reviewed together: a destroy of one deletes it for all. */
@@ -102,6 +145,8 @@ export interface ReportSummary {
   readonly changed: number;
   readonly deleted: number;
   readonly unmanaged: number;
+  /** Subscriptions whose live values differ from the program (0 when only the state was compared). */
+  readonly differsFromProgram: number;
 }
 
 /** The instance a review is about. */
@@ -137,7 +182,11 @@ export interface ReportScope {
   readonly instances?: readonly ReportInstance[];
   /** Other stacks whose subscriptions count as managed (not reported as unmanaged). */
   readonly alsoManagedBy?: readonly string[];
+  /** Terraform/OpenTofu state files (`--terraform-state`) whose subscriptions count as managed. */
+  readonly terraformStates?: readonly string[];
   readonly ignored?: ReportIgnored;
+  /** What the live instance was compared with. */
+  readonly comparison: Comparison;
 }
 
 export interface DriftReport extends ReportScope {
@@ -155,6 +204,12 @@ export interface DriftReport extends ReportScope {
   readonly unmanaged: readonly UnmanagedSubscription[];
   /** Subscriptions this stack records that another stack reviewed with it records too (`--stack a --stack b`); sorted by GUID. */
   readonly coOwned: readonly CoOwnedSubscription[];
+  /**
+   * Subscriptions whose live values differ from what the program declares, sorted by name; empty
+   * when `comparison` is `state`. Found even after a `pulumi refresh` accepted the live values
+   * into the state, which the state comparison cannot see.
+   */
+  readonly differsFromProgram: readonly ProgramDifference[];
   /**
    * When the state holds pending creates (a killed `pulumi up`): the commands that finish it, in
    * order, run in the program's directory — each orphan taken over by its own resource, the rest
@@ -184,11 +239,12 @@ export function exitCodeFor(status: ReportStatus): 0 | 1 | 2 {
 
 const MANAGED_ORDER: Record<ManagedStatus, number> = { deleted: 0, changed: 1, unknown: 2, "in-sync": 3 };
 
-/** Counts and orders what was found, and decides the status (drift includes unmanaged and co-owned). */
+/** Counts and orders what was found, and decides the status (drift includes unmanaged, co-owned and program differences). */
 export function summarize(
   managed: readonly ManagedSubscription[],
   unmanaged: readonly UnmanagedSubscription[],
   coOwned: readonly CoOwnedSubscription[] = [],
+  differsFromProgram: readonly ProgramDifference[] = [],
 ): {
   summary: ReportSummary;
   managed: ManagedSubscription[];
@@ -202,8 +258,9 @@ export function summarize(
     changed: count("changed"),
     deleted: count("deleted"),
     unmanaged: unmanaged.length,
+    differsFromProgram: differsFromProgram.length,
   };
-  const drift = summary.changed + summary.deleted + summary.unmanaged + coOwned.length > 0;
+  const drift = summary.changed + summary.deleted + summary.unmanaged + coOwned.length + summary.differsFromProgram > 0;
   return {
     summary,
     managed: [...managed].sort(
@@ -225,7 +282,7 @@ export interface ReportContext extends ReportScope {
 function header(
   context: ReportContext,
   status: ReportStatus,
-): Omit<DriftReport, "summary" | "managed" | "unmanaged" | "coOwned" | "recovery" | "notes"> {
+): Omit<DriftReport, "summary" | "managed" | "unmanaged" | "coOwned" | "differsFromProgram" | "recovery" | "notes"> {
   const now = Date.now();
   return {
     version: REPORT_VERSION,
@@ -234,7 +291,9 @@ function header(
     instance: context.instance,
     ...(context.instances ? { instances: context.instances } : {}),
     ...(context.alsoManagedBy ? { alsoManagedBy: context.alsoManagedBy } : {}),
+    ...(context.terraformStates ? { terraformStates: context.terraformStates } : {}),
     ...(context.ignored ? { ignored: context.ignored } : {}),
+    comparison: context.comparison,
     status,
     exitCode: exitCodeFor(status),
     generatedAt: new Date(now).toISOString(),
@@ -245,17 +304,23 @@ function header(
 /**
  * A finished review.
  * @param findings what only some reviews find: subscriptions another stack reviewed with this one
- *   records too, and the commands that finish a killed `up` (the state holds pending creates).
+ *   records too, the commands that finish a killed `up` (the state holds pending creates), and
+ *   the subscriptions whose live values differ from the program.
  */
 export function driftReport(
   context: ReportContext,
   managed: readonly ManagedSubscription[],
   unmanaged: readonly UnmanagedSubscription[],
   notes: readonly string[] = [],
-  findings: { readonly coOwned?: readonly CoOwnedSubscription[]; readonly recovery?: readonly string[] } = {},
+  findings: {
+    readonly coOwned?: readonly CoOwnedSubscription[];
+    readonly recovery?: readonly string[];
+    readonly differsFromProgram?: readonly ProgramDifference[];
+  } = {},
 ): DriftReport {
   const coOwned = findings.coOwned ?? [];
-  const sorted = summarize(managed, unmanaged, coOwned);
+  const differsFromProgram = [...(findings.differsFromProgram ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const sorted = summarize(managed, unmanaged, coOwned, differsFromProgram);
   const recovery = findings.recovery ?? [];
   return {
     ...header(context, recovery.length > 0 ? "drift" : sorted.status),
@@ -263,6 +328,7 @@ export function driftReport(
     managed: sorted.managed,
     unmanaged: sorted.unmanaged,
     coOwned,
+    differsFromProgram,
     ...(recovery.length > 0 ? { recovery } : {}),
     notes,
   };
@@ -283,10 +349,11 @@ export function undeterminedReport(
   }));
   return {
     ...header(context, "undetermined"),
-    summary: { managed: unknown.length, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
+    summary: { managed: unknown.length, inSync: 0, changed: 0, deleted: 0, unmanaged: 0, differsFromProgram: 0 },
     managed: summarize(unknown, []).managed,
     unmanaged: [],
     coOwned: [],
+    differsFromProgram: [],
     notes: [],
     reason,
   };
@@ -296,10 +363,11 @@ export function undeterminedReport(
 export function errorReport(context: ReportContext, error: ReportError): DriftReport {
   return {
     ...header(context, "error"),
-    summary: { managed: 0, inSync: 0, changed: 0, deleted: 0, unmanaged: 0 },
+    summary: { managed: 0, inSync: 0, changed: 0, deleted: 0, unmanaged: 0, differsFromProgram: 0 },
     managed: [],
     unmanaged: [],
     coOwned: [],
+    differsFromProgram: [],
     notes: [],
     error: { code: error.code, message: error.message },
   };

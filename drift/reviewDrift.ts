@@ -8,7 +8,10 @@
  *    subscriptions and the plaintext of changed secrets;
  * 3. run a refresh *preview* through the Automation API: the provider's own `read` decides
  *    what changed and what is gone, exactly as `pulumi refresh` would;
- * 4. classify each managed subscription and list the unmanaged ones.
+ * 4. classify each managed subscription and list the unmanaged ones;
+ * 5. unless `stateOnly`, preview the stack's program with a refresh (previewProgram.ts): what
+ *    differs from the program, which a state comparison cannot see once a refresh has accepted
+ *    the live values into the state.
  */
 import {
   mayMeanGone,
@@ -44,6 +47,8 @@ import { adoptionFrontDoor } from "./adoptionFrontDoor";
 import { coOwnedSubscriptions, type StackSubscriptions } from "./coOwnership";
 import { matchPendingCreates, recoveryCommands } from "./pendingCreates";
 import { reviewPolicy, withPolicy } from "./policy";
+import { previewProgram } from "./previewProgram";
+import type { TerraformState } from "./terraformState";
 import type { PolicySettings } from "../policy/settings";
 
 export interface ReviewDriftOptions {
@@ -82,6 +87,18 @@ export interface ReviewDriftOptions {
    * instances, managed or not, is held to the rules; the report lists each violation.
    */
   readonly policy?: { readonly file: string; readonly settings: PolicySettings };
+  /**
+   * Compare the live instance with the state alone (`--state-only`), without running the
+   * program: for a machine without the program's toolchain. A `pulumi refresh` copies live
+   * values into the state, so this review no longer sees them (docs/drift.md).
+   * @default false: the program is previewed too, with a refresh, applying nothing
+   */
+  readonly stateOnly?: boolean;
+  /**
+   * Terraform/OpenTofu states (`--terraform-state`, drift/terraformState.ts): their subscriptions
+   * count as managed, and one the stack records too is co-owned. @default []
+   */
+  readonly terraformStates?: readonly TerraformState[];
 }
 
 /** Explains the legacy outcome; `webhook-subscriptions drift` exits 1 on it (docs/drift.md). */
@@ -145,6 +162,15 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       for (const guid of otherState.guids) managedGuids.add(guid);
       others.push({ stack: other, managed: otherState.managed });
     }
+    const terraformStates = options.terraformStates ?? [];
+    for (const tf of terraformStates) {
+      for (const { guid } of tf.subscriptions) managedGuids.add(guidKey(guid));
+      others.push({
+        stack: tf.file,
+        tool: "terraform",
+        managed: tf.subscriptions.map((s) => ({ urn: s.address, name: s.address, guid: s.guid })),
+      });
+    }
 
     const instances = instancesOf(state, source, env);
     for (const i of instances) secrets.push(i.settings.token, i.settings.oauth?.clientSecret);
@@ -166,6 +192,8 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       instance: described[0] ?? null,
       instances: described,
       ...(alsoManagedBy.length > 0 ? { alsoManagedBy } : {}),
+      ...(terraformStates.length > 0 ? { terraformStates: terraformStates.map((t) => t.file) } : {}),
+      comparison: options.stateOnly ? "state" : "state-and-program",
       startedAt,
     };
     if (instances.some((i) => isLegacy(i.settings.apiVersion)))
@@ -194,6 +222,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       );
 
       let observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
+      let staleCredential = false;
       try {
         await stack.previewRefresh({ onEvent: observer.onEvent });
       } catch (err) {
@@ -206,6 +235,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
             "refresh preview again, running the program (`--run-program`)",
         );
         observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
+        staleCredential = true;
         try {
           await stack.previewRefresh({ onEvent: observer.onEvent, runProgram: true });
         } catch (again) {
@@ -250,12 +280,23 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       // A managed entry that cannot be read already failed the refresh preview, naming its field.
       const notes = [VISIBILITY_NOTE, ...results.flatMap((r) => r.problems.map((p) => p.message))];
       const recovery = recoveryCommands(options.stackName, state.pendingCreates.length, [...pendingCreates.values()]);
+      let differsFromProgram: Awaited<ReturnType<typeof previewProgram>> = [];
+      if (!options.stateOnly) {
+        progress(
+          "preview of the program with a refresh, to compare the live subscriptions with it (nothing is applied)",
+        );
+        differsFromProgram = await previewProgram(stack, options.stackName, staleCredential);
+      }
       const report = driftReport(
         { ...context, ...(ignore.length > 0 ? { ignored: { rules: ignore, guids: ignoredGuids } } : {}) },
         managed,
         unmanaged,
         notes,
-        { coOwned: coOwnedSubscriptions({ stack: options.stackName, managed: state.managed }, others), recovery },
+        {
+          coOwned: coOwnedSubscriptions({ stack: options.stackName, managed: state.managed }, others),
+          recovery,
+          differsFromProgram,
+        },
       );
       progress(`done in ${(report.durationMs / 1000).toFixed(1)}s: ${report.status}`);
       if (!options.policy) return report;

@@ -6,9 +6,11 @@
 import { EmulatorContext } from "./context";
 import { resolveOptions, type EmulatorOptions } from "./options";
 import { buildServer } from "./server";
+import { StateLock } from "./stateLock";
 
 export { EmulatorOptionError, type EmulatorOptions, type RateLimitSettings } from "./options";
 export { StateFileError } from "./stateFile";
+export { lockPathOf, StateFileInUseError, type LockHolder } from "./stateLock";
 export { BUILDER_TOKEN, SECOND_BUILDER_TOKEN, READER_TOKEN } from "./auth";
 export { DIALECTS, type DialectName } from "./dialect";
 export { DEV_CLIENT_ID, DEV_CLIENT_SECRET } from "./oauthRoute";
@@ -31,32 +33,43 @@ function urlHost(host: string): string {
 }
 
 /**
- * Starts an emulator. Rejects with EmulatorOptionError for a bad option and StateFileError for
- * an unusable state file (which is left untouched).
+ * Starts an emulator. Rejects with EmulatorOptionError for a bad option, StateFileError for
+ * an unusable state file (which is left untouched), and StateFileInUseError when another running
+ * emulator holds the state file (one emulator per file: see stateLock.ts).
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const resolved = resolveOptions(options);
-  const context = await EmulatorContext.create(resolved);
-  const app = buildServer(context);
+  // Taken before the state is read, so that nothing is loaded from a file another emulator writes.
+  const lock = resolved.statePath === null ? undefined : await StateLock.acquire(resolved.statePath);
+  let context: EmulatorContext | undefined;
+  let app: ReturnType<typeof buildServer> | undefined;
   try {
+    context = await EmulatorContext.create(resolved);
+    app = buildServer(context);
     await app.listen({ port: resolved.port, host: resolved.host });
   } catch (error) {
-    await context.close();
+    await context?.close();
+    await lock?.release();
     throw error;
   }
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : resolved.port;
   context.listenPort = port;
+  const url = `http://${urlHost(resolved.host)}:${port}`;
+  await lock?.recordAddress(url);
+  const [server, state] = [app, context];
   let closing: Promise<void> | null = null;
   return {
-    url: `http://${urlHost(resolved.host)}:${port}`,
+    url,
     port,
     close() {
       closing ??= (async () => {
         // Abort injected delays first, so in-flight requests do not hold up app.close().
-        context.abortDelays();
-        await app.close();
-        await context.close();
+        state.abortDelays();
+        await server.close();
+        await state.close();
+        // Released only once the last write is on disk: the next emulator reads the final state.
+        await lock?.release();
       })();
       return closing;
     },

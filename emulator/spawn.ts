@@ -30,6 +30,23 @@ function command(): string[] {
   return ["--import", pathToFileURL(require.resolve("tsx")).href, join(__dirname, "..", "cli", "index.ts"), "emulator"];
 }
 
+/** How a run of the command ended: for a start that must fail (a bad flag, a held state file). */
+export interface EmulatorRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `webhook-subscriptions emulator` with `args` to its end. */
+export function runEmulatorToEnd(args: readonly string[]): Promise<EmulatorRun> {
+  const child = spawn(process.execPath, [...command(), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+}
+
 /** The command's one line: its address, and the page's under it. */
 const LISTENING = /^webhook emulator listening on (\S+) \(API description: \1\/swagger\)$/m;
 

@@ -81,7 +81,8 @@ function temporaryPath(path: string): string {
   return `${path}.${process.pid}.${++temporaryCounter}.tmp`;
 }
 
-function isRunning(pid: number): boolean {
+/** Whether process `pid` exists (on this machine). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

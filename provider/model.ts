@@ -7,6 +7,7 @@
 import { WEBHOOK_SUBSCRIPTION_TYPE } from "./dynamic/webhookSubscription";
 import { desiredOf, type SubscriptionInputs } from "./core/inputs";
 import { naturalKey } from "./core/naturalKey";
+import { diffSubscription, SUBSCRIPTION_FIELDS, type SubscriptionField } from "./core/diff";
 import { PROVIDER_KEYS, type ConfigSource } from "./core/settings";
 import { PROVIDER_TOKEN, RESOURCE_TOKEN } from "./native/tokens";
 import { explicitProviderName, nativeConfigSource } from "./native/providerConfig";
@@ -20,6 +21,21 @@ export { UNKNOWN } from "./core/inputs";
 export type { SubscriptionOutputs } from "./core/outputs";
 /** The fields the service stores (compared by diff and by the drift review). */
 export { SUBSCRIPTION_FIELDS, type SubscriptionField } from "./core/diff";
+
+/**
+ * The stored fields whose declared value (a WebhookSubscription's checked inputs, as a preview's
+ * step records them) differs from a subscription's outputs, as the provider's own diff finds them.
+ * For a diff whose provider named no fields (the dynamic provider's host reports none).
+ */
+export function changedFields(
+  outputs: Readonly<Record<string, unknown>>,
+  inputs: Readonly<Record<string, unknown>>,
+): SubscriptionField[] {
+  const stored: ReadonlySet<string> = new Set(SUBSCRIPTION_FIELDS);
+  return diffSubscription(outputs, inputs as Partial<SubscriptionInputs>, false).changed.filter(
+    (field): field is SubscriptionField => stored.has(field),
+  );
+}
 /** Provider settings: the default provider's (stack config, then the environment) and explicit Providers'. */
 export {
   SETTING_SOURCES,

@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { loadState } from "../emulator/stateFile";
 
 export const EMULATOR_DIR = ".emulator";
 const STATE_FILE = "state.json";
@@ -26,19 +27,35 @@ export function hasState(root: string): boolean {
   return existsSync(join(root, EMULATOR_DIR, STATE_FILE));
 }
 
-/** Starts the embedded emulator of `root` on its saved port, or a free one (then saved). */
-export async function startEmbeddedEmulator(root: string, say: (line: string) => void): Promise<RunningEmulator> {
+/**
+ * How many subscriptions the embedded emulator of `root` holds in its saved state: while there are
+ * any, a stack moving to another instance still has subscriptions to unsubscribe there.
+ */
+export async function heldSubscriptions(root: string): Promise<number> {
+  return hasState(root) ? (await loadState(join(root, EMULATOR_DIR, STATE_FILE))).subscriptions.length : 0;
+}
+
+/**
+ * Starts the embedded emulator of `root` on its saved port, or a free one (then saved).
+ * `adminToken`: a token it also accepts as a Builder (besides its dev tokens, on loopback).
+ */
+export async function startEmbeddedEmulator(
+  root: string,
+  say: (line: string) => void,
+  { adminToken }: { adminToken?: string } = {},
+): Promise<RunningEmulator> {
   const statePath = join(root, EMULATOR_DIR, STATE_FILE);
+  const options = { statePath, ...(adminToken === undefined ? {} : { adminToken }) };
   const saved = savedPort(root);
   if (saved !== undefined) {
     try {
-      return await startEmulator({ port: saved, statePath });
+      return await startEmulator({ port: saved, ...options });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
       say(`port ${saved} of the embedded emulator is taken by another process; it moves to a free port`);
     }
   }
-  const emulator = await startEmulator({ port: 0, statePath });
+  const emulator = await startEmulator({ port: 0, ...options });
   const portFile = join(root, EMULATOR_DIR, PORT_FILE);
   mkdirSync(dirname(portFile), { recursive: true });
   writeFileSync(portFile, `${emulator.port}\n`);

@@ -4,19 +4,27 @@
  * what changed or vanished out of band is put back by the update, and said so). The instance is the
  * embedded emulator (state in .emulator/, at a stable address), unless the stack config names one
  * with webhooks:baseUrl. Each failure is printed once. It ends with how to inspect the stack,
- * review its drift and clean up: commands that work as printed, in a fresh shell.
+ * review its drift, deploy elsewhere and clean up: commands that work as printed, in a fresh shell.
+ *
+ * Where the embedded emulator's address goes: into the run's environment (WEBHOOKS_BASE_URL), never
+ * into the stack config, so that its port can move between runs. A webhooks:baseUrl in the stack
+ * config wins; when the embedded emulator still holds subscriptions then, it is started as well:
+ * the old default provider of the state (recorded without a baseUrl) reads them there through
+ * WEBHOOKS_BASE_URL, and the update moves them to the configured instance, unsubscribing them from
+ * the emulator (docs/multi-instance.md, "A subscription records its instance").
  *
  * `npm start -- --drift`: the drift review of the same stack on the same instance (the embedded
- * emulator serving its saved state while it runs); exit 0 no drift, 2 drift, 1 error.
+ * emulator serving its saved state while it runs); exit 0 no drift, 2 drift, 1 error. It never
+ * creates a stack: one the backend does not hold is refused, as `webhook-subscriptions drift` does.
  *
  * The program loads the package from dist/, so dist/ is brought up to date first (scripts/build.ts:
  * nothing to do when nothing changed); `--help` prints the usage before anything else.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { isDeepStrictEqual, parseArgs } from "node:util";
-import type { EngineEvent } from "@pulumi/pulumi/automation";
-import type { RunningEmulator } from "../emulator";
+import { parseArgs } from "node:util";
+import { BUILDER_TOKEN, type RunningEmulator } from "../emulator";
+import { adminTokenProblem } from "../emulator/options";
 import { redact } from "../provider/client";
 import { directoryProgram, engineEnv, inProcess, LOCAL_PASSPHRASE } from "../engine/automation";
 import { inlineUp } from "../engine/inlineUp";
@@ -26,8 +34,9 @@ import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
 import { shellWord } from "../drift/shellWord";
 import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
 import { build, repositoryRoot } from "./build";
-import { EMULATOR_DIR, hasState, startEmbeddedEmulator } from "./embeddedEmulator";
-import { configValue, ensureSecret, ensureStack, type StartStack } from "./startStack";
+import { EMULATOR_DIR, hasState, heldSubscriptions, startEmbeddedEmulator } from "./embeddedEmulator";
+import { backendStacks, configValue, ensureSecret, ensureStack, type StartStack } from "./startStack";
+import { describeChanges, refreshChanges } from "./startSummary";
 
 const ROOT = repositoryRoot();
 const STACK = process.env.WEBHOOKS_STACK ?? "dev";
@@ -35,14 +44,6 @@ const BACKEND_DIR = join(ROOT, ".pulumi-state");
 
 function say(line: string): void {
   console.log(`[start] ${line}`);
-}
-
-/** Counts of an operation's resource changes other than "same", as "2 updated, 1 deleted". */
-function describeChanges(changes: Record<string, number> | undefined, verbs: Record<string, string>): string {
-  return Object.entries(changes ?? {})
-    .filter(([op, n]) => op !== "same" && n > 0)
-    .map(([op, n]) => `${n} ${verbs[op] ?? op}`)
-    .join(", ");
 }
 
 const USAGE = [
@@ -80,16 +81,22 @@ async function main(): Promise<number> {
     env: engineEnv(engine, BACKEND_DIR, values.fast ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
   };
   const configured = await configValue(stack, "webhooks:baseUrl");
-  if (values.drift && !hasState(ROOT) && !configured) {
-    say("nothing to review yet: `npm start` deploys the stack first");
-    return 1;
+  if (values.drift) {
+    const stacks = backendStacks(stack);
+    if (stacks.length === 0 && !hasState(ROOT) && !configured) {
+      say("nothing to review yet: `npm start` deploys the stack first");
+      return 1;
+    }
+    // A review never creates the stack: one the backend lacks is refused by the review itself.
+    if (!stacks.includes(STACK)) return reviewDrift(stack);
+  } else {
+    await ensureStack(stack);
+    const secret = "webhook-subscriptions:receiverApiKey";
+    if (await ensureSecret(stack, secret)) say(`generated the secret ${secret} for this stack`);
   }
-  await ensureStack(stack);
-  const secret = "webhook-subscriptions:receiverApiKey";
-  if (await ensureSecret(stack, secret)) say(`generated the secret ${secret} for this stack`);
   const emulator = await instanceFor(stack, configured);
   try {
-    return values.drift ? await reviewDrift(stack) : await deploy(engine, stack);
+    return values.drift ? await reviewDrift(stack) : await deploy(engine, stack, !configured);
   } finally {
     await emulator?.close();
   }
@@ -97,18 +104,35 @@ async function main(): Promise<number> {
 
 /**
  * The instance the program deploys to: `configured` (the stack config's webhooks:baseUrl, which
- * wins over the environment), else the embedded emulator (started, and returned).
+ * wins over the environment), else the embedded emulator. The embedded emulator is started (and
+ * returned) when it is the instance, or when it still holds subscriptions a move to the configured
+ * instance reads and unsubscribes there.
  */
 async function instanceFor(stack: StartStack, configured: string | undefined): Promise<RunningEmulator | undefined> {
-  if (configured) {
+  const held = configured ? await heldSubscriptions(ROOT) : 0;
+  if (configured && held === 0) {
     say(`instance: ${redact(configured)} (stack config webhooks:baseUrl); the embedded emulator is not started`);
     return undefined;
   }
+  if (configured) {
+    // The move unsubscribes from the emulator with the stack's credentials: it accepts the token too.
+    const token = (await configValue(stack, "webhooks:token")) ?? process.env.WEBHOOKS_TOKEN;
+    const usable = token !== undefined && adminTokenProblem(token) === undefined;
+    const emulator = await startEmbeddedEmulator(ROOT, say, usable ? { adminToken: token } : {});
+    // The old default provider of the state has no baseUrl nor token: it reads these (config wins for the new one).
+    Object.assign(stack.env, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: token ?? BUILDER_TOKEN });
+    say(`instance: ${redact(configured)} (stack config webhooks:baseUrl)`);
+    say(
+      `  the embedded emulator is started too, at ${emulator.url}: it still holds ${held} subscription(s); ` +
+        "those of this stack move to the configured instance (created there, then unsubscribed here)",
+    );
+    return emulator;
+  }
   const emulator = await startEmbeddedEmulator(ROOT, say);
+  // The environment, not the stack config: its port may move, and a webhooks:baseUrl set later wins.
+  Object.assign(stack.env, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: BUILDER_TOKEN });
   say(`instance: the embedded emulator at ${emulator.url} (state: ${EMULATOR_DIR}/)`);
   say(`  its API description, while this runs: ${emulator.url}${SWAGGER_PATH} (Swagger UI; docs/emulator.md)`);
-  say("  to deploy elsewhere: `pulumi config set webhooks:baseUrl <url>` (and webhooks:token) on this stack");
-  Object.assign(stack.env, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
   return emulator;
 }
 
@@ -117,7 +141,7 @@ async function instanceFor(stack: StartStack, configured: string | undefined): P
  * process), what the refresh found and what the update did read from its events; the closing
  * notes either way.
  */
-async function deploy(engine: Engine, stack: StartStack): Promise<number> {
+async function deploy(engine: Engine, stack: StartStack, embedded: boolean): Promise<number> {
   const output = engineOutput(process.stdout, process.stderr);
   try {
     say(`updating stack "${STACK}", refreshed from the instance first:`);
@@ -137,30 +161,14 @@ async function deploy(engine: Engine, stack: StartStack): Promise<number> {
       replace: "replaced",
     });
     say(applied ? `succeeded: ${applied}` : "no changes: the instance matches the program");
-    closingNotes(engine);
+    closingNotes(engine, embedded);
     return 0;
   } catch (err) {
     // The engine's lines were streamed already: one line says what failed, not the whole output again.
     say(`failed: ${failureLine(err, output.printedErrors)}`);
-    closingNotes(engine);
+    closingNotes(engine, embedded);
     return 1;
   }
-}
-
-/**
- * What the refresh of `pulumi up --refresh` found, counted as a separate `pulumi refresh` counts
- * it: "update" for a resource whose outputs changed out of band, "delete" for one that is gone.
- * The events carry no diff of a refresh: its states before and after are compared here.
- */
-function refreshChanges(events: readonly EngineEvent[]): Record<string, number> {
-  const counts: Record<string, number> = { update: 0, delete: 0 };
-  for (const event of events) {
-    const step = event.resOutputsEvent?.metadata;
-    if (step?.op !== "refresh" || step.type.startsWith("pulumi:")) continue;
-    const kind = !step.new ? "delete" : isDeepStrictEqual(step.old?.outputs, step.new.outputs) ? "same" : "update";
-    counts[kind] = (counts[kind] ?? 0) + 1;
-  }
-  return counts;
 }
 
 /** The drift review of this stack, on the instance it deploys to: the bin's `drift` command. */
@@ -172,29 +180,62 @@ async function reviewDrift(stack: StartStack): Promise<number> {
 }
 
 /**
- * How to look at the stack afterwards, review its drift, and remove everything this command made.
- * Each block works as printed when pasted into a fresh shell (test/e2e/frontDoor.test.ts runs them).
+ * How to look at the stack afterwards, review its drift, deploy it elsewhere (when it ran on the
+ * embedded emulator), and remove everything this command made. Each block works as printed when
+ * pasted into a fresh shell (test/e2e/frontDoor.test.ts and startMove.test.ts run them). A
+ * passphrase that came from the environment is asked for, never printed: a fresh shell has no
+ * `$PULUMI_CONFIG_PASSPHRASE` to expand, and the value must not reach the terminal or a log.
  */
-function closingNotes(engine: Engine): void {
+function closingNotes(engine: Engine, embedded: boolean): void {
   const root = shellWord(ROOT);
-  const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE
-    ? '"$PULUMI_CONFIG_PASSPHRASE"  # the passphrase you set for this run'
-    : LOCAL_PASSPHRASE;
-  const stackEnv = STACK === "dev" ? "" : `WEBHOOKS_STACK=${shellWord(STACK)} `;
-  const lines = [
-    "inspect the stack:",
-    `  cd ${root}`,
-    `  export PATH=${shellWord(engine.binDir)}:"$PATH"`,
-    `  export PULUMI_BACKEND_URL=${shellWord(pathToFileURL(BACKEND_DIR).href)} PULUMI_CONFIG_PASSPHRASE=${passphrase}`,
-    `  pulumi stack output --stack ${shellWord(STACK)} --show-secrets     # also: pulumi stack --stack ${shellWord(STACK)} --show-urns`,
-    "review drift (exit 0: none, 2: drift, 1: error; in a project of your own: npx webhook-subscriptions drift --stack <name>):",
-    `  cd ${root} && ${stackEnv}npm start -- --drift`,
-    "clean up:",
-    `  cd ${root} && rm -rf ${EMULATOR_DIR}/ .pulumi-state/ Pulumi.${shellWord(STACK)}.yaml`,
-    "and the engine cache, if you like (shared by every checkout; `npm run engine` makes it again):",
-    `  rm -rf ${shellWord(engineRoot())}`,
+  const backend = `PULUMI_BACKEND_URL=${shellWord(pathToFileURL(BACKEND_DIR).href)}`;
+  const askPassphrase = process.env.PULUMI_CONFIG_PASSPHRASE
+    ? [
+        `read -rsp "the stack's passphrase (PULUMI_CONFIG_PASSPHRASE of that run): " PULUMI_CONFIG_PASSPHRASE && echo && export PULUMI_CONFIG_PASSPHRASE`,
+      ]
+    : [];
+  const passphrase = askPassphrase.length > 0 ? "" : ` PULUMI_CONFIG_PASSPHRASE=${LOCAL_PASSPHRASE}`;
+  const stack = shellWord(STACK);
+  const stackEnv = STACK === "dev" ? "" : `WEBHOOKS_STACK=${stack} `;
+  const cli = [
+    `cd ${root}`,
+    `export PATH=${shellWord(engine.binDir)}:"$PATH" ${backend}${passphrase}`,
+    ...askPassphrase,
   ];
-  for (const line of lines) say(line);
+  const blocks: Array<[string, string[]]> = [
+    [
+      "inspect the stack:",
+      [
+        ...cli,
+        `pulumi stack output --stack ${stack} --show-secrets     # also: pulumi stack --stack ${stack} --show-urns`,
+      ],
+    ],
+    [
+      "review drift (exit 0: none, 2: drift, 1: error; in a project of your own: npx webhook-subscriptions drift --stack <name>):",
+      [`cd ${root}`, ...askPassphrase, `${stackEnv}npm start -- --drift`],
+    ],
+  ];
+  if (embedded)
+    blocks.push([
+      "deploy elsewhere (the next npm start moves the subscriptions: created on <url>, then unsubscribed from the embedded emulator):",
+      [
+        ...cli,
+        `pulumi config set webhooks:baseUrl '<url>' --stack ${stack}`,
+        `pulumi config set webhooks:token --secret --stack ${stack}     # asks for the instance's token`,
+        `${stackEnv}npm start`,
+      ],
+    ]);
+  blocks.push(
+    ["clean up:", [`cd ${root} && rm -rf ${EMULATOR_DIR}/ .pulumi-state/ Pulumi.${stack}.yaml`]],
+    [
+      "and the engine cache, if you like (shared by every checkout; `npm run engine` makes it again):",
+      [`rm -rf ${shellWord(engineRoot())}`],
+    ],
+  );
+  for (const [heading, commands] of blocks) {
+    say(heading);
+    for (const command of commands) say(`  ${command}`);
+  }
 }
 
 main().then(

@@ -4,7 +4,7 @@
  * read from its Pulumi.<stack>.yaml, the CLI asked only for a secret value `npm start` must know.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
 import type { PulumiRun } from "../engine/pulumiRun";
@@ -28,9 +28,15 @@ function project(workDir: string): string {
  * CLI's `stack select --create` decides, as the Automation API's `createOrSelect` does).
  */
 export async function ensureStack(s: StartStack): Promise<void> {
-  const stacks = join(s.backendDir, ".pulumi", "stacks", project(s.workDir));
-  if ([".json", ".json.gz"].some((ext) => existsSync(join(stacks, `${s.stackName}${ext}`)))) return;
+  if (backendStacks(s).includes(s.stackName)) return;
   await cli(s, ["stack", "select", "--create"]);
+}
+
+/** The stacks of the project the `file://` backend in `backendDir` holds (from its checkpoints). */
+export function backendStacks(s: Pick<StartStack, "workDir" | "backendDir">): string[] {
+  const stacks = join(s.backendDir, ".pulumi", "stacks", project(s.workDir));
+  if (!existsSync(stacks)) return [];
+  return readdirSync(stacks).flatMap((name) => /^(.+)\.json(?:\.gz)?$/.exec(name)?.[1] ?? []);
 }
 
 /** The stack's config file as written: plain values as strings, secrets as `{ secure }`. */

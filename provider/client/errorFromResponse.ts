@@ -17,6 +17,7 @@ import {
   VersionCannotRepresentError,
   type AuthKind,
   type ErrorContext,
+  type LimitNames,
   type WebhookApiError,
 } from "./errors";
 import { parseJson } from "./json";
@@ -31,6 +32,10 @@ export interface ResponseErrorContext extends ErrorContext {
   readonly filterObjectGuid?: string | null;
   /** How many times the request was sent. */
   readonly attempts?: number;
+  /** How a 429's advice names the settings to change. */
+  readonly limitNames?: LimitNames;
+  /** The retry deadline, said by a 429's message. */
+  readonly deadlineMs?: number;
 }
 
 /**
@@ -53,7 +58,7 @@ export function errorFromResponse(context: ResponseErrorContext, status: number,
     case 404:
       return new NotFoundError(init);
     case 429:
-      return new RateLimitedError(init);
+      return new RateLimitedError({ ...init, limitNames: context.limitNames, deadlineMs: context.deadlineMs });
   }
   if (status >= 500) return new ServerError(init);
 

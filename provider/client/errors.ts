@@ -397,18 +397,42 @@ export class VersionCannotRepresentError extends WebhookApiError {
   }
 }
 
+/**
+ * The settings that govern rate-limit handling, as the people running the client set them. The
+ * client reports; whoever hosts it (a Pulumi provider, a Terraform provider) words the advice.
+ */
+export interface LimitNames {
+  /** Where the retry deadline is set, e.g. `webhooks:retryDeadlineMs (or WEBHOOKS_RETRY_DEADLINE_MS)`. @default "retry.deadlineMs" */
+  readonly retryDeadline?: string;
+  /** Where the client-side rate limit is set. @default "maxRequestsPerSecond" */
+  readonly maxRequestsPerSecond?: string;
+  /** How to run fewer operations at once, e.g. `` `pulumi up --parallel N` ``. @default not said */
+  readonly parallelism?: string;
+}
+
 /** 429 on every attempt until the retry deadline ran out. */
 export class RateLimitedError extends WebhookApiError {
   override readonly name = "RateLimitedError";
-  constructor(init: ErrorInit) {
+  /**
+   * @param init.limitNames how the advice names the settings to change.
+   * @param init.deadlineMs the retry deadline that ran out, said in the message.
+   */
+  constructor(init: ErrorInit & { limitNames?: LimitNames; deadlineMs?: number }) {
+    const names = init.limitNames ?? {};
+    const deadline = init.deadlineMs === undefined ? "" : ` (${formatSeconds(init.deadlineMs)} without progress)`;
     super(
       ErrorCode.RateLimited,
       init,
-      `${statusLine(429)}${attemptsNote(init.attempts)}: the instance's rate limit was still exceeded when the retry deadline ran out.`,
-      "Lower webhooks:maxRequestsPerSecond (WEBHOOKS_MAX_RPS), run fewer operations at once " +
-        "(`pulumi up --parallel N`), or raise the client's retry.deadlineMs.",
+      `${statusLine(429)}${attemptsNote(init.attempts)}: the instance's rate limit was still exceeded when the retry deadline${deadline} ran out.`,
+      `Lower ${names.maxRequestsPerSecond ?? "maxRequestsPerSecond"}, run fewer operations at once` +
+        `${names.parallelism ? ` (${names.parallelism})` : ""}, or raise ${names.retryDeadline ?? "retry.deadlineMs"}.`,
     );
   }
+}
+
+/** `120 s`, `1.5 s`. */
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /** Network failure or timeout: no response arrived. `cause` holds the underlying error. */

@@ -135,13 +135,14 @@ export class RequestSender {
       // The deadline runs from the first send (time queued before it is pacing, not failure).
       // For 429s it restarts whenever the instance accepts any request of this process.
       const since = isRateLimit ? Math.max(firstSentAt, limiter.lastProgressAt) : firstSentAt;
+      const givesUpInMs = since + retry.deadlineMs - limiter.now();
       const withinBudget =
-        limiter.now() + delay - since <= retry.deadlineMs &&
+        delay <= givesUpInMs &&
         (isRateLimit || retriesUntilDeadline(operation) || transientFailures < retry.maxAttempts);
       const again = verdict === "retry" && withinBudget;
       this.report(request, timing, {
         ...(failure.kind === "status" ? { status: failure.status } : { networkCode: failure.code }),
-        ...(again ? { retryInMs: delay } : {}),
+        ...(again ? { retryInMs: delay, givesUpInMs } : {}),
       });
       if (!again) throw this.failure(request, result, failure, verdict, attempts);
       uncertain ||= mayHaveCommitted(failure);
@@ -192,7 +193,8 @@ export class RequestSender {
     verdict: RetryVerdict,
     attempts: number,
   ): WebhookApiError {
-    const context = { ...request.context, attempts };
+    const { limitNames, retry } = this.settings;
+    const context = { ...request.context, attempts, limitNames, deadlineMs: retry.deadlineMs };
     const error =
       "status" in result
         ? errorFromResponse(context, result.status, result.text)
@@ -212,7 +214,7 @@ export class RequestSender {
   private report(
     request: OutgoingRequest,
     timing: Timing,
-    outcome: Pick<RequestEvent, "status" | "networkCode" | "retryInMs">,
+    outcome: Pick<RequestEvent, "status" | "networkCode" | "retryInMs" | "givesUpInMs">,
   ): void {
     const hook = this.settings.onRequest;
     if (hook === undefined) return;

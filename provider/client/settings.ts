@@ -16,7 +16,7 @@ import {
 } from "../wire";
 import type { OAuthSettings } from "./auth";
 import type { RequestLimiter } from "./limiter";
-import { ConfigurationError } from "./errors";
+import { ConfigurationError, type LimitNames } from "./errors";
 
 /** Retry tuning; see `retry.ts` for which failures are retried at all. */
 export interface RetrySettings {
@@ -57,6 +57,11 @@ export interface RequestEvent {
   readonly queuedMs: number;
   /** Present when another attempt follows: the backoff before it. */
   readonly retryInMs?: number;
+  /**
+   * Present with `retryInMs`: how long from now the call gives up if it keeps failing. For 429s
+   * this moves later whenever the instance accepts another request of this process.
+   */
+  readonly givesUpInMs?: number;
 }
 
 /** How to reach and authenticate to one instance. */
@@ -78,6 +83,12 @@ export interface ClientSettings {
   readonly productName?: string;
   /** Ceiling of the client-side rate limit. @default unlimited until the first 429 */
   readonly maxRequestsPerSecond?: number;
+  /**
+   * How the people running this client change its rate-limit handling, named by a
+   * RateLimitedError's advice: a host (a Pulumi or Terraform provider) names its own settings.
+   * @default the client's own options (`maxRequestsPerSecond`, `retry.deadlineMs`)
+   */
+  readonly limitNames?: LimitNames;
   /**
    * The rate limiter to pace requests with, shared with other clients of the same instance
    * (`InstanceLimiters.for(baseUrl)`). @default a limiter of this client and its siblings alone
@@ -107,6 +118,7 @@ export interface ResolvedSettings {
   readonly credentialSource?: string;
   readonly productName: string;
   readonly maxRequestsPerSecond?: number;
+  readonly limitNames?: LimitNames;
   readonly limiter?: RequestLimiter;
   readonly dispatcher?: Dispatcher;
   readonly retry: Required<RetrySettings>;
@@ -240,6 +252,7 @@ export function resolveSettings(settings: ClientSettings): ResolvedSettings {
       settings.maxRequestsPerSecond === undefined
         ? undefined
         : positiveNumber("maxRequestsPerSecond", settings.maxRequestsPerSecond, 0),
+    limitNames: settings.limitNames,
     limiter: settings.limiter,
     dispatcher,
     retry: resolveRetry(settings.retry),

@@ -31,6 +31,8 @@ export interface SubscriptionDiff {
   /** Every changed property, for people and for drift review. */
   changed: string[];
   replaces: string[];
+  /** Of `replaces`, those the configuration API would update in place: replaced only because the legacy API has no Update. */
+  replacedForLegacy: string[];
 }
 
 /**
@@ -54,6 +56,8 @@ export function diffSubscription(
   // A new rotation label asks for a new subscription, and so a new Signature.
   if ((news.rotation ?? null) !== (olds.rotation ?? null)) changed.push("rotation");
 
-  const replaces = legacy ? [...changed] : changed.filter((f) => IDENTITY_FIELDS.has(f) || REPLACE_ONLY.has(f));
-  return { changes: changed.length > 0, changed, replaces };
+  const replacing = (f: string) => IDENTITY_FIELDS.has(f) || REPLACE_ONLY.has(f);
+  const replaces = legacy ? [...changed] : changed.filter(replacing);
+  const replacedForLegacy = legacy ? changed.filter((f) => !replacing(f)) : [];
+  return { changes: changed.length > 0, changed, replaces, replacedForLegacy };
 }

@@ -24,8 +24,10 @@ import { outputsOf, type ResourceOnly, type SubscriptionOutputs } from "./output
 import { locate, recordedInstanceFailed } from "./locate";
 import { readLive } from "./readLive";
 import { Session, type Instance } from "./session";
+import { about } from "./progress";
 import { apiVersionOf, readSettings, SettingsNotKnownYet, type ConfigSource, type ProviderSettings } from "./settings";
-import { warn, warnReplacement } from "./warn";
+import { PULUMI_WORDING, type FrontDoorWording } from "./settingWording";
+import { describeSubscription, warn, warnReplacement } from "./warn";
 
 type Outputs = Partial<SubscriptionOutputs> & { __provider?: string };
 
@@ -36,12 +38,18 @@ type Configured = { settings: ProviderSettings; session?: Session } | { error: u
  * A dynamic provider with its own session. The runtime module exports one; tests build their own.
  * @param env where the default provider's `WEBHOOKS_*` and a Provider's `tokenFromEnv` are read.
  * @param limiters injected rate limiters, e.g. on a test clock. @default one set per session
+ * @param wording how messages name the front door's settings. @default PULUMI_WORDING
  */
-export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: () => InstanceLimiters } = {}) {
+export function createProvider(
+  options: { env?: NodeJS.ProcessEnv; limiters?: () => InstanceLimiters; wording?: FrontDoorWording } = {},
+) {
   const env = options.env ?? process.env;
+  const wording = options.wording ?? PULUMI_WORDING;
   let configured: Configured = { error: new Error("the provider was used before `configure`: this is a bug") };
   /** Settings failures are reported in full once; later checks refer to it. */
   let settingsReported = false;
+  /** Subscriptions whose replacement was announced: the engine may diff one more than once per operation. */
+  const replacementAnnounced = new Set<string>();
 
   function session(): Session {
     if ("error" in configured) throw configured.error;
@@ -49,11 +57,11 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
     return configured.session;
   }
 
-  return {
+  const lifecycle = {
     async configure(req: { config: ConfigSource }): Promise<void> {
       settingsReported = false;
       try {
-        configured = { settings: readSettings(req.config, env) };
+        configured = { settings: readSettings(req.config, env, wording) };
       } catch (err) {
         configured = { error: err };
       }
@@ -94,11 +102,16 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
         // unsubscribed from where it lives.
         changes = true;
         changed.push("baseUrl");
-        if (!(await holds(session().home, id))) replaces.push("baseUrl");
+        if (!(await about(subjectOf(id, news), () => holds(session().home, id)))) replaces.push("baseUrl");
       }
       if (replaces.length > 0) {
-        // Said at preview (and again at up): a replacement is the moment receivers must be ready.
-        warnReplacement(news, replaces);
+        // Said at preview (and again at up), once per subscription: a replacement is the moment receivers must be ready.
+        if (!replacementAnnounced.has(id))
+          warnReplacement(news, replaces, {
+            replacedForLegacy: result.replacedForLegacy,
+            receiverAdvice: wording.receiverAdvice,
+          });
+        replacementAnnounced.add(id);
         // The replacement's create must make a new subscription, not adopt this identical one
         // (a rotation changes nothing the service stores).
         if (settings) session().claimed.add(id);
@@ -109,8 +122,8 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
     async create(inputs: SubscriptionInputs): Promise<pulumi.dynamic.CreateResult<SubscriptionOutputs>> {
       const s = session();
       const spec = desiredOf(inputs);
-      const live = await s.home.run("create", () =>
-        inputs.adoptGuid ? adopt(s, inputs.adoptGuid, spec) : subscribeOnce(s, spec),
+      const live = await about(describeSubscription(spec), () =>
+        s.home.run("create", () => (inputs.adoptGuid ? adopt(s, inputs.adoptGuid, spec) : subscribeOnce(s, spec))),
       );
       s.home.snapshots.record(live);
       return { id: live.guid, outs: outputsOf(live, ownOf(inputs), s.home.baseUrl) };
@@ -215,6 +228,22 @@ export function createProvider(options: { env?: NodeJS.ProcessEnv; limiters?: ()
       at.snapshots.forget(id);
     },
   };
+
+  // A rate-limited call's progress lines name the subscription it is about (progress.ts).
+  return {
+    ...lifecycle,
+    read: (id: string, props: Outputs) => about(subjectOf(id, props), () => lifecycle.read(id, props)),
+    update: (id: string, olds: Outputs, news: SubscriptionInputs) =>
+      about(subjectOf(id, news), () => lifecycle.update(id, olds, news)),
+    delete: (id: string, props?: Outputs) => about(subjectOf(id, props), () => lifecycle.delete(id, props)),
+  };
+}
+
+/** What a call's progress lines name: the subscription as declared when known, else its GUID. */
+function subjectOf(id: string, props: Partial<SubscriptionInputs> | Outputs | undefined): string {
+  return props?.webhook !== undefined && props.subscriberUrl !== undefined
+    ? describeSubscription({ ...props, webhook: props.webhook, subscriberUrl: props.subscriberUrl })
+    : `subscription ${id}`;
 }
 
 /** What this resource keeps of its own arguments (the service does not store them), from inputs or state. */

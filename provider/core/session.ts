@@ -13,6 +13,7 @@ import {
   WebhookSubscriptionClient,
 } from "../client";
 import { DEFAULT_API_VERSION } from "../wire";
+import { reportRateLimited } from "./progress";
 import { clientSettings, staleCredentialHint, type ProviderSettings } from "./settings";
 import { ListSnapshots } from "./snapshot";
 
@@ -149,6 +150,8 @@ export class Session {
       new WebhookSubscriptionClient({
         ...connection,
         limiter: this.limiters.for(baseUrl, connection.maxRequestsPerSecond),
+        // A call backing off on 429s says so: minutes of silence look like a hang.
+        onRequest: (event) => reportRateLimited(event),
       }),
       staleCredentialHint(this.settings),
     );

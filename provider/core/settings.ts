@@ -11,8 +11,9 @@
  * names the setting where it was read (`WEBHOOKS_API_VERSION`, `webhooks:apiVersion` or
  * `Provider "prod" apiVersion`). Never taken from resource inputs, never stored in state by us.
  */
-import { ConfigurationError, resolveSettings, type ClientSettings } from "../client";
+import { ConfigurationError, resolveSettings, type ClientSettings, type LimitNames } from "../client";
 import { DEFAULT_API_VERSION, type ApiVersion } from "../wire";
+import { PULUMI_WORDING, type FrontDoorWording } from "./settingWording";
 
 /** The subset of a Pulumi config the provider reads (the dynamic provider's `configure` request config). */
 export interface ConfigSource {
@@ -33,6 +34,8 @@ export interface ConnectionSettings {
   requestTimeoutMs?: number;
   /** How long a call keeps retrying. @default 120000 */
   retryDeadlineMs?: number;
+  /** The settings a rate-limit failure advises to change, as the front door in use names them. */
+  limitNames?: LimitNames;
 }
 
 /** Everything one provider instance runs with. */
@@ -112,8 +115,13 @@ export function apiVersionOf(settings: ProviderSettings | undefined): ApiVersion
 /**
  * Resolves and checks every setting; throws `ConfigurationError` naming the setting where it
  * was read, or `SettingsNotKnownYet`. Secrets are never put into messages.
+ * @param wording how the front door in use names its settings in advice. @default PULUMI_WORDING
  */
-export function readSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+export function readSettings(
+  config?: ConfigSource,
+  env: NodeJS.ProcessEnv = process.env,
+  wording: FrontDoorWording = PULUMI_WORDING,
+): ProviderSettings {
   const providerName = config?.get(PROVIDER_KEYS.provider);
   const label = (name: SettingName, fromEnv: boolean) =>
     providerName !== undefined
@@ -205,6 +213,18 @@ export function readSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = pro
   if (requestTimeoutMs !== undefined) connection.requestTimeoutMs = requestTimeoutMs;
   const retryDeadlineMs = number("retryDeadlineMs");
   if (retryDeadlineMs !== undefined) connection.retryDeadlineMs = retryDeadlineMs;
+  const named = (name: SettingName) =>
+    wording.setting({
+      name,
+      envVar: SETTING_SOURCES[name][1],
+      ...(providerName === undefined ? {} : { provider: providerName }),
+      source: !labels.has(name) ? "unset" : labels.get(name) === SETTING_SOURCES[name][1] ? "env" : "config",
+    });
+  connection.limitNames = {
+    retryDeadline: named("retryDeadlineMs"),
+    maxRequestsPerSecond: named("maxRequestsPerSecond"),
+    parallelism: wording.parallelism,
+  };
 
   // The client checks the values (URL, product word, secrets usable in a header); its messages
   // are relabelled with where each setting was read.

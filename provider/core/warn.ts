@@ -35,15 +35,21 @@ export function describeSubscription(s: {
 
 /**
  * The warning on every replacement: the new subscription gets a new Signature, and until the old
- * one is deleted both deliver, so receivers must accept both.
+ * one is deleted both deliver, so receivers must accept both (`receiverAdvice`, worded by the
+ * front door). Under the legacy 2024.1 API a change the configuration API would update in place
+ * replaces too (`replacedForLegacy`), and the warning says that this is why.
  */
 export function warnReplacement(
   s: { webhook: unknown; subscriberUrl: unknown; filterObjectGuid?: unknown },
   because: readonly string[],
+  options: { replacedForLegacy: readonly string[]; receiverAdvice: string },
 ): void {
+  const why =
+    options.replacedForLegacy.length > 0
+      ? `the legacy 2024.1 API has no Update, so changing ${because.join(", ")} replaces the subscription and its Signature changes. `
+      : `the update replaces it (${because.join(", ")} changed), so its Signature will change. `;
   warn(
-    `${describeSubscription(s)}: the update replaces it (${because.join(", ")} changed), so its Signature will change. ` +
-      "The new subscription is created before the old one is deleted and both deliver meanwhile: " +
-      "receivers must accept both the old and the new Signature during the overlap (verifySignature with an array).",
+    `${describeSubscription(s)}: ${why}` +
+      `The new subscription is created before the old one is deleted and both deliver meanwhile: ${options.receiverAdvice}.`,
   );
 }

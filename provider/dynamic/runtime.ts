@@ -5,6 +5,7 @@
  */
 import { WebhookApiError } from "../client";
 import { createProvider } from "../core/lifecycle";
+import { DYNAMIC_WORDING } from "./wording";
 
 /**
  * The dynamic-provider host logs a failed check, diff, read or delete as `${err}: ${err.stack}`,
@@ -24,7 +25,7 @@ function forTheHost<A extends unknown[], R>(method: (...args: A) => Promise<R>):
   };
 }
 
-const provider = createProvider();
+const provider = createProvider({ wording: DYNAMIC_WORDING });
 export const configure = provider.configure;
 export const check = forTheHost(provider.check);
 export const diff = forTheHost(provider.diff);

@@ -13,9 +13,9 @@ import { createProvider } from "../core/lifecycle";
 import { readSettings, SECRET_SETTINGS, SettingsNotKnownYet, type ConfigSource } from "../core/settings";
 import { SECRET_OUTPUTS } from "../core/outputs";
 import { decode, encode, UNKNOWN } from "./codec";
-import { logWarningsTo } from "./engineLog";
+import { logToEngine } from "./engineLog";
 import { nativeConfigSource, settingName } from "./providerConfig";
-import type { NativeProviderOptions } from "./server";
+import type { NativeProviderOptions } from "./options";
 import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN } from "./tokens";
 
 /** A provider input that is always secret, whatever the program passed. */
@@ -39,7 +39,7 @@ function previewOutputs(inputs: SubscriptionInputs, olds?: Record<string, unknow
 
 /** The lifecycle's calls of one plugin process (one provider: the default one or an explicit one). */
 export function lifecycleCalls(options: NativeProviderOptions) {
-  if (options.engine) logWarningsTo(options.engine);
+  if (options.engine) logToEngine(options.engine);
   const env = options.env ?? process.env;
   const core = createProvider({ env, ...(options.limiters ? { limiters: options.limiters } : {}) });
   let acceptSecrets = false;

@@ -10,22 +10,11 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import type { InstanceLimiters } from "../client";
 import type { LifecycleCalls } from "./lifecycleCalls";
+import type { NativeProviderOptions } from "./options";
 import { requestUrn, warningsSent } from "./requestScope";
 
-export interface NativeProviderOptions {
-  /** The plugin's version (GetPluginInfo). */
-  readonly version: string;
-  /** The package schema, as JSON (GetSchema). */
-  readonly schema: string;
-  /** Where the default provider's `WEBHOOKS_*` and `tokenFromEnv` are read. @default process.env */
-  readonly env?: NodeJS.ProcessEnv;
-  /** Injected rate limiters, e.g. on a test clock. @default one set per session */
-  readonly limiters?: () => InstanceLimiters;
-  /** The engine's address, whose Log service gets the lifecycle's warnings (engineLog.ts). @default stderr only */
-  readonly engine?: string;
-}
+export type { NativeProviderOptions } from "./options";
 
 /** A handler's failure as the engine shows it: the message, no stack. */
 function failure(err: unknown): grpc.ServiceError {

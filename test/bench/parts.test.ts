@@ -9,6 +9,8 @@ describe("the parts a bench run measures", () => {
 
   it("measures only the parts named, as a list or repeated", () => {
     expect(selectedParts(["--only", "native"])).toEqual(new Set(["native"]));
+    // What the drift review's comparison with the program costs, measured alone.
+    expect(selectedParts(["--only", "drift"])).toEqual(new Set(["drift"]));
     expect(selectedParts(["--only=scale,native", "--only", "client"])).toEqual(new Set(["scale", "native", "client"]));
   });
 

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../cli/command";
 import { driftCommand, failedReview, formatReports, parseDriftArgs, worstExitCode } from "../../cli/drift";
@@ -17,12 +18,46 @@ describe("parseDriftArgs", () => {
       ignore: [],
       workDir: "/home/me/repo/examples/app",
       format: "json",
+      stateOnly: false,
+      terraformStates: [],
     });
     expect(parseDriftArgs(["--stack=dev"], {}, "/pkg")).toMatchObject({
       stackName: "dev",
       workDir: "/pkg",
       format: "md",
     });
+  });
+
+  it("compares with the program by default; --state-only keeps the state-only review, and its report says so", () => {
+    expect(parseDriftArgs(["--stack", "dev", "--state-only"], {}, "/p")).toMatchObject({ stateOnly: true });
+    expect(driftCommand.usage).toContain("--state-only");
+    const error = { code: "ENGINE", message: "no engine" };
+    const stateOnly = failedReview("a", ["a"], { ignore: [], stateOnly: true }, Date.now(), error);
+    expect(stateOnly.comparison).toBe("state");
+    // Its footer runs the same review again, state-only too.
+    expect(formatReports([stateOnly], "md")).toContain("npx webhook-subscriptions drift --stack a --state-only");
+    expect(failedReview("a", ["a"], { ignore: [], stateOnly: false }, Date.now(), error).comparison).toBe(
+      "state-and-program",
+    );
+  });
+
+  it("reads each --terraform-state from where npm was started; a file it cannot read is a usage error naming it", () => {
+    const fixtures = join(__dirname, "..", "drift", "fixtures");
+    const args = parseDriftArgs(
+      ["--stack", "dev", "--terraform-state", "terraform.tfstate", "--terraform-state", "tofu-show.json"],
+      { INIT_CWD: fixtures },
+      "/pkg",
+    );
+    expect(args).not.toBe("help");
+    const states = (args as Exclude<typeof args, "help">).terraformStates;
+    expect(states.map((s) => [s.file, s.subscriptions.length])).toEqual([
+      ["terraform.tfstate", 3],
+      ["tofu-show.json", 3],
+    ]);
+    expect(driftCommand.usage).toContain("--terraform-state");
+    expect(() =>
+      parseDriftArgs(["--stack", "dev", "--terraform-state", "nope.tfstate"], { INIT_CWD: fixtures }),
+    ).toThrow(/--terraform-state nope\.tfstate: cannot read it \(ENOENT\)/);
   });
 
   it("takes several stacks and an ignore list of GUIDs and URL prefixes", () => {
@@ -80,7 +115,7 @@ describe("parseDriftArgs", () => {
 describe("several stacks", () => {
   const report = (stack: string) =>
     errorReport(
-      { stack, backend: null, instance: null, startedAt: 0 },
+      { stack, backend: null, instance: null, comparison: "state-and-program", startedAt: 0 },
       { code: "STACK_NOT_FOUND", message: `no stack ${stack}` },
     );
 
@@ -105,7 +140,7 @@ describe("several stacks", () => {
   it("an error report's footer runs the same review again: the other stacks and the --ignore rules kept", () => {
     const error = { code: "STACK_NOT_FOUND", message: "no stack dve" };
     const md = formatReports(
-      [failedReview("a", ["a", "b"], { ignore: ["https://legacy.example.com/"] }, Date.now(), error)],
+      [failedReview("a", ["a", "b"], { ignore: ["https://legacy.example.com/"], stateOnly: false }, Date.now(), error)],
       "md",
     );
     expect(md).toContain("npx webhook-subscriptions drift --stack a --stack b --ignore https://legacy.example.com/");

@@ -2,33 +2,13 @@
  * `webhook-subscriptions emulator`: its one output line, clean shutdown on signals, and clear
  * errors for bad flags and unusable state files.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { spawnEmulator } from "../../emulator/spawn";
+import { runEmulatorToEnd, spawnEmulator } from "../../emulator/spawn";
 import { emulatorCommand, parseEmulatorArgs as parseCliArgs } from "../../cli/emulator";
 import { EmulatorOptionError, startEmulator, type EmulatorOptions } from "../../emulator";
-
-const CLI = join(__dirname, "../../cli/index.ts");
-
-/** Runs the command to completion (for invocations expected to fail fast). */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", pathToFileURL(require.resolve("tsx")).href, CLI, "emulator", ...args],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
-}
 
 describe("emulator command", () => {
   it("prints exactly one line with the real port, serves, and exits 0 on SIGTERM and on SIGINT", async () => {
@@ -68,7 +48,7 @@ describe("emulator command", () => {
     [["--verbose"], "Unknown option '--verbose'"],
     [["--state"], "Option '--state <value>' argument missing"],
   ])("rejects %j with exit 1 and a message naming the flag", async (args, message) => {
-    const result = await run(args);
+    const result = await runEmulatorToEnd(args);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(`emulator: ${message}`);
@@ -79,7 +59,7 @@ describe("emulator command", () => {
     try {
       const path = join(directory, "state.json");
       await writeFile(path, "garbage");
-      const result = await run(["--port", "0", "--state", path]);
+      const result = await runEmulatorToEnd(["--port", "0", "--state", path]);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`State file ${path} is not valid JSON`);
       expect(await readFile(path, "utf8")).toBe("garbage");

@@ -98,7 +98,23 @@ describe("errorFromResponse picks the class by status first, then body", () => {
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ code: "RATE_LIMITED", attempts: 9 });
     expect(error.message).toMatchInlineSnapshot(
-      `"SubscribeToWebhook (api-version 1) failed: 429 Too Many Requests after 9 attempts: the instance's rate limit was still exceeded when the retry deadline ran out. Lower webhooks:maxRequestsPerSecond (WEBHOOKS_MAX_RPS), run fewer operations at once (\`pulumi up --parallel N\`), or raise the client's retry.deadlineMs."`,
+      `"SubscribeToWebhook (api-version 1) failed: 429 Too Many Requests after 9 attempts: the instance's rate limit was still exceeded when the retry deadline ran out. Lower maxRequestsPerSecond, run fewer operations at once, or raise retry.deadlineMs."`,
+    );
+    // Whoever hosts the client names its own settings, and the deadline that ran out.
+    const named = errorFromResponse(
+      {
+        ...subscribe,
+        attempts: 9,
+        deadlineMs: 120_000,
+        limitNames: { retryDeadline: "RETRY", maxRequestsPerSecond: "RPS", parallelism: "PARALLEL" },
+      },
+      429,
+      "",
+    );
+    expect(named.message).toBe(
+      "SubscribeToWebhook (api-version 1) failed: 429 Too Many Requests after 9 attempts: the instance's rate limit " +
+        "was still exceeded when the retry deadline (120 s without progress) ran out. " +
+        "Lower RPS, run fewer operations at once (PARALLEL), or raise RETRY.",
     );
   });
 

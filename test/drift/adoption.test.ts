@@ -97,7 +97,13 @@ describe("importCommand", () => {
 });
 
 describe("the report's snippets, by front door", () => {
-  const context = { stack: "dev", backend: null, instance: null, startedAt: Date.now() };
+  const context = {
+    stack: "dev",
+    backend: null,
+    instance: null,
+    comparison: "state-and-program",
+    startedAt: Date.now(),
+  } as const;
   const onNative = unmanagedSubscriptions([withHeader], new Set(), {
     baseUrl: "https://eu.example.com",
     adoption: { frontDoor: "native", stack: "dev", provider: null },

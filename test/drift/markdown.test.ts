@@ -6,6 +6,7 @@ import {
   errorReport,
   undeterminedReport,
   type ManagedSubscription,
+  type ProgramDifference,
   type ReportContext,
 } from "../../drift/report";
 import { unmanagedSubscriptions } from "../../drift/unmanaged";
@@ -15,6 +16,7 @@ const context: ReportContext = {
   stack: "prod",
   backend: "s3://state-bucket",
   instance: { baseUrl: "https://acme.example.com", apiVersion: "3" },
+  comparison: "state-and-program",
   startedAt: Date.now(),
 };
 
@@ -68,6 +70,62 @@ describe("formatMarkdown", () => {
     expect(text).toContain("<details><summary>Adopt the 1 unmanaged subscription into the program</summary>");
     expect(text).toContain('adoptGuid: "3f2a9c1d-0000-4000-8000-000000000001"');
     expect(text).not.toMatch(/sig-secret|header-secret/);
+  });
+
+  it("a subscription that differs from the program alone is drift: named with the field, declared and live values, a secret by name", () => {
+    const differsFromProgram: ProgramDifference[] = [
+      {
+        urn: "urn:orders",
+        name: "orders",
+        guid: changed.guid,
+        action: "update",
+        changes: [
+          {
+            field: "subscriberUrl",
+            secret: false,
+            live: "https://b.example.com/x",
+            declared: "https://a.example.com/x",
+          },
+          { field: "customHeaderValue", secret: true },
+        ],
+      },
+      { urn: "urn:new", name: "new-one", guid: null, action: "create", changes: [] },
+    ];
+    // After a `pulumi refresh`, the state agrees with the instance: only the program comparison finds it.
+    const report = driftReport(context, [inSync(1)], [], [], { differsFromProgram });
+    expect(report).toMatchObject({ status: "drift", exitCode: 2, comparison: "state-and-program" });
+    expect(report.summary).toMatchObject({ managed: 1, inSync: 1, differsFromProgram: 2 });
+    expect(report.differsFromProgram.map((d) => d.name)).toEqual(["new-one", "orders"]);
+    const text = formatMarkdown(report);
+    expect(text.split("\n")[0]).toBe(
+      "**Drift in stack `prod`:** 2 differ from the program; 1 of 1 managed subscription in sync on https://acme.example.com.",
+    );
+    expect(text).toContain(
+      [
+        "### Differs from the program (2)",
+        "",
+        "What the stack's program declares is not what is live; `pulumi up` would do the step shown.",
+        "",
+        "| Subscription | GUID | `pulumi up` would | Field | Declared | Live |",
+        "|---|---|---|---|---|---|",
+        "| `new-one` |  | create |  | declared | **not live** |",
+        `| \`orders\` | \`${changed.guid}\` | update | \`subscriberUrl\` | \`https://a.example.com/x\` | \`https://b.example.com/x\` |`,
+        `| \`orders\` | \`${changed.guid}\` | update | \`customHeaderValue\` | (secret) | **secret differs** |`,
+      ].join("\n"),
+    );
+    expect(text).toContain("Compared the live subscriptions with the stack's state and with its program");
+    expect(JSON.parse(formatReport(report, "json"))).toMatchObject({
+      exitCode: 2,
+      differsFromProgram: report.differsFromProgram,
+    });
+  });
+
+  it("says which comparison it made: a state-only review names --state-only and what it cannot see", () => {
+    const text = formatMarkdown(driftReport({ ...context, comparison: "state" }, [inSync(1)], []));
+    expect(text).toContain(
+      "Compared the live subscriptions with the stack's state only (`--state-only`): a `pulumi refresh` copies live values into the state, so this review does not see them",
+    );
+    expect(text).toContain("`npx webhook-subscriptions drift --stack prod --state-only`");
   });
 
   it("says so when there is no drift", () => {

@@ -21,6 +21,7 @@ const context: ReportContext = {
   backend: "file://~",
   instance: { baseUrl: "https://acme.example.com", apiVersion: "3" },
   alsoManagedBy: ["prod"],
+  comparison: "state-and-program",
   startedAt: Date.now(),
 };
 

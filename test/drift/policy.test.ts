@@ -16,6 +16,7 @@ const context: ReportContext = {
   stack: "prod",
   backend: "file:///state",
   instance: { baseUrl: "http://127.0.0.1:1234", apiVersion: "3" },
+  comparison: "state-and-program",
   startedAt: Date.now(),
 };
 const managed: Subscription = {

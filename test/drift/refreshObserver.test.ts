@@ -1,6 +1,7 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import { RefreshObserver } from "../../drift/refreshObserver";
+import { stepEvent, stepState } from "./fixtures/engineEvents";
 
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 const NATIVE_TYPE = "webhooks:index:WebhookSubscription";
@@ -12,29 +13,11 @@ function event(
   type = TYPE,
   withNew = true,
 ): EngineEvent {
-  const state = (url: string) => ({
-    type,
-    urn,
-    id: "g",
-    parent: "",
-    inputs: {},
-    outputs: { subscriberUrl: url },
-    provider: "",
+  const state = (url: string) => stepState(type, urn, { id: "g", inputs: {}, outputs: { subscriberUrl: url } });
+  return stepEvent(kind, op, type, urn, {
+    old: state("https://old"),
+    ...(withNew ? { new: state("https://new") } : {}),
   });
-  return {
-    sequence: 0,
-    timestamp: 0,
-    [kind]: {
-      metadata: {
-        op,
-        urn,
-        type,
-        old: state("https://old"),
-        ...(withNew ? { new: state("https://new") } : {}),
-        provider: "",
-      },
-    },
-  } as unknown as EngineEvent;
 }
 
 describe("RefreshObserver", () => {

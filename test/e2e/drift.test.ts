@@ -6,9 +6,12 @@
  *   value changed, one unsubscribed, one left alone, plus an unmanaged one on the instance;
  * - "clean" (settings from the environment), on an emulator of its own (GetAll returns the
  *   whole instance), with no drift.
+ * Both are inline programs, which no `pulumi preview` can run again: these reviews compare with the
+ * state alone (`--state-only`). The comparison with the program runs in driftNative.test.ts, on
+ * program directories of both front doors.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -202,11 +205,20 @@ describe("drift review", () => {
       workDir: drifted.dir,
       engine,
       onProgress: (line) => progress.push(line),
+      stateOnly: true,
     });
     console.log(`[drift] review of 4 managed + 1 unmanaged subscriptions took ${Date.now() - started} ms`);
 
-    expect(report).toMatchObject({ version: 1, stack: "drifted", status: "drift", exitCode: 2 });
-    expect(report.summary).toEqual({ managed: 4, inSync: 1, changed: 2, deleted: 1, unmanaged: 1 });
+    expect(report).toMatchObject({ version: 1, stack: "drifted", status: "drift", exitCode: 2, comparison: "state" });
+    expect(report.summary).toEqual({
+      managed: 4,
+      inSync: 1,
+      changed: 2,
+      deleted: 1,
+      unmanaged: 1,
+      differsFromProgram: 0,
+    });
+    expect(report.differsFromProgram).toEqual([]);
     expect(report.instance).toEqual({ baseUrl: instance.url, apiVersion: "3", provider: null });
     expect(report.backend).toContain(drifted.backendDir);
 
@@ -252,7 +264,7 @@ describe("drift review", () => {
   });
 
   it("the CLI prints the markdown report, progress on stderr, and exits 2 on drift", async () => {
-    const { code, stdout, stderr } = await runDriftCli(["--stack", "drifted", "--cwd", drifted.dir]);
+    const { code, stdout, stderr } = await runDriftCli(["--stack", "drifted", "--cwd", drifted.dir, "--state-only"]);
     expect(code, stderr).toBe(2);
     const [summary, , header] = stdout.split("\n");
     expect(summary).toBe(
@@ -281,6 +293,7 @@ describe("drift review", () => {
       drifted.dir,
       "--format",
       "json",
+      "--state-only",
     ]);
     expect(code, stderr).toBe(2);
     const json = JSON.parse(stdout) as DriftReport;
@@ -293,7 +306,10 @@ describe("drift review", () => {
   });
 
   it("exits 0 for a stack without drift (settings from the environment)", async () => {
-    const { code, stdout, stderr } = await runDriftCli(["--stack", "clean", "--cwd", clean.dir], cleanEnv);
+    const { code, stdout, stderr } = await runDriftCli(
+      ["--stack", "clean", "--cwd", clean.dir, "--state-only"],
+      cleanEnv,
+    );
     expect(code, stderr).toBe(0);
     expect(stdout.split("\n")[0]).toBe(
       `**No drift in stack \`clean\`:** all 2 managed subscriptions are in sync, and no unmanaged subscription exists on ${cleanInstance.url}.`,
@@ -303,7 +319,7 @@ describe("drift review", () => {
   });
 
   it("exits 1 with a plain message, and no token, when the token is refused", async () => {
-    const { code, stdout, stderr } = await runDriftCli(["--stack", "clean", "--cwd", clean.dir], {
+    const { code, stdout, stderr } = await runDriftCli(["--stack", "clean", "--cwd", clean.dir, "--state-only"], {
       ...cleanEnv,
       WEBHOOKS_TOKEN: WRONG_TOKEN,
     });
@@ -361,10 +377,13 @@ describe("drift review", () => {
 
   it("says plainly that drift cannot be determined in legacy mode, and exits 1", async () => {
     const before = (await cleanInstance.admin("GET", "/stats")).json;
-    const { code, stdout, stderr } = await runDriftCli(["--stack", "clean", "--cwd", clean.dir, "--format", "json"], {
-      ...cleanEnv,
-      WEBHOOKS_API_VERSION: "2024.1",
-    });
+    const { code, stdout, stderr } = await runDriftCli(
+      ["--stack", "clean", "--cwd", clean.dir, "--format", "json", "--state-only"],
+      {
+        ...cleanEnv,
+        WEBHOOKS_API_VERSION: "2024.1",
+      },
+    );
     expect(code, stderr).toBe(1);
     const json = JSON.parse(stdout) as DriftReport;
     expect(json).toMatchObject({ status: "undetermined", exitCode: 1, instance: { apiVersion: "2024.1" } });
@@ -374,6 +393,73 @@ describe("drift review", () => {
     expect(stderr).toContain("drift: Drift cannot be determined");
     // Nothing was asked of the instance: the legacy API could not have answered.
     expect((await cleanInstance.admin("GET", "/stats")).json.requests).toEqual(before.requests);
+  });
+
+  it("--terraform-state: what a Terraform state holds is managed, not unmanaged; what the stack records too is co-owned", async () => {
+    // The unmanaged subscription is Terraform's (a module's, by `tofu show -json`), and so is the stack's "in-sync" one.
+    const file = join(drifted.dir, "tofu-show.json");
+    const resource = (address: string, guid: string) => ({
+      address,
+      mode: "managed",
+      type: "webhooks_subscription",
+      values: { guid },
+    });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format_version: "1.0",
+        values: {
+          root_module: {
+            resources: [resource("webhooks_subscription.messages", guids["in-sync"]!)],
+            child_modules: [
+              {
+                address: "module.items",
+                resources: [resource("module.items.webhooks_subscription.hook", unmanagedGuid)],
+              },
+            ],
+          },
+        },
+      }),
+    );
+    const { code, stdout, stderr } = await runDriftCli([
+      "--stack",
+      "drifted",
+      "--cwd",
+      drifted.dir,
+      "--state-only",
+      "--terraform-state",
+      file,
+      "--format",
+      "json",
+    ]);
+    expect(code, stderr).toBe(2);
+    const json = JSON.parse(stdout) as DriftReport;
+    expect(json.terraformStates).toEqual([file]);
+    expect(json.unmanaged).toEqual([]);
+    expect(json.coOwned.map((c) => [c.guid, c.owners.map((o) => [o.stack, o.name, o.tool ?? "pulumi"])])).toEqual([
+      [
+        guids["in-sync"],
+        [
+          ["drifted", "in-sync", "pulumi"],
+          [file, "webhooks_subscription.messages", "terraform"],
+        ],
+      ],
+    ]);
+    expect(json.coOwned[0]!.advice).toContain("`tofu state rm webhooks_subscription.messages`");
+    expectNoSecrets(stdout + stderr);
+  });
+
+  it("by default compares with the program too: a program that cannot run fails plainly, naming --state-only", async () => {
+    const { code, stdout, stderr } = await runDriftCli(["--stack", "clean", "--cwd", clean.dir], cleanEnv);
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain("preview of the program with a refresh");
+    expect(stderr).toContain(
+      `drift: error: The preview of stack "clean"'s program, to compare the live subscriptions with what it declares, failed: `,
+    );
+    expect(stderr).toContain("No program entry in");
+    expect(stderr).toContain("or pass --state-only to compare with the state alone.");
+    expect(stdout).toContain("`npx webhook-subscriptions drift --stack clean`");
+    expectNoSecrets(stdout + stderr);
   });
 
   it("left the drifted stack's state exactly as it was", async () => {

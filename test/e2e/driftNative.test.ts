@@ -9,6 +9,9 @@
  * 2. One TypeScript stack using both front doors (fixtures/both-front-doors): a dynamic
  *    WebhookSubscription, a native one on the default provider and one on an explicit native
  *    provider → exit 0; then drift on each kind → exit 2, with the right names, secrets masked.
+ * 3. On both stacks, the reported scenario: an out-of-band edit, then `pulumi refresh` (which
+ *    accepts it into the state), then the review: the state comparison alone (`--state-only`)
+ *    says "No drift", the default comparison with the program reports each difference and exits 2.
  *
  * Nothing the review prints may hold a secret, and the review writes nothing to the state.
  */
@@ -108,6 +111,8 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     );
     expect(stdout).toContain("| in sync | `packetCreated` |");
     expect(stdout).toContain("| in sync | `objectCreated` |");
+    // The YAML program ran through its language host, and matched what is live.
+    expect(stdout).toContain("Compared the live subscriptions with the stack's state and with its program");
     await expectNoSecrets(stdout + stderr);
   });
 
@@ -129,8 +134,15 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     const { code, stdout, stderr } = await drift("yaml", example, ["--format", "json"]);
     expect(code, stderr).toBe(2);
     const report = JSON.parse(stdout) as DriftReport;
-    expect(report).toMatchObject({ stack: "yaml", status: "drift", exitCode: 2 });
-    expect(report.summary).toEqual({ managed: 2, inSync: 0, changed: 1, deleted: 1, unmanaged: 1 });
+    expect(report).toMatchObject({ stack: "yaml", status: "drift", exitCode: 2, comparison: "state-and-program" });
+    expect(report.summary).toEqual({
+      managed: 2,
+      inSync: 0,
+      changed: 1,
+      deleted: 1,
+      unmanaged: 1,
+      differsFromProgram: 2,
+    });
     expect(report.managed.map(({ name, guid, status, changes }) => ({ name, guid, status, changes }))).toEqual([
       { name: "packetCreated", guid: deleted, status: "deleted", changes: [] },
       {
@@ -149,6 +161,22 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     ]);
     expect(report.unmanaged.map((u) => [u.guid, u.subscriberUrl, u.snippetKind])).toEqual([
       [unmanaged.GUID, "https://manual.example.org/hook", "pulumi-import"],
+    ]);
+    // The program's view of the same: `pulumi up` would set the URL back and create the deleted one.
+    expect(report.differsFromProgram.map(({ name, action, changes }) => ({ name, action, changes }))).toEqual([
+      {
+        name: "objectCreated",
+        action: "update",
+        changes: [
+          {
+            field: "subscriberUrl",
+            secret: false,
+            live: "https://elsewhere.example.net/objects",
+            declared: "https://hooks.example.com/yaml/objects",
+          },
+        ],
+      },
+      { name: "packetCreated", action: "create", changes: [] },
     ]);
     await expectNoSecrets(stdout + stderr);
     expect((await pulumi(["stack", "export", "--show-secrets"])).stdout).toBe(before);
@@ -183,19 +211,96 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     await expectNoSecrets(imported.stdout + imported.stderr);
     await expectNoSecrets((await pulumi(["stack", "export"])).stdout);
 
-    const after = await drift("yaml", example, ["--format", "json"]);
+    // The code `pulumi import` wrote is not in the program yet (YAML reads Pulumi.yaml alone), and
+    // the imported resource is protected: a preview of the program would refuse to delete it.
+    // Compared with the state, the adoption is complete.
+    const after = await drift("yaml", example, ["--format", "json", "--state-only"]);
     const report = JSON.parse(after.stdout) as DriftReport;
     expect(report.unmanaged).toEqual([]);
-    expect(report.summary).toEqual({ managed: 3, inSync: 1, changed: 1, deleted: 1, unmanaged: 0 });
+    expect(report.summary).toEqual({
+      managed: 3,
+      inSync: 1,
+      changed: 1,
+      deleted: 1,
+      unmanaged: 0,
+      differsFromProgram: 0,
+    });
     expect(report.managed.find((m) => m.guid === unmanagedGuid)).toMatchObject({ name, status: "in-sync" });
     await expectNoSecrets(after.stdout + after.stderr);
   });
+
+  it("the reported scenario: an out-of-band URL change, then `pulumi refresh`: only the comparison with the program still sees it, and exits 2", async () => {
+    // The imported subscription stays out of the program: unprotected, `pulumi up` would delete it.
+    const imported = `business-object-type-updated-${unmanagedGuid.slice(0, 8)}`;
+    await pulumi([
+      "state",
+      "unprotect",
+      `urn:pulumi:yaml::webhooks-yaml::webhooks:index:WebhookSubscription::${imported}`,
+      "--yes",
+    ]);
+    await pulumi(["refresh", "--yes"]);
+    // What the review said before it compared with the program: the refresh accepted the edit into the state.
+    const stateOnly = await drift("yaml", example, ["--state-only"]);
+    expect(stateOnly.code, stateOnly.stderr).toBe(0);
+    expect(stateOnly.stdout.split("\n")[0]).toMatch(
+      /^\*\*No drift in stack `yaml`:\*\* all 2 managed subscriptions are in sync/,
+    );
+    expect(stateOnly.stdout).toContain("Compared the live subscriptions with the stack's state only (`--state-only`)");
+
+    const { code, stdout, stderr } = await drift("yaml", example);
+    expect(code, stderr).toBe(2);
+    const lines = stdout.split("\n");
+    expect(lines[0]).toMatch(
+      /^\*\*Drift in stack `yaml`:\*\* \d differ from the program; 2 of 2 managed subscriptions in sync on /,
+    );
+    const objectCreated = lines.find((line) => line.startsWith("| `objectCreated` |"));
+    expect(objectCreated).toMatch(
+      /^\| `objectCreated` \| `[0-9a-f-]{36}` \| update \| `subscriberUrl` \| `https:\/\/hooks\.example\.com\/yaml\/objects` \| `https:\/\/elsewhere\.example\.net\/objects` \|$/,
+    );
+    expect(stdout).toContain("| `packetCreated` |  | create |  | declared | **not live** |");
+    expect(stdout).toContain(`| \`${imported}\` | \`${unmanagedGuid}\` | delete |  | **not declared** | live |`);
+    expect(lines[0]).toContain("3 differ from the program");
+    await expectNoSecrets(stdout + stderr);
+  }, 600_000);
 });
 
 describe("one TypeScript stack using both front doors", () => {
   let dir: string;
   let stack: Stack;
   let guids: Record<"dynamic" | "native" | "nativeOnProvider", string>;
+  let unmanagedGuid: string;
+  /** What differs from the program after the edits below, on each front door; a refresh changes none of it. */
+  const programView = () => [
+    {
+      urn: expect.stringMatching(/::pulumi-nodejs:dynamic\/webhooks:WebhookSubscription::dynamic$/),
+      name: "dynamic",
+      guid: guids.dynamic,
+      action: "update",
+      changes: [
+        {
+          field: "subscriberUrl",
+          secret: false,
+          live: "https://elsewhere.example.net/dynamic",
+          declared: "https://hooks.example.com/dynamic",
+        },
+      ],
+    },
+    {
+      urn: expect.stringMatching(/::webhooks:index:WebhookSubscription::native$/),
+      name: "native",
+      guid: guids.native,
+      action: "update",
+      // Named, never shown.
+      changes: [{ field: "customHeaderValue", secret: true }],
+    },
+    {
+      urn: expect.stringMatching(/::webhooks:index:WebhookSubscription::native-on-provider$/),
+      name: "native-on-provider",
+      guid: null,
+      action: "create",
+      changes: [],
+    },
+  ];
 
   beforeAll(async () => {
     // The YAML stack's subscriptions would be unmanaged here: start from an empty instance.
@@ -243,12 +348,20 @@ describe("one TypeScript stack using both front doors", () => {
       FilterObjectType: 9,
       SubscriberURL: "https://manual.example.org/p",
     });
+    unmanagedGuid = unmanaged.GUID;
     const before = JSON.stringify((await stack.exportStack()).deployment);
 
     const { code, stdout, stderr } = await drift("both", dir, ["--format", "json"]);
     expect(code, stderr).toBe(2);
     const report = JSON.parse(stdout) as DriftReport;
-    expect(report.summary).toEqual({ managed: 3, inSync: 0, changed: 2, deleted: 1, unmanaged: 1 });
+    expect(report.summary).toEqual({
+      managed: 3,
+      inSync: 0,
+      changed: 2,
+      deleted: 1,
+      unmanaged: 1,
+      differsFromProgram: 3,
+    });
     expect(
       report.managed.map(({ urn, name, guid, status, changes }) => ({ urn, name, guid, status, changes })),
     ).toEqual([
@@ -284,7 +397,39 @@ describe("one TypeScript stack using both front doors", () => {
     ]);
     // A TypeScript program with dynamic subscriptions on the default provider: the TypeScript snippet.
     expect(report.unmanaged.map((u) => [u.guid, u.snippetKind])).toEqual([[unmanaged.GUID, "typescript"]]);
+    expect(report.differsFromProgram).toEqual(programView());
     await expectNoSecrets(stdout + stderr);
     expect(JSON.stringify((await stack.exportStack()).deployment)).toBe(before);
   });
+
+  it("the reported scenario on both front doors: after `pulumi refresh`, only the comparison with the program sees the edits, and exits 2", async () => {
+    await run("pulumi", ["refresh", "--yes", "--stack", "both"], dir, env);
+    expect((await service.config("Unsubscribe", { query: { webHookSubscriptionGUID: unmanagedGuid } })).status).toBe(
+      200,
+    );
+    const json = await drift("both", dir, ["--format", "json"]);
+    expect(json.code, json.stderr).toBe(2);
+    const report = JSON.parse(json.stdout) as DriftReport;
+    expect(report).toMatchObject({ status: "drift", exitCode: 2, comparison: "state-and-program" });
+    expect(report.summary).toEqual({
+      managed: 2,
+      inSync: 2,
+      changed: 0,
+      deleted: 0,
+      unmanaged: 0,
+      differsFromProgram: 3,
+    });
+    expect(report.differsFromProgram).toEqual(programView());
+
+    const { code, stdout, stderr } = await drift("both", dir);
+    expect(code, stderr).toBe(2);
+    expect(stdout).toContain(
+      `| \`dynamic\` | \`${guids.dynamic}\` | update | \`subscriberUrl\` | \`https://hooks.example.com/dynamic\` | \`https://elsewhere.example.net/dynamic\` |`,
+    );
+    expect(stdout).toContain(
+      `| \`native\` | \`${guids.native}\` | update | \`customHeaderValue\` | (secret) | **secret differs** |`,
+    );
+    expect(stdout).toContain("| `native-on-provider` |  | create |  | declared | **not live** |");
+    await expectNoSecrets(stdout + stderr + json.stdout + json.stderr);
+  }, 600_000);
 });

@@ -99,9 +99,18 @@ describe("drift review under the vendor-docs dialect", () => {
       workDir: dir,
       engine: requireEngine(),
       onProgress: (line) => progress.push(line),
+      // An inline program, which no preview can run again: compare with the state alone.
+      stateOnly: true,
     });
     expect(report).toMatchObject({ status: "drift", exitCode: 2 });
-    expect(report.summary).toEqual({ managed: 3, inSync: 1, changed: 1, deleted: 1, unmanaged: 1 });
+    expect(report.summary).toEqual({
+      managed: 3,
+      inSync: 1,
+      changed: 1,
+      deleted: 1,
+      unmanaged: 1,
+      differsFromProgram: 0,
+    });
     const byName = Object.fromEntries(report.managed.map((m) => [m.name, m]));
     expect(byName["url-changed"]?.changes).toEqual([
       {

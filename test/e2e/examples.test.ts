@@ -8,16 +8,27 @@
  * 8081 and 3000 may be taken on a shared machine), and its `npm ci` line is left out because the
  * copy is installed and built already (see test/support/repoCopy.ts).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyRepository } from "../support/repoCopy";
 import { freePort } from "../support/freePort";
 import { REPO_ROOT, requireEngine } from "../support/engine";
 import { shellSections, type ShellSection } from "../support/shellBlocks";
 import { ShellSession, terminalEnv } from "../support/shellSession";
+import { terraformClis } from "../support/terraformClis";
 
 const EXAMPLES = [
   "basic",
@@ -31,13 +42,18 @@ const EXAMPLES = [
   "go",
   "java",
   "policy-pack",
+  "terraform",
 ];
 /** Examples the page compiles and does not run: test/e2e/install.test.ts runs Go and Java as users install them. */
 const COMPILED_ONLY = ["go", "java"];
 /** A policy pack, run over another example's stack. */
 const POLICY_PACKS = ["policy-pack"];
+/** HCL, run with tofu (and the machine's terraform): no Pulumi stack. */
+const TERRAFORM = ["terraform"];
 /** The examples with a stack. */
-const STACKS = EXAMPLES.filter((example) => !COMPILED_ONLY.includes(example) && !POLICY_PACKS.includes(example));
+const STACKS = EXAMPLES.filter(
+  (example) => !COMPILED_ONLY.includes(example) && !POLICY_PACKS.includes(example) && !TERRAFORM.includes(example),
+);
 const SETUP = "Setup";
 const CLEAN_UP = "Clean up";
 
@@ -45,6 +61,8 @@ const CLEAN_UP = "Clean up";
 const PORTS_LINE = /^export EMULATOR_PORT=\d+ PRODUCTION_PORT=\d+ RECEIVER_PORT=\d+(?=\s)/m;
 /** The setup's `npm ci`: already done for the copy. */
 const NPM_CI_LINE = /^npm ci(\s.*)?\n/m;
+/** The terraform section's line that puts tofu on PATH. */
+const ENGINE_TOFU_LINE = /^export PATH="\$\(npx webhook-subscriptions engine --tofu\):\$PATH"\n/m;
 /** An example's `up`, as the page writes it. */
 const UP_LINE = /^(npx webhook-subscriptions up --cwd \S+|pulumi -C \S+ up --yes) --stack \S+(\s+#.*)?$/;
 
@@ -154,7 +172,15 @@ beforeAll(async () => {
   // package's own bin installs the package into npm's cache) stay with the copy, not in ~/.pulumi, ~/.npm.
   const pulumiHome = join(root, "pulumi-home");
   mkdirSync(pulumiHome);
-  shell = ShellSession.start(repo, terminalEnv({ PULUMI_HOME: pulumiHome, npm_config_cache: join(root, "npm-cache") }));
+  shell = ShellSession.start(
+    repo,
+    terminalEnv({
+      PULUMI_HOME: pulumiHome,
+      npm_config_cache: join(root, "npm-cache"),
+      // tofu and terraform ask a server for updates unless told not to (the machine is offline).
+      CHECKPOINT_DISABLE: "1",
+    }),
+  );
 }, 600_000);
 
 afterAll(async () => {
@@ -254,6 +280,34 @@ describe("examples/README.md", () => {
     expect(output).toMatch(/webhook-guard@v1\.0\.0/);
     expect(output).not.toMatch(/\[(mandatory|advisory)\]/);
   });
+
+  it("terraform: init, apply, a no-change plan, import, another no-change plan and destroy, with tofu and the machine's terraform", async () => {
+    const clis = await terraformClis();
+    const section = sections.get("terraform");
+    expect(section, 'examples/README.md has a "## terraform" section with an sh block').toBeDefined();
+    for (const cli of clis) {
+      const before = await guidsOn(ports.emulator);
+      // The page's commands as written for tofu; for terraform, the same commands with `tofu`
+      // meaning the machine's terraform (a link first on PATH, instead of the page's engine line).
+      let script = section!.script;
+      if (cli.name === "terraform") {
+        const bin = join(root, "terraform-as-tofu");
+        mkdirSync(bin, { recursive: true });
+        symlinkSync(cli.path, join(bin, "tofu"));
+        script = script.replace(ENGINE_TOFU_LINE, `export PATH="${bin}:$PATH"\n`);
+        expect(script, "the terraform run does not put tofu on PATH").not.toContain("engine --tofu");
+      }
+      // The CLIs colour their output in a terminal: the text without the colours.
+      const output = stripVTControlCharacters(await shell.run(script));
+      expect(output, cli.name).toContain("Apply complete! Resources: 2 added, 0 changed, 0 destroyed.");
+      expect(output, cli.name).toMatch(/No changes\. Your infrastructure matches the configuration\./);
+      expect(output, cli.name).toContain("Import successful!");
+      expect(output, cli.name).toContain("Destroy complete! Resources: 2 destroyed.");
+      // The write-only header value is in no state file, and nothing is left on the instance.
+      expect(output, cli.name).not.toContain("change-me");
+      expect((await guidsOn(ports.emulator)).sort(), cli.name).toEqual(before.sort());
+    }
+  }, 900_000);
 
   it("clean-up: every stack removed, the processes stopped, the copy as it was", async () => {
     const output = await runSection(CLEAN_UP);

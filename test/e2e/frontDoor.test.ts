@@ -5,45 +5,19 @@
  * inspect, drift review, clean up — pasted as printed into a fresh shell.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { savedPort } from "../../scripts/embeddedEmulator";
 import { freshShell, type ShellResult } from "../support/freshShell";
+import { whilePortTaken } from "../support/freePort";
+import { block, printedBlocks } from "../support/startOutput";
 import { REPO_ROOT, requireEngine } from "../support/engine";
 
 const SLOW = 900_000;
 
 /** The last lines of a run, for a failure message. */
 const tail = (r: ShellResult) => `exit ${r.code}\n${(r.stdout + r.stderr).split("\n").slice(-40).join("\n")}`;
-
-/**
- * The command blocks `npm start` printed, by heading: a `[start] <heading>:` line followed by
- * `[start]   <command>` lines, the commands exactly as a user would copy them.
- */
-function printedBlocks(output: string): Map<string, string> {
-  const blocks = new Map<string, string[]>();
-  let heading: string | undefined;
-  for (const line of output.split("\n")) {
-    const text = /^\[start\] (.*)$/.exec(line)?.[1];
-    if (text === undefined) continue;
-    if (text.startsWith("  ")) {
-      if (heading !== undefined) blocks.get(heading)!.push(text.trim());
-    } else {
-      heading = text.endsWith(":") ? text : undefined;
-      if (heading !== undefined) blocks.set(heading, []);
-    }
-  }
-  return new Map([...blocks].filter(([, lines]) => lines.length > 0).map(([h, lines]) => [h, lines.join("\n")]));
-}
-
-/** The block whose heading starts with `prefix`. */
-function block(blocks: Map<string, string>, prefix: string): string {
-  const found = [...blocks].find(([heading]) => heading.startsWith(prefix));
-  if (!found) throw new Error(`npm start printed no "${prefix}…" block; it printed: ${[...blocks.keys()].join(" | ")}`);
-  return found[1];
-}
 
 interface EmulatorState {
   subscriptions: Array<{ GUID: string; SubscriberURL: string; Signature: string }>;
@@ -92,16 +66,12 @@ describe("the front door: a fresh clone, npm ci && npm start, and every command 
     "and again with the emulator's saved port taken by another process: it moves, and still no changes",
     async () => {
       const port = savedPort(clone)!;
-      const squatter: Server = createServer();
-      await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
-      try {
+      await whilePortTaken(port, async () => {
         const third = await freshShell("npm start", clone);
         expect(third.code, tail(third)).toBe(0);
         expect(third.stdout).toContain(`port ${port} of the embedded emulator is taken`);
         expect(third.stdout).toMatch(/^\[start\] no changes: the instance matches the program$/m);
-      } finally {
-        await new Promise((resolve) => squatter.close(resolve));
-      }
+      });
       expect(savedPort(clone)).not.toBe(port);
     },
     SLOW,

@@ -117,6 +117,8 @@ describe("an up killed with SIGKILL", () => {
       engine: requireEngine(),
       backendUrl: pathToFileURL(backendDir).href,
       env: engineEnv(requireEngine(), backendDir),
+      // An inline program, which no preview can run again: compare with the state alone.
+      stateOnly: true,
     });
     const inState = new Set(((await stack.exportStack()).deployment.resources ?? []).map((r: { id?: string }) => r.id));
     const orphans = (await emulator.all()).map((s) => s.GUID).filter((guid) => !inState.has(guid));

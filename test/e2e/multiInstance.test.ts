@@ -168,12 +168,21 @@ describe("two instances in one program", () => {
       env: { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
       alsoManagedBy: ["neighbour"],
       ignore: ["https://ignored.example.com/"],
+      // An inline program, which no preview can run again: compare with the state alone.
+      stateOnly: true,
     });
     expect(report.instances).toEqual([
       { baseUrl: test.url, apiVersion: "3", provider: null },
       { baseUrl: production.url, apiVersion: "3", provider: "production" },
     ]);
-    expect(report.summary).toEqual({ managed: 3, inSync: 3, changed: 0, deleted: 0, unmanaged: 2 });
+    expect(report.summary).toEqual({
+      managed: 3,
+      inSync: 3,
+      changed: 0,
+      deleted: 0,
+      unmanaged: 2,
+      differsFromProgram: 0,
+    });
     const found = report.unmanaged.map((u) => ({ guid: u.guid, baseUrl: u.baseUrl, provider: u.provider }));
     expect(found).toEqual(
       expect.arrayContaining([
@@ -191,6 +200,7 @@ describe("two instances in one program", () => {
       workDir: dir,
       engine: requireEngine(),
       env: { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
+      stateOnly: true,
     });
     expect(alone.unmanaged.map((u) => u.guid)).toContain(neighbourGuid);
 
@@ -207,6 +217,7 @@ describe("two instances in one program", () => {
         dir,
         "--format",
         "json",
+        "--state-only",
       ],
       { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
     );

@@ -103,7 +103,8 @@ describe("the state file", () => {
     expect(new Set(state.subscriptions.map((s) => s.GUID))).toEqual(new Set(saved.map((s) => s.GUID)));
     await emulator.config("Unsubscribe", { query: { webHookSubscriptionGUID: saved[0]?.GUID ?? "" } });
     expect((await readState()).subscriptions).toHaveLength(39);
-    expect(await readdir(join(directory, "nested"))).toEqual(["state.json"]);
+    // And the lock that names this emulator as the file's one writer (persistenceLock.test.ts).
+    expect((await readdir(join(directory, "nested"))).sort()).toEqual(["state.json", "state.json.lock"]);
     await emulator.close();
   });
 
@@ -115,7 +116,10 @@ describe("the state file", () => {
     await writeFile(abandoned, "{half a wri");
     await writeFile(live, "{in progress");
     const emulator = await EmulatorHarness.start({ statePath });
-    expect((await readdir(join(directory, "nested"))).sort()).toEqual([`state.json.${process.pid}.1.tmp`]);
+    expect((await readdir(join(directory, "nested"))).sort()).toEqual([
+      `state.json.${process.pid}.1.tmp`,
+      "state.json.lock",
+    ]);
     await emulator.close();
   });
 

@@ -84,3 +84,23 @@ it("`webhook-subscriptions engine --tofu` prints the directory holding tofu, and
     new RegExp(`\\[tofu\\] tofu ${TOFU_VERSION.replace(/\./g, "\\.")} ready \\(path, [\\d.]+s\\)`),
   );
 });
+
+it("finds a cached tofu even when TF_CLI_CONFIG_FILE names a missing file (tofu then warns on stdout)", async () => {
+  const cache = join(scratch, "warning-cache");
+  const binDir = join(tofuRoot(cache), "bin");
+  mkdirSync(binDir, { recursive: true });
+  // As tofu does: the warning about the missing file comes on stdout, before the JSON.
+  writeFileSync(
+    join(binDir, "tofu"),
+    `#!/bin/sh\n[ -n "$TF_CLI_CONFIG_FILE" ] && echo 'Warning: Unable to open CLI configuration file'\n` +
+      `echo '{"terraform_version":"${TOFU_VERSION}","platform":"linux_amd64"}'\n`,
+  );
+  chmodSync(join(binDir, "tofu"), 0o755);
+  vi.stubEnv("TF_CLI_CONFIG_FILE", join(scratch, "no-such.tfrc"));
+  process.env.PATH = outsidePath
+    ?.split(delimiter)
+    .filter((dir) => !existsSync(join(dir, "tofu")))
+    .join(delimiter);
+  const tofu = await provisionTofu({ cacheDir: cache });
+  expect(tofu).toMatchObject({ binDir, source: "cache" });
+});

@@ -28,7 +28,12 @@ const desired = {
 
 describe("diffSubscription", () => {
   it("sees no change when absent optional inputs match the service's empty values", () => {
-    expect(diffSubscription(state, desired, false)).toEqual({ changes: false, changed: [], replaces: [] });
+    expect(diffSubscription(state, desired, false)).toEqual({
+      changes: false,
+      changed: [],
+      replaces: [],
+      replacedForLegacy: [],
+    });
   });
 
   it("updates URL and custom header in place", () => {
@@ -37,7 +42,12 @@ describe("diffSubscription", () => {
       { ...desired, subscriberUrl: "https://hooks.example.com/y", customHeader: "X-Key", customHeaderValue: "v" },
       false,
     );
-    expect(d).toEqual({ changes: true, changed: ["subscriberUrl", "customHeader", "customHeaderValue"], replaces: [] });
+    expect(d).toEqual({
+      changes: true,
+      changed: ["subscriberUrl", "customHeader", "customHeaderValue"],
+      replaces: [],
+      replacedForLegacy: [],
+    });
   });
 
   it.each([
@@ -48,10 +58,10 @@ describe("diffSubscription", () => {
     expect(diffSubscription(state, { ...desired, ...change }, false).replaces).toEqual([field]);
   });
 
-  it("replaces every change in legacy mode, which has no Update", () => {
-    expect(
-      diffSubscription(state, { ...desired, subscriberUrl: "https://hooks.example.com/y" }, true).replaces,
-    ).toEqual(["subscriberUrl"]);
+  it("replaces every change in legacy mode, which has no Update, and says which replace for that reason only", () => {
+    const d = diffSubscription(state, { ...desired, subscriberUrl: "https://hooks.example.com/y", webhook: 1 }, true);
+    expect(d.replaces).toEqual(["webhook", "subscriberUrl"]);
+    expect(d.replacedForLegacy).toEqual(["subscriberUrl"]);
   });
 
   it("treats unknown values (preview) as changes, replacing when they are identity fields", () => {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as runtime from "../../provider/dynamic/runtime";
 import { checkInputs, type SubscriptionInputs } from "../../provider/core/inputs";
+import { createProvider } from "../../provider/core/lifecycle";
 import { createdOutputs, PACKET } from "../support/createdOutputs";
 import { EmulatorHarness, objectScopedBody, typeScopedBody } from "../support/emulatorHarness";
 
@@ -435,6 +436,38 @@ describe("diff and check through the runtime", () => {
           "The new subscription is created before the old one is deleted and both deliver meanwhile: " +
           "receivers must accept both the old and the new Signature during the overlap (verifySignature with an array).",
       );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("under the legacy API, says once per subscription that it has no Update; the advice fits the front door", async () => {
+    configure(emulator.url, { "webhooks:apiVersion": "2024.1" });
+    const state = (guid: string) => createdOutputs({ guid, signature: "s", baseUrl: emulator.url.replace(/\/$/, "") });
+    const moved = inputs({ subscriberUrl: "https://hooks.example.com/v2" });
+    const native = createProvider({ env: {} });
+    await native.configure({
+      config: {
+        get: (key) =>
+          ({ "webhooks:baseUrl": emulator.url, "webhooks:token": "t", "webhooks:apiVersion": "2024.1" })[key],
+      },
+    });
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      // The engine may diff a resource more than once in one operation: one line each all the same.
+      for (const guid of ["a", "a", "b", "a"]) await runtime.diff(guid, state(guid), moved);
+      await native.diff("a", state("a"), moved);
+      const lines = warn.mock.calls.map((call) => String(call[0]));
+      const legacy =
+        `warning: PacketCreated on ${PACKET} → https://hooks.example.com/v2: the legacy 2024.1 API has no Update, ` +
+        "so changing subscriberUrl replaces the subscription and its Signature changes. " +
+        "The new subscription is created before the old one is deleted and both deliver meanwhile: ";
+      expect(lines).toEqual([
+        `${legacy}receivers must accept both the old and the new Signature during the overlap (verifySignature with an array).`,
+        `${legacy}receivers must accept both the old and the new Signature during the overlap (verifySignature with an array).`,
+        // The native plugin serves YAML, Python, Go and Java: no TypeScript API in its advice.
+        `${legacy}receivers must accept both the old and the new Signature during the overlap (the new one is the resource's signature output).`,
+      ]);
     } finally {
       warn.mockRestore();
     }

@@ -29,6 +29,12 @@ describe("readSettings, default provider", () => {
         token: "env-token",
         credentialSource: "WEBHOOKS_TOKEN",
         maxRequestsPerSecond: 5,
+        // What a rate-limit failure advises to change, named where this run read it.
+        limitNames: {
+          retryDeadline: "webhooks:retryDeadlineMs (or WEBHOOKS_RETRY_DEADLINE_MS)",
+          maxRequestsPerSecond: "WEBHOOKS_MAX_RPS",
+          parallelism: "`pulumi up --parallel N`",
+        },
       },
       adoptIdentical: false,
       // Read at run time, so never the state's record of an older token.
@@ -119,6 +125,11 @@ describe("readSettings, explicit Provider", () => {
         productName: "service",
         token: "p",
         credentialSource: 'Provider "prod" token',
+        limitNames: {
+          retryDeadline: 'the retryDeadlineMs argument of Provider "prod"',
+          maxRequestsPerSecond: 'the maxRequestsPerSecond argument of Provider "prod"',
+          parallelism: "`pulumi up --parallel N`",
+        },
       },
       adoptIdentical: false,
       credentialInState: true,

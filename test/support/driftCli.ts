@@ -11,7 +11,7 @@ export function runDriftCli(
     execFile(
       "npx",
       ["tsx", "cli/index.ts", "drift", ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 10 * 1024 * 1024 },
+      { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 300_000, maxBuffer: 10 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
         resolve({ code, stdout, stderr });

@@ -10,3 +10,17 @@ export async function freePort(): Promise<number> {
   if (address === null || typeof address === "string") throw new Error("no port");
   return address.port;
 }
+
+/**
+ * Runs `use` while another process's server holds `port` on loopback (what a program that took
+ * the port meanwhile looks like), and frees the port afterwards.
+ */
+export async function whilePortTaken<T>(port: number, use: () => Promise<T>): Promise<T> {
+  const squatter = createServer();
+  await new Promise<void>((done) => squatter.listen(port, "127.0.0.1", done));
+  try {
+    return await use();
+  } finally {
+    await new Promise((done) => squatter.close(done));
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * docs/terraform-registry/: the Terraform and OpenTofu registries' pages, generated from the one
+ * model by scripts/terraformDocs.ts, and held to `tfplugindocs validate` (built from the Go module
+ * proxy at a pinned version, test/support/tfplugindocs.ts) against the provider's schema.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { providersSchemaJson, renderTerraformRegistryPages, TERRAFORM_REGISTRY_DIR } from "../../scripts/terraformDocs";
+import { validateRegistryDocs } from "../support/tfplugindocs";
+
+const scratch = mkdtempSync(join(tmpdir(), "terraform-registry-docs-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Every file under `dir`, relative to it. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+it("holds exactly the pages of the tfplugindocs layout", () => {
+  expect(filesUnder(TERRAFORM_REGISTRY_DIR)).toEqual([
+    "docs/data-sources/subscription.md",
+    "docs/data-sources/subscriptions.md",
+    "docs/index.md",
+    "docs/resources/subscription.md",
+  ]);
+});
+
+it("each page is what scripts/terraformDocs.ts writes (else: run `npx tsx scripts/terraformDocs.ts`)", async () => {
+  for (const [file, text] of Object.entries(await renderTerraformRegistryPages()))
+    expect(readFileSync(join(TERRAFORM_REGISTRY_DIR, file), "utf8"), file).toBe(text);
+}, 60_000);
+
+it("every argument and attribute of the schema is on its page, with the variable a setting falls back to", () => {
+  const read = (file: string) => readFileSync(join(TERRAFORM_REGISTRY_DIR, "docs", file), "utf8");
+  const schema = providersSchemaJson() as {
+    provider_schemas: Record<
+      string,
+      {
+        provider: { block: { attributes: Record<string, unknown> } };
+        resource_schemas: Record<string, { block: { attributes: Record<string, unknown> } }>;
+      }
+    >;
+  };
+  const provider = Object.values(schema.provider_schemas)[0]!;
+  for (const name of Object.keys(provider.provider.block.attributes))
+    expect(read("index.md")).toContain(`- \`${name}\``);
+  expect(read("index.md")).toContain("- `base_url` (String) ");
+  expect(read("index.md")).toMatch(/- `token` \(String, Sensitive\) .*Falls back to `WEBHOOKS_TOKEN`\./);
+  for (const name of Object.keys(provider.resource_schemas.webhooks_subscription!.block.attributes))
+    expect(read("resources/subscription.md")).toContain(`- \`${name}\``);
+  expect(read("resources/subscription.md")).toContain("- `custom_header_value_wo` (String, Write-only) ");
+  // The Pulumi registry's example programs stay out: these pages show examples/terraform.
+  expect(read("resources/subscription.md")).not.toContain("{{% examples %}}");
+  expect(read("resources/subscription.md")).toContain(
+    readFileSync(join(__dirname, "../../examples/terraform/subscriptions.tf"), "utf8").trimEnd(),
+  );
+});
+
+it("tfplugindocs validate passes the committed pages against the provider's schema", async () => {
+  const schemaFile = join(scratch, "providers-schema.json");
+  writeFileSync(schemaFile, JSON.stringify(providersSchemaJson()));
+  const output = await validateRegistryDocs({ providerDir: TERRAFORM_REGISTRY_DIR, providersSchema: schemaFile });
+  expect(output).toContain("running file mismatch check");
+}, 1_200_000);
