@@ -1,17 +1,32 @@
 /**
  * docs/terraform-registry/: the Terraform and OpenTofu registries' pages, generated from the one
  * model by scripts/terraformDocs.ts, and held to `tfplugindocs validate` (built from the Go module
- * proxy at a pinned version, test/support/tfplugindocs.ts) against the provider's schema.
+ * proxy at a pinned version, test/support/tfplugindocs.ts) against the provider's schema; broken
+ * copies of the pages show that the check names what is wrong. One file, so one build of tfplugindocs.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { providersSchemaJson, renderTerraformRegistryPages, TERRAFORM_REGISTRY_DIR } from "../../scripts/terraformDocs";
-import { validateRegistryDocs } from "../support/tfplugindocs";
+import { tfplugindocs, TFPLUGINDOCS_VERSION, validateRegistryDocs } from "../support/tfplugindocs";
 
 const scratch = mkdtempSync(join(tmpdir(), "terraform-registry-docs-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The provider's schema as `tofu providers schema -json` prints it, in a file. */
+function schemaFile(): string {
+  const file = join(scratch, "providers-schema.json");
+  writeFileSync(file, JSON.stringify(providersSchemaJson()));
+  return file;
+}
+
+/** A copy of the committed pages to break. */
+function copyOfPages(name: string): string {
+  const dir = join(scratch, name);
+  cpSync(TERRAFORM_REGISTRY_DIR, dir, { recursive: true });
+  return dir;
+}
 
 /** Every file under `dir`, relative to it. */
 function filesUnder(dir: string): string[] {
@@ -61,9 +76,44 @@ it("every argument and attribute of the schema is on its page, with the variable
   );
 });
 
-it("tfplugindocs validate passes the committed pages against the provider's schema", async () => {
-  const schemaFile = join(scratch, "providers-schema.json");
-  writeFileSync(schemaFile, JSON.stringify(providersSchemaJson()));
-  const output = await validateRegistryDocs({ providerDir: TERRAFORM_REGISTRY_DIR, providersSchema: schemaFile });
-  expect(output).toContain("running file mismatch check");
+it(`tfplugindocs ${TFPLUGINDOCS_VERSION} builds from the Go module proxy into the cache, once`, async () => {
+  const binary = await tfplugindocs((line) => console.log(`[tfplugindocs] ${line}`));
+  expect(binary).toMatch(
+    new RegExp(`pulumi-webhook-subscriptions/tfplugindocs/${TFPLUGINDOCS_VERSION}/bin/tfplugindocs$`),
+  );
+  expect(await tfplugindocs()).toBe(binary);
 }, 1_200_000);
+
+it("tfplugindocs validate passes the committed pages against the provider's schema", async () => {
+  const output = await validateRegistryDocs({ providerDir: TERRAFORM_REGISTRY_DIR, providersSchema: schemaFile() });
+  expect(output).toContain("running file mismatch check");
+}, 300_000);
+
+it("fails a page for a resource the schema lacks, and a page without its front matter, naming each", async () => {
+  const dir = copyOfPages("broken");
+  writeFileSync(join(dir, "docs", "resources", "hook.md"), "---\npage_title: hook\n---\n# hook\n");
+  writeFileSync(join(dir, "docs", "data-sources", "subscription.md"), "# no front matter\n");
+  const failure = validateRegistryDocs({ providerDir: dir, providersSchema: schemaFile() });
+  await expect(failure).rejects.toThrow(/tfplugindocs validate found problems in .*broken\/docs/);
+  await expect(failure).rejects.toThrow(/hook/);
+  await expect(failure).rejects.toThrow(/data-sources\/subscription\.md/);
+}, 300_000);
+
+it("fails a page for a schema entry that has none", async () => {
+  const dir = copyOfPages("missing");
+  rmSync(join(dir, "docs", "data-sources", "subscriptions.md"));
+  await expect(validateRegistryDocs({ providerDir: dir, providersSchema: schemaFile() })).rejects.toThrow(
+    /webhooks_subscriptions/,
+  );
+}, 300_000);
+
+it("a schema file without the provider names what it has and what to give", async () => {
+  const file = join(scratch, "other-provider.json");
+  writeFileSync(
+    file,
+    JSON.stringify({ format_version: "1.0", provider_schemas: { "registry.opentofu.org/x/other": {} } }),
+  );
+  await expect(validateRegistryDocs({ providerDir: TERRAFORM_REGISTRY_DIR, providersSchema: file })).rejects.toThrow(
+    /holds no schema for provider "webhooks" \(it has: registry\.opentofu\.org\/x\/other\); give the output of `tofu providers schema -json`/,
+  );
+});
