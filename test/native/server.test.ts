@@ -13,6 +13,7 @@ import { pluginSchema, type PackageSchema } from "../../provider/native/schema";
 import { serve, type RunningPlugin } from "../../provider/native/server";
 import { checkInputs } from "../../provider/core/inputs";
 import { readSettings } from "../../provider/core/settings";
+import { WEBHOOK_NAMES } from "../../provider/wire";
 import { readSchemaDeclarations } from "../../scripts/schemaDeclarations";
 import { createdOutputs, PACKET } from "../support/createdOutputs";
 import { EmulatorHarness, objectScopedBody } from "../support/emulatorHarness";
@@ -130,15 +131,9 @@ describe("plugin info and schema", () => {
     // A string enum of the names: YAML writes `webhook: PacketCreated` (an integer enum it refuses).
     expect(served.types["webhooks:index:Webhook"]).toMatchObject({
       type: "string",
-      enum: [
-        { name: "PacketCreated", value: "PacketCreated" },
-        { name: "PacketUpdated", value: "PacketUpdated" },
-        { name: "NewCommunication", value: "NewCommunication" },
-        { name: "BusinessObjectCreated", value: "BusinessObjectCreated" },
-        { name: "SpecificBusinessObjectUpdated", value: "SpecificBusinessObjectUpdated" },
-        { name: "BusinessObjectTypeUpdated", value: "BusinessObjectTypeUpdated" },
-      ],
+      enum: WEBHOOK_NAMES.map((name) => ({ name, value: name })),
     });
+    expect(WEBHOOK_NAMES).toHaveLength(6);
     // The lookup's secrets come only when asked for, so they are not required outputs.
     const get = served.functions["webhooks:index:getWebhookSubscription"]!;
     expect(get.inputs!.properties.includeSecrets).toMatchObject({ type: "boolean" });
