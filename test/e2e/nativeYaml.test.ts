@@ -291,3 +291,35 @@ describe("the plugin installed with `pulumi plugin install` instead of by path",
     expect(preview.stdout).toMatch(/\+ 3 to create/);
   });
 });
+
+describe('an empty `properties:` (docs/native-provider.md, "An empty `properties:`")', () => {
+  let project: string;
+
+  beforeAll(async () => {
+    project = join(root, "empty-properties");
+    mkdirSync(project);
+    await initStack(project);
+  });
+
+  /** The project with one subscription whose `properties` line is `properties` as given. */
+  function declare(properties: string): void {
+    writeFileSync(
+      join(project, "Pulumi.yaml"),
+      `name: webhooks-empty\nruntime: yaml\nplugins:\n  providers:\n    - name: webhooks\n      path: ${setting.pluginDir}\n` +
+        `resources:\n  sub:\n    type: webhooks:index:WebhookSubscription\n    ${properties}\n`,
+    );
+  }
+
+  it("with nothing under it, the YAML host fails before the plugin sees the resource", async () => {
+    declare("properties:");
+    const preview = await pulumi(project, ["preview"], 255);
+    expect(preview.stdout).toContain("Error registering resource [sub]: no diagnostics");
+  });
+
+  it("`properties: {}` makes the host name every missing required field", async () => {
+    declare("properties: {}");
+    const preview = await pulumi(project, ["preview"], 255);
+    for (const field of ["webhook", "filterObjectType", "subscriberUrl"])
+      expect(preview.stdout).toContain(`${field}: Missing required property '${field}'`);
+  });
+});
