@@ -298,6 +298,7 @@ describe('an empty `properties:` (docs/native-provider.md, "An empty `properties
   beforeAll(async () => {
     project = join(root, "empty-properties");
     mkdirSync(project);
+    declare("properties: {}");
     await initStack(project);
   });
 
@@ -310,15 +311,15 @@ describe('an empty `properties:` (docs/native-provider.md, "An empty `properties
     );
   }
 
-  it("with nothing under it, the YAML host fails before the plugin sees the resource", async () => {
+  it("with nothing under it, the YAML host fails before the plugin sees the resource, and `pulumi preview` exits 0", async () => {
     declare("properties:");
-    const preview = await pulumi(project, ["preview"], 255);
+    const preview = await pulumi(project, ["preview"], 0);
     expect(preview.stdout).toContain("Error registering resource [sub]: no diagnostics");
   });
 
   it("`properties: {}` makes the host name every missing required field", async () => {
     declare("properties: {}");
-    const preview = await pulumi(project, ["preview"], 255);
+    const preview = await pulumi(project, ["preview"], 1);
     for (const field of ["webhook", "filterObjectType", "subscriberUrl"])
       expect(preview.stdout).toContain(`${field}: Missing required property '${field}'`);
   });
