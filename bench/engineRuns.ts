@@ -32,7 +32,8 @@ function program(kind: Kind, n: number) {
   return async () => {
     for (let i = 0; i < n; i++) {
       const args = {
-        webhook: 3 as const,
+        // The name: both front doors take it (the native SDK only it).
+        webhook: "BusinessObjectCreated" as const,
         filterObjectType: 7,
         subscriberUrl: `https://hooks.example.com/bench/${i}`,
         customHeader: "X-Bench",

@@ -21,7 +21,7 @@ import { ensurePackagings, EXECUTABLE } from "./pluginStart";
 
 const URN = "urn:pulumi:bench::bench::webhooks:index:WebhookSubscription::sub";
 const INPUTS = {
-  webhook: 3,
+  webhook: "BusinessObjectCreated",
   filterObjectType: 7,
   subscriberUrl: "https://hooks.example.com/bench/0",
   customHeader: "X-Bench",

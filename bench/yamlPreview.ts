@@ -59,7 +59,7 @@ export function yamlProject(plugin?: string): Record<string, unknown> {
       sub: {
         type: "webhooks:index:WebhookSubscription",
         properties: {
-          webhook: 3,
+          webhook: "BusinessObjectCreated",
           filterObjectType: 7,
           subscriberUrl: "https://hooks.example.com/bench/0",
           customHeader: "X-Bench",

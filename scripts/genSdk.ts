@@ -7,8 +7,8 @@
  *   language hosts, from `npm run engine` with WEBHOOKS_LANGUAGE_HOST_SOURCE, docs/engine.md);
  * - `go/` by scripts/gen-go, the Go code generator the Go language host calls, pinned by its
  *   own go.mod (so the SDK does not depend on which host build is on PATH);
- * - `java/` by `pulumi package gen-sdk` through the Java host, from the schema scripts/javaSdk.ts
- *   adjusts (integer enums as `number`), with its Maven build (`pom.xml`, `plugin.json`) beside.
+ * - `java/` by `pulumi package gen-sdk` through the Java host, with its Maven build (`pom.xml`,
+ *   `plugin.json`, scripts/javaSdk.ts) beside.
  *
  * Nothing is edited after generation. The committed sdk/ is checked against a fresh generation by
  * test/e2e/sdks.test.ts. The build compiles sdk/nodejs into dist/sdk/nodejs (the package's
@@ -21,7 +21,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { hostBinary, LANGUAGE_HOST_SOURCE_VARIABLE } from "../engine/languageHosts";
 import { provisionEngine, PULUMI_VERSION } from "../engine/provision";
-import { javaBuildFiles, javaSchema } from "./javaSdk";
+import { javaBuildFiles } from "./javaSdk";
 import { packageSchema } from "./packageSchema";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -45,8 +45,6 @@ export async function generateSdks(out: string, log: (line: string) => void = ()
     const built = packageSchema();
     const schema = path.join(work, "schema.json");
     writeFileSync(schema, `${JSON.stringify(built, null, 2)}\n`);
-    const schemaFor = (language: string) => (language === "java" ? path.join(work, "schema-java.json") : schema);
-    writeFileSync(schemaFor("java"), `${JSON.stringify(javaSchema(built), null, 2)}\n`);
     const generated = path.join(work, "sdk");
     const env = {
       ...process.env,
@@ -56,7 +54,7 @@ export async function generateSdks(out: string, log: (line: string) => void = ()
       PULUMI_SKIP_UPDATE_CHECK: "true",
     };
     for (const language of CLI_LANGUAGES)
-      execFileSync("pulumi", ["package", "gen-sdk", schemaFor(language), "--language", language, "--out", generated], {
+      execFileSync("pulumi", ["package", "gen-sdk", schema, "--language", language, "--out", generated], {
         env,
         stdio: "pipe", // its one line names the scratch folder; a failure throws with its stderr
       });

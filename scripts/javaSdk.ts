@@ -4,8 +4,6 @@
  * and whose groupId would be the Java base package rather than the Maven coordinates of
  * ../shared/design/product.md):
  *
- * - `javaSchema`: the schema the Java generator reads, with integer enums declared `number` (why:
- *   its doc comment; test/e2e/javaEnum.test.ts fails the day the SDK accepts them);
  * - `javaBuildFiles`: `pom.xml`, a Maven build of the jar, its sources and javadoc jars, every
  *   plugin version pinned (Maven 3.8's defaults target Java 5), and the `plugin.json` resource the
  *   Gradle build would write beside the generator's `version.txt`: the Java host reads it to tell
@@ -46,24 +44,6 @@ export const MAVEN_PLUGINS = {
   "maven-deploy-plugin": "3.1.3",
   "maven-site-plugin": "3.21.0",
 } as const;
-
-/**
- * The schema for the Java generator: integer enums (`Webhook`) declared `number`. The generator
- * emits an integer enum with an `Integer` converter, and SDK 1.36.1 serializes only enums whose
- * converter returns `Double` or `String`: the first `pulumi up` fails with "… is not a supported
- * argument type … got a converted type: 'java.lang.Integer'". As `number` the converter returns
- * `Double`: on the wire it is the same protobuf number (Pulumi has no integers on the wire), and
- * read-back maps it to the same constant. The other SDKs keep `integer` (their enums are ints).
- */
-export function javaSchema(schema: BuiltSchema): BuiltSchema {
-  const types = Object.fromEntries(
-    Object.entries(schema.types ?? {}).map(([token, type]) => [
-      token,
-      type.type === "integer" && "enum" in type ? { ...type, type: "number" } : type,
-    ]),
-  );
-  return { ...schema, types } as BuiltSchema;
-}
 
 /** The Java package's folder under `src/main/…`: `io/github/webhooksubscriptions/webhooks`. */
 export function javaPackagePath(schema: BuiltSchema): string {

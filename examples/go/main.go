@@ -38,6 +38,8 @@ func main() {
 		ctx.Export("packetCreatedSignature", packetCreated.Signature)
 		ctx.Export("objectCreatedGuid", objectCreated.Guid)
 		ctx.Export("objectCreatedEvent", objectCreatedLive.WebhookName())
+		// Plain: the lookup returns no secret unless asked (IncludeSecrets).
+		ctx.Export("objectCreatedUrl", objectCreatedLive.SubscriberUrl())
 		return nil
 	})
 }

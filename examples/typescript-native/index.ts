@@ -26,3 +26,5 @@ export const packetCreatedGuid = packetCreated.guid;
 export const packetCreatedSignature = packetCreated.signature;
 export const objectCreatedGuid = objectCreated.guid;
 export const objectCreatedEvent = objectCreatedLive.webhookName;
+// Plain: the lookup returns no secret unless asked (`includeSecrets: true`).
+export const objectCreatedUrl = objectCreatedLive.subscriberUrl;

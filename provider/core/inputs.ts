@@ -11,6 +11,7 @@ import {
   WEBHOOK_NAMES,
   WireGuid,
   WireObjectType,
+  headerNameSpacesProblem,
   headerValueProblem,
   isGuid,
   isHeaderName,
@@ -50,7 +51,17 @@ const customHeader = z
   .string()
   .superRefine((name, ctx) => {
     const saved = normalizeHeaderName(name);
-    if (!isHeaderName(saved))
+    const spaces = headerNameSpacesProblem(name);
+    if (spaces !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        message:
+          `customHeader has leading, trailing or repeated spaces, got: ${show(name)}, which the service would save as ${show(saved)}. ` +
+          (spaces.suggested === ""
+            ? 'Write the header name, e.g. "X Api Key" (saved as "X-Api-Key"), or remove customHeader.'
+            : `Write ${show(spaces.suggested)} instead (saved as ${show(normalizeHeaderName(spaces.suggested))}).`),
+      });
+    else if (!isHeaderName(saved))
       ctx.addIssue({
         code: "custom",
         message: `customHeader must be a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~-; spaces become hyphens), got: ${show(name)}.`,

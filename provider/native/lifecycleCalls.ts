@@ -6,6 +6,7 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { webhookName } from "../wire";
 import { desiredOf, type SubscriptionInputs } from "../core/inputs";
 import { listSubscriptions } from "../core/list";
@@ -16,10 +17,17 @@ import { decode, encode, UNKNOWN } from "./codec";
 import { logToEngine } from "./engineLog";
 import { nativeConfigSource, settingName } from "./providerConfig";
 import type { NativeProviderOptions } from "./options";
-import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN } from "./tokens";
+import { GET_FUNCTION_TOKEN, INCLUDE_SECRETS, LIST_FUNCTION_TOKEN } from "./tokens";
+import { coreForm, engineForm } from "./webhookForm";
 
 /** A provider input that is always secret, whatever the program passed. */
 const SECRET_INPUTS: readonly string[] = SECRET_OUTPUTS.filter((name) => name === "customHeaderValue");
+
+/** Outputs without the secret ones. */
+function withoutSecrets(values: Record<string, unknown>): Record<string, unknown> {
+  const secret: ReadonlySet<string> = new Set(SECRET_OUTPUTS);
+  return Object.fromEntries(Object.entries(values).filter(([key]) => !secret.has(key)));
+}
 
 /** What a preview shows as the outputs: the desired subscription, what only the service knows unknown. */
 function previewOutputs(inputs: SubscriptionInputs, olds?: Record<string, unknown>): Record<string, unknown> {
@@ -45,10 +53,12 @@ export function lifecycleCalls(options: NativeProviderOptions) {
   let acceptSecrets = false;
   let config: ConfigSource = { get: () => undefined };
 
+  // What the engine gets names the event; what the core gets holds its integer (webhookForm.ts).
   const outputs = (values: object, inputSecrets: Iterable<string> = []) =>
-    encode(values, [...SECRET_OUTPUTS, ...inputSecrets], acceptSecrets);
+    encode(engineForm(values), [...SECRET_OUTPUTS, ...inputSecrets], acceptSecrets);
   const inputs = (values: Record<string, unknown>, secrets: Iterable<string> = []) =>
-    encode(values, [...SECRET_INPUTS, ...secrets], acceptSecrets);
+    encode(engineForm(values), [...SECRET_INPUTS, ...secrets], acceptSecrets);
+  const properties = (struct: Struct | undefined) => coreForm(decode(struct).values);
 
   return {
     checkConfig: async (request: provproto.CheckRequest) => {
@@ -101,8 +111,8 @@ export function lifecycleCalls(options: NativeProviderOptions) {
         );
     },
     diff: async (request: provproto.DiffRequest) => {
-      const news = decode(request.getNews()).values as SubscriptionInputs;
-      const result = await core.diff(request.getId(), decode(request.getOlds()).values, news);
+      const news = properties(request.getNews()) as SubscriptionInputs;
+      const result = await core.diff(request.getId(), properties(request.getOlds()), news);
       const replaces = new Set(result.replaces);
       const { Kind } = provproto.PropertyDiff;
       const response = new provproto.DiffResponse()
@@ -126,18 +136,18 @@ export function lifecycleCalls(options: NativeProviderOptions) {
     },
     create: async (request: provproto.CreateRequest) => {
       const news = decode(request.getProperties());
-      const values = news.values as SubscriptionInputs;
+      const values = coreForm(news.values) as SubscriptionInputs;
       if (request.getPreview())
         return new provproto.CreateResponse().setId("").setProperties(outputs(previewOutputs(values), news.secrets));
       const created = await core.create(values);
       return new provproto.CreateResponse().setId(created.id).setProperties(outputs(created.outs ?? {}, news.secrets));
     },
     read: async (request: provproto.ReadRequest) => {
-      const state = decode(request.getProperties());
+      const state = properties(request.getProperties());
       const given = decode(request.getInputs());
       // `pulumi import` reads by id alone: no state yet.
-      const hasState = Object.keys(state.values).length > 0;
-      const result = await core.read(request.getId(), hasState ? state.values : {});
+      const hasState = Object.keys(state).length > 0;
+      const result = await core.read(request.getId(), hasState ? state : {});
       const response = new provproto.ReadResponse();
       if (!result.id) return response; // gone: the engine drops it from state
       return response
@@ -146,16 +156,16 @@ export function lifecycleCalls(options: NativeProviderOptions) {
         .setInputs(inputs(result.inputs ?? given.values, given.secrets));
     },
     update: async (request: provproto.UpdateRequest) => {
-      const olds = decode(request.getOlds()).values;
+      const olds = properties(request.getOlds());
       const news = decode(request.getNews());
-      const values = news.values as SubscriptionInputs;
+      const values = coreForm(news.values) as SubscriptionInputs;
       if (request.getPreview())
         return new provproto.UpdateResponse().setProperties(outputs(previewOutputs(values, olds), news.secrets));
       const updated = await core.update(request.getId(), olds, values);
       return new provproto.UpdateResponse().setProperties(outputs(updated.outs ?? {}, news.secrets));
     },
     delete: async (request: provproto.DeleteRequest) => {
-      await core.delete(request.getId(), decode(request.getProperties()).values);
+      await core.delete(request.getId(), properties(request.getProperties()));
       return new Empty();
     },
 
@@ -171,12 +181,23 @@ export function lifecycleCalls(options: NativeProviderOptions) {
                 .setProperty("guid")
                 .setReason(`guid is required: the GUID of the subscription to read, got: ${JSON.stringify(guid)}.`),
             ]);
+          const includeSecrets = args[INCLUDE_SECRETS] ?? false;
+          if (typeof includeSecrets !== "boolean")
+            return response.setFailuresList([
+              new provproto.CheckFailure()
+                .setProperty(INCLUDE_SECRETS)
+                .setReason(
+                  `${INCLUDE_SECRETS} must be true or false (whether to return signature and customHeaderValue too), got: ${JSON.stringify(includeSecrets)}.`,
+                ),
+            ]);
           // Read as `WebhookSubscription.get` reads: by GUID alone, failing when the instance holds none.
-          const found = await core.read(guid, {});
-          return response.setReturn(outputs(found.props ?? {}));
+          const found = (await core.read(guid, {})).props ?? {};
+          // One secret makes the engine and the SDKs mark the whole result secret: the secrets
+          // come only when asked for, so `subscriberUrl` and the rest stay plain values.
+          return response.setReturn(outputs(includeSecrets ? found : withoutSecrets(found)));
         }
         case LIST_FUNCTION_TOKEN:
-          return response.setReturn(encode({ subscriptions: await listSubscriptions(config, env) }));
+          return response.setReturn(encode({ subscriptions: (await listSubscriptions(config, env)).map(engineForm) }));
         default:
           throw new Error(
             `unknown function ${request.getTok()}: the webhooks provider has ${GET_FUNCTION_TOKEN} and ${LIST_FUNCTION_TOKEN}.`,

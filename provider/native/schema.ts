@@ -13,7 +13,7 @@ import { SUBSCRIPTION_FIELDS } from "../core/diff";
 import { SubscriptionInputSchema, UNKNOWN } from "../core/inputs";
 import { PROVIDER_KEYS, SECRET_SETTINGS, SETTING_SOURCES } from "../core/settings";
 import { SECRET_OUTPUTS } from "../core/outputs";
-import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN, PACKAGE_NAME, RESOURCE_TOKEN } from "./tokens";
+import { GET_FUNCTION_TOKEN, INCLUDE_SECRETS, LIST_FUNCTION_TOKEN, PACKAGE_NAME, RESOURCE_TOKEN } from "./tokens";
 
 const LISTED_TYPE_TOKEN = `${PACKAGE_NAME}:index:ListedSubscription`;
 
@@ -122,13 +122,19 @@ function propertyType(name: string, schema: JsonSchema): PropertySpec {
   );
 }
 
-/** A Pulumi enum type from a JSON Schema enum that recorded its members. */
+/**
+ * A Pulumi enum type from a JSON Schema enum that recorded its members: a string enum whose
+ * values are the members' names (`"PacketCreated"`), whatever the model maps them to. Pulumi YAML
+ * takes only a string enum's values (an integer enum refuses the name and makes the YAML host
+ * print an internal error), the Java SDK cannot send an integer enum, and the Terraform front
+ * door takes the names too; the native plugin maps the names to the model's values (webhookForm.ts).
+ */
 function enumType(description: string | undefined, schema: JsonSchema): Record<string, unknown> {
-  const entries = Object.entries(schema["x-entries"] as Record<string, string | number>);
+  const names = Object.keys(schema["x-entries"] as Record<string, string | number>);
   return {
-    type: entries.every(([, value]) => Number.isInteger(value)) ? "integer" : "string",
+    type: "string",
     ...(description ? { description } : {}),
-    enum: entries.map(([name, value]) => ({ name, value })),
+    enum: names.map((name) => ({ name, value: name })),
   };
 }
 
@@ -167,13 +173,14 @@ export function pluginSchema(version: string, declared: SchemaDeclarations): Pac
   const inputProperties = Object.fromEntries(
     Object.entries(inputTypes).map(([name, spec]) => [name, secret(name, described(spec, declared.args[name]))]),
   );
+  // An enum output is described as its input: the TypeScript declaration describes the integer
+  // the dynamic provider records, where the plugin records the name.
+  const outputDescription = (name: string, output: DeclaredProperty) =>
+    output.description && !inputTypes[name]?.$ref ? output : declared.args[name];
   const outputProperties = Object.fromEntries(
     Object.entries(declared.outputs).map(([name, output]) => [
       name,
-      secret(
-        name,
-        described(inputTypes[name] ?? declaredType(output), output.description ? output : declared.args[name]),
-      ),
+      secret(name, described(inputTypes[name] ?? declaredType(output), outputDescription(name, output))),
     ]),
   );
   const requiredOutputs = Object.keys(declared.outputs).filter((name) => !declared.outputs[name]!.nullable);
@@ -234,10 +241,21 @@ export function pluginSchema(version: string, declared: SchemaDeclarations): Pac
       [GET_FUNCTION_TOKEN]: {
         description: declared.getFunction,
         inputs: {
-          properties: { guid: { type: "string", description: "GUID of the subscription to read." } },
+          properties: {
+            guid: { type: "string", description: "GUID of the subscription to read." },
+            [INCLUDE_SECRETS]: {
+              type: "boolean",
+              description:
+                "Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.",
+            },
+          },
           required: ["guid"],
         },
-        outputs: { properties: outputProperties, required: requiredOutputs },
+        // The secrets are there only when asked for.
+        outputs: {
+          properties: outputProperties,
+          required: requiredOutputs.filter((name) => !secretOutputs.has(name)),
+        },
       },
       [LIST_FUNCTION_TOKEN]: {
         description: declared.listFunction,

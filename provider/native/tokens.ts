@@ -11,3 +11,5 @@ export const RESOURCE_TOKEN = `${PACKAGE_NAME}:index:WebhookSubscription`;
 export const PROVIDER_TOKEN = `pulumi:providers:${PACKAGE_NAME}`;
 export const GET_FUNCTION_TOKEN = `${PACKAGE_NAME}:index:getWebhookSubscription`;
 export const LIST_FUNCTION_TOKEN = `${PACKAGE_NAME}:index:listWebhookSubscriptions`;
+/** The get function's argument that asks for the secrets too (without it the result has none, so it is not secret). */
+export const INCLUDE_SECRETS = "includeSecrets";

@@ -11,6 +11,17 @@ export function normalizeHeaderName(name: string): string {
   return name.replace(/ /g, "-");
 }
 
+/**
+ * A header name with spaces the service would turn into stray hyphens: leading, trailing or
+ * repeated (`" X  Api Key "` is saved as `-X--Api-Key-`). Answers the name to write instead
+ * (trimmed, one space between words), or undefined when the spaces are fine. Both front doors
+ * ask this one rule (the Terraform door refuses every space, and names this form too).
+ */
+export function headerNameSpacesProblem(name: string): { suggested: string } | undefined {
+  const suggested = name.trim().replace(/ {2,}/g, " ");
+  return suggested === name ? undefined : { suggested };
+}
+
 /** RFC 9110 token characters: what an HTTP header name may hold. */
 const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 

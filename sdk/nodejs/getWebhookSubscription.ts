@@ -16,6 +16,7 @@ export function getWebhookSubscription(args: GetWebhookSubscriptionArgs, opts?: 
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("webhooks:index:getWebhookSubscription", {
         "guid": args.guid,
+        "includeSecrets": args.includeSecrets,
     }, opts);
 }
 
@@ -24,6 +25,10 @@ export interface GetWebhookSubscriptionArgs {
      * GUID of the subscription to read.
      */
     guid: string;
+    /**
+     * Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+     */
+    includeSecrets?: boolean;
 }
 
 export interface GetWebhookSubscriptionResult {
@@ -67,13 +72,14 @@ export interface GetWebhookSubscriptionResult {
     /**
      * Value of `x-<product>-signature` on every message; secret. Rotates only when the subscription is replaced.
      */
-    readonly signature: string;
+    readonly signature?: string;
     /**
      * Absolute http(s) URL that receives the messages. Changes are applied in place.
      */
     readonly subscriberUrl: string;
     /**
-     * The event, as the service's integer.
+     * The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+     * Changing it replaces the subscription (new GUID and Signature).
      */
     readonly webhook: enums.Webhook;
     /**
@@ -90,6 +96,7 @@ export function getWebhookSubscriptionOutput(args: GetWebhookSubscriptionOutputA
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("webhooks:index:getWebhookSubscription", {
         "guid": args.guid,
+        "includeSecrets": args.includeSecrets,
     }, opts);
 }
 
@@ -98,4 +105,8 @@ export interface GetWebhookSubscriptionOutputArgs {
      * GUID of the subscription to read.
      */
     guid: pulumi.Input<string>;
+    /**
+     * Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+     */
+    includeSecrets?: pulumi.Input<boolean | undefined>;
 }

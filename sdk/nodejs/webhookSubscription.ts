@@ -45,6 +45,8 @@ import * as utilities from "./utilities";
  * export const packetCreatedSignature = packetCreated.signature;
  * export const objectCreatedGuid = objectCreated.guid;
  * export const objectCreatedEvent = objectCreatedLive.webhookName;
+ * // Plain: the lookup returns no secret unless asked (`includeSecrets: true`).
+ * export const objectCreatedUrl = objectCreatedLive.subscriberUrl;
  * ```
  */
 export class WebhookSubscription extends pulumi.CustomResource {
@@ -120,7 +122,8 @@ export class WebhookSubscription extends pulumi.CustomResource {
      */
     declare public readonly subscriberUrl: pulumi.Output<string>;
     /**
-     * The event, as the service's integer.
+     * The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+     * Changing it replaces the subscription (new GUID and Signature).
      */
     declare public readonly webhook: pulumi.Output<enums.Webhook>;
     /**

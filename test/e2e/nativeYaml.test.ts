@@ -69,17 +69,23 @@ describe("examples/yaml with the plugin by path", () => {
     await initStack(example);
   });
 
-  it("`pulumi up` creates both subscriptions; `pulumi preview --expect-no-changes` agrees", async () => {
+  it("`pulumi up` creates both subscriptions, the events named (`webhook: PacketCreated`); `pulumi preview --expect-no-changes` agrees", async () => {
+    expect(readFileSync(program, "utf8")).toContain("webhook: PacketCreated");
     const up = await pulumi(example, ["up", "--yes"]);
     expect(up.stdout).toMatch(/\+ 3 created/);
     const preview = await pulumi(example, ["preview", "--expect-no-changes"]);
     expect(preview.stdout).toMatch(/3 unchanged/);
+    // A valid program gets no warning from the YAML host (an integer enum made it print
+    // "internal error … schema enum value was type []*schema.Enum but a float64 was expected").
+    for (const { stdout, stderr } of [up, preview])
+      expect(`${stdout}\n${stderr}`).not.toMatch(/internal error|schema enum value/i);
 
     const outputs = JSON.parse((await pulumi(example, ["stack", "output", "--show-secrets", "--json"])).stdout) as {
       packetCreatedGuid: string;
       packetCreatedSignature: string;
       objectCreatedGuid: string;
       objectCreatedEvent: string;
+      objectCreatedSignature: string;
     };
     const packets = await service.subscriptionAt("https://hooks.example.com/yaml/packets");
     expect(packets).toMatchObject({
@@ -92,6 +98,19 @@ describe("examples/yaml with the plugin by path", () => {
       outputs.objectCreatedGuid,
     );
     expect(outputs.objectCreatedEvent).toBe("BusinessObjectCreated");
+    expect(outputs.objectCreatedSignature).toBe(
+      (await service.subscriptionAt("https://hooks.example.com/yaml/objects")).Signature,
+    );
+  });
+
+  it("the lookup's fields are plain values; its Signature, asked for with includeSecrets, is secret", async () => {
+    const shown = JSON.parse((await pulumi(example, ["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    expect(shown).toMatchObject({
+      objectCreatedEvent: "BusinessObjectCreated",
+      objectCreatedUrl: "https://hooks.example.com/yaml/objects",
+      objectCreatedSignature: "[secret]",
+      packetCreatedSignature: "[secret]",
+    });
   });
 
   it("secrets at rest: `pulumi stack export` holds the Signatures, the header value and the token as ciphertext only", async () => {
@@ -127,7 +146,7 @@ describe("examples/yaml with the plugin by path", () => {
 
   it("a new event replaces the subscription: the new one is created first, then the old one deleted", async () => {
     const before = await service.subscriptionAt("https://hooks.example.com/yaml/packets-v2");
-    edit(program, "webhook: 0 # PacketCreated", "webhook: 1 # PacketUpdated");
+    edit(program, "webhook: PacketCreated", "webhook: PacketUpdated");
     const up = await pulumi(example, ["up", "--yes"]);
     expect(up.stdout).toMatch(/\+-1 replaced/);
     const created = up.stdout.indexOf("created replacement");
@@ -203,6 +222,8 @@ describe("`pulumi import` of a subscription made out of band", () => {
     console.log(`[native yaml] pulumi import generated:\n${generated}`);
     // The value is in the code as a literal; YAML leaves out fn::secret because the schema marks the input secret.
     expect(generated).toContain(`customHeaderValue: ${IMPORTED_HEADER_VALUE}`);
+    // The event by name, as the schema's string enum has it.
+    expect(generated).toContain("webhook: BusinessObjectTypeUpdated");
 
     writeFileSync(
       program,
@@ -268,5 +289,38 @@ describe("the plugin installed with `pulumi plugin install` instead of by path",
     await initStack(project, own);
     const preview = await pulumi(project, ["preview"], 0, own);
     expect(preview.stdout).toMatch(/\+ 3 to create/);
+  });
+});
+
+describe('an empty `properties:` (docs/native-provider.md, "An empty `properties:`")', () => {
+  let project: string;
+
+  beforeAll(async () => {
+    project = join(root, "empty-properties");
+    mkdirSync(project);
+    declare("properties: {}");
+    await initStack(project);
+  });
+
+  /** The project with one subscription whose `properties` line is `properties` as given. */
+  function declare(properties: string): void {
+    writeFileSync(
+      join(project, "Pulumi.yaml"),
+      `name: webhooks-empty\nruntime: yaml\nplugins:\n  providers:\n    - name: webhooks\n      path: ${setting.pluginDir}\n` +
+        `resources:\n  sub:\n    type: webhooks:index:WebhookSubscription\n    ${properties}\n`,
+    );
+  }
+
+  it("with nothing under it, the YAML host fails before the plugin sees the resource, and `pulumi preview` exits 0", async () => {
+    declare("properties:");
+    const preview = await pulumi(project, ["preview"], 0);
+    expect(preview.stdout).toContain("Error registering resource [sub]: no diagnostics");
+  });
+
+  it("`properties: {}` makes the host name every missing required field", async () => {
+    declare("properties: {}");
+    const preview = await pulumi(project, ["preview"], 1);
+    for (const field of ["webhook", "filterObjectType", "subscriberUrl"])
+      expect(preview.stdout).toContain(`${field}: Missing required property '${field}'`);
   });
 });

@@ -186,7 +186,10 @@ describe.each(runnableTargets())("$os-$arch: started from its archive", (target)
       `${name}: Check → inputs ${JSON.stringify(good.getInputs()!.toJavaScript())}, failures ${good.getFailuresList().length}`,
     );
     expect(good.getFailuresList()).toEqual([]);
-    expect(good.getInputs()!.toJavaScript()).toMatchObject({ webhook: 0, subscriberUrl: GOOD.subscriberUrl });
+    expect(good.getInputs()!.toJavaScript()).toMatchObject({
+      webhook: "PacketCreated",
+      subscriberUrl: GOOD.subscriberUrl,
+    });
 
     const bad = await check({ ...GOOD, subscriberUrl: "ftp://hooks.example.com" });
     const failures = bad.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));

@@ -13,6 +13,7 @@ import { pluginSchema, type PackageSchema } from "../../provider/native/schema";
 import { serve, type RunningPlugin } from "../../provider/native/server";
 import { checkInputs } from "../../provider/core/inputs";
 import { readSettings } from "../../provider/core/settings";
+import { WEBHOOK_NAMES } from "../../provider/wire";
 import { readSchemaDeclarations } from "../../scripts/schemaDeclarations";
 import { createdOutputs, PACKET } from "../support/createdOutputs";
 import { EmulatorHarness, objectScopedBody } from "../support/emulatorHarness";
@@ -127,13 +128,17 @@ describe("plugin info and schema", () => {
     expect(resource.properties.customHeaderValue).toMatchObject({ secret: true });
     expect(resource.required).toContain("guid");
     expect(resource.required).not.toContain("filterObjectGuid");
+    // A string enum of the names: YAML writes `webhook: PacketCreated` (an integer enum it refuses).
     expect(served.types["webhooks:index:Webhook"]).toMatchObject({
-      type: "integer",
-      enum: expect.arrayContaining([
-        { name: "PacketCreated", value: 0 },
-        { name: "BusinessObjectTypeUpdated", value: 5 },
-      ]),
+      type: "string",
+      enum: WEBHOOK_NAMES.map((name) => ({ name, value: name })),
     });
+    expect(WEBHOOK_NAMES).toHaveLength(6);
+    // The lookup's secrets come only when asked for, so they are not required outputs.
+    const get = served.functions["webhooks:index:getWebhookSubscription"]!;
+    expect(get.inputs!.properties.includeSecrets).toMatchObject({ type: "boolean" });
+    expect(get.outputs.required).toContain("subscriberUrl");
+    expect(get.outputs.required).not.toContain("signature");
     for (const settings of [served.config.variables, served.provider.inputProperties]) {
       expect(settings.token).toMatchObject({ type: "string", secret: true });
       expect(settings.clientSecret).toMatchObject({ type: "string", secret: true });
@@ -220,7 +225,7 @@ describe("WebhookSubscription", () => {
   it("previews, creates, reads (with and without state), updates, diffs, deletes", async () => {
     const inputs = await check(ARGS);
     expect(inputs.toJavaScript()).toEqual({
-      webhook: 0,
+      webhook: "PacketCreated",
       filterObjectType: 2,
       filterObjectGuid: PACKET,
       subscriberUrl: "https://hooks.example.com/orders",
@@ -246,7 +251,10 @@ describe("WebhookSubscription", () => {
     expect(created.getId()).toBe(live!.GUID);
     const state = created.getProperties()!;
     expect(state.toJavaScript()).toEqual(
-      createdOutputs({ guid: live!.GUID, signature: live!.Signature, baseUrl: emulator.url }, secret),
+      createdOutputs(
+        { guid: live!.GUID, signature: live!.Signature, baseUrl: emulator.url, webhook: "PacketCreated" },
+        secret,
+      ),
     );
 
     const refreshed = await rpc(
@@ -276,7 +284,22 @@ describe("WebhookSubscription", () => {
     expect(inPlace.getHasdetaileddiff()).toBe(true);
     expect(inPlace.getDetaileddiffMap().get("subscriberUrl")!.getKind()).toBe(Kind.UPDATE);
 
-    const replaced = await diff({ ...checkedValues, webhook: 1 });
+    // State written before the names (or by the dynamic provider) holds the integer: the same event.
+    const integerState = encode({ ...(state.toJavaScript() as Record<string, unknown>), webhook: 0 });
+    const sameAsInteger = await rpc(
+      "diff",
+      new provproto.DiffRequest().setId(live!.GUID).setUrn(URN).setOlds(integerState).setNews(encode(checkedValues)),
+    );
+    expect(sameAsInteger.getChanges()).toBe(DiffChanges.DIFF_NONE);
+    const refreshedInteger = await rpc(
+      "read",
+      new provproto.ReadRequest().setId(live!.GUID).setUrn(URN).setProperties(integerState).setInputs(inputs),
+    );
+    expect(refreshedInteger.getProperties()!.toJavaScript()).toMatchObject({ webhook: "PacketCreated" });
+    const integerInputs = await check({ ...ARGS, webhook: 0 });
+    expect(integerInputs.toJavaScript()).toMatchObject({ webhook: "PacketCreated" });
+
+    const replaced = await diff({ ...checkedValues, webhook: "PacketUpdated" });
     expect(replaced.getReplacesList()).toEqual(["webhook"]);
     expect(replaced.getDeletebeforereplace()).toBe(false);
     expect(replaced.getDetaileddiffMap().get("webhook")!.getKind()).toBe(Kind.UPDATE_REPLACE);
@@ -333,7 +356,7 @@ describe("functions", () => {
       subscriptions: [
         {
           guid: live.GUID,
-          webhook: 0,
+          webhook: "PacketCreated",
           filterObjectType: 7,
           filterObjectGuid: PACKET,
           subscriberUrl: "https://hooks.example.com/obj",
@@ -343,15 +366,48 @@ describe("functions", () => {
     });
   });
 
-  it("gets one subscription by GUID, its Signature secret", async () => {
-    const live = await emulator.subscribe(objectScopedBody(0, PACKET));
+  it("gets one subscription by GUID without its secrets, so nothing in the result is secret", async () => {
+    const live = await emulator.subscribe(
+      objectScopedBody(0, PACKET, { CustomHeader: "X-Key", CustomHeaderValue: "header-secret" }),
+    );
     const response = await invoke("webhooks:index:getWebhookSubscription", { guid: live.GUID });
+    const result = response.getReturn()!.toJavaScript() as Record<string, unknown>;
+    expect(result).toMatchObject({
+      guid: live.GUID,
+      webhook: "PacketCreated",
+      webhookName: "PacketCreated",
+      subscriberUrl: "https://hooks.example.com/obj",
+      customHeader: "X-Key",
+      baseUrl: emulator.url,
+    });
+    expect(Object.keys(result)).not.toContain("signature");
+    expect(Object.keys(result)).not.toContain("customHeaderValue");
+    expect(JSON.stringify(result)).not.toContain("1b47061264138c4ac30d75fd1eb44270");
+    expect(JSON.stringify(result)).not.toContain(live.Signature);
+  });
+
+  it("gets the secrets too, as secrets, with includeSecrets", async () => {
+    const live = await emulator.subscribe(
+      objectScopedBody(0, PACKET, { CustomHeader: "X-Key", CustomHeaderValue: "header-secret" }),
+    );
+    const response = await invoke("webhooks:index:getWebhookSubscription", { guid: live.GUID, includeSecrets: true });
     expect(response.getReturn()!.toJavaScript()).toMatchObject({
       guid: live.GUID,
       signature: secret(live.Signature),
-      webhookName: "PacketCreated",
-      baseUrl: emulator.url,
+      customHeaderValue: secret("header-secret"),
+      subscriberUrl: "https://hooks.example.com/obj",
     });
+  });
+
+  it("refuses an includeSecrets that is not a boolean, naming the argument and the value", async () => {
+    const live = await emulator.subscribe(objectScopedBody(0, PACKET));
+    const response = await invoke("webhooks:index:getWebhookSubscription", { guid: live.GUID, includeSecrets: "yes" });
+    expect(response.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
+      [
+        "includeSecrets",
+        'includeSecrets must be true or false (whether to return signature and customHeaderValue too), got: "yes".',
+      ],
+    ]);
   });
 
   it("refuses a get without a GUID, naming the argument", async () => {

@@ -168,6 +168,19 @@ export const BAD_INPUTS: ReadonlyArray<readonly [string, Record<string, unknown>
   ],
   ["customHeader Host", valid({ customHeader: "Host" }), "customHeader", /sets Host from the subscriber URL/],
   [
+    "customHeader with leading, trailing and repeated spaces",
+    valid({ customHeader: " X  Api Key " }),
+    "customHeader",
+    /customHeader has leading, trailing or repeated spaces, got: " X {2}Api Key ", which the service would save as "-X--Api-Key-"\. Write "X Api Key" instead \(saved as "X-Api-Key"\)/,
+  ],
+  ["customHeader with a trailing space", valid({ customHeader: "X-Key " }), "customHeader", /Write "X-Key" instead/],
+  [
+    "customHeader of spaces only",
+    valid({ customHeader: "   " }),
+    "customHeader",
+    /would save as "---"\. Write the header name, e\.g\. "X Api Key"/,
+  ],
+  [
     "customHeader Transfer-Encoding",
     valid({ customHeader: "transfer encoding" }),
     "customHeader",

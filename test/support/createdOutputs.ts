@@ -9,17 +9,18 @@
 export const PACKET = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
 
 /**
- * Every output of the created subscription; `signature` may be a value or a matcher, and
- * `secret` wraps the always-secret outputs as the front door marshals them.
+ * Every output of the created subscription; `signature` may be a value or a matcher, `webhook`
+ * the event as the front door records it (the dynamic provider its integer, the default; the
+ * native plugin its name), and `secret` wraps the always-secret outputs as the front door marshals them.
  */
 export function createdOutputs(
-  created: { guid: string; signature: unknown; baseUrl: string },
+  created: { guid: string; signature: unknown; baseUrl: string; webhook?: number | string },
   secret: (value: unknown) => unknown = (value) => value,
 ): Record<string, unknown> {
   return {
     guid: created.guid,
     signature: secret(created.signature),
-    webhook: 0,
+    webhook: created.webhook ?? 0,
     webhookName: "PacketCreated",
     filterObjectType: 2,
     filterObjectGuid: PACKET,

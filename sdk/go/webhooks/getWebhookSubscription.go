@@ -27,6 +27,8 @@ func LookupWebhookSubscription(ctx *pulumi.Context, args *LookupWebhookSubscript
 type LookupWebhookSubscriptionArgs struct {
 	// GUID of the subscription to read.
 	Guid string `pulumi:"guid"`
+	// Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+	IncludeSecrets *bool `pulumi:"includeSecrets"`
 }
 
 type LookupWebhookSubscriptionResult struct {
@@ -52,10 +54,11 @@ type LookupWebhookSubscriptionResult struct {
 	// The rotation label the subscription was created under, or null.
 	Rotation *string `pulumi:"rotation"`
 	// Value of `x-<product>-signature` on every message; secret. Rotates only when the subscription is replaced.
-	Signature string `pulumi:"signature"`
+	Signature *string `pulumi:"signature"`
 	// Absolute http(s) URL that receives the messages. Changes are applied in place.
 	SubscriberUrl string `pulumi:"subscriberUrl"`
-	// The event, as the service's integer.
+	// The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+	// Changing it replaces the subscription (new GUID and Signature).
 	Webhook Webhook `pulumi:"webhook"`
 	// The event's name, e.g. `"PacketCreated"`.
 	WebhookName string `pulumi:"webhookName"`
@@ -73,6 +76,8 @@ func LookupWebhookSubscriptionOutput(ctx *pulumi.Context, args LookupWebhookSubs
 type LookupWebhookSubscriptionOutputArgs struct {
 	// GUID of the subscription to read.
 	Guid pulumi.StringInput `pulumi:"guid"`
+	// Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+	IncludeSecrets pulumi.BoolPtrInput `pulumi:"includeSecrets"`
 }
 
 func (LookupWebhookSubscriptionOutputArgs) ElementType() reflect.Type {
@@ -139,8 +144,8 @@ func (o LookupWebhookSubscriptionResultOutput) Rotation() pulumi.StringPtrOutput
 }
 
 // Value of `x-<product>-signature` on every message; secret. Rotates only when the subscription is replaced.
-func (o LookupWebhookSubscriptionResultOutput) Signature() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupWebhookSubscriptionResult) string { return v.Signature }).(pulumi.StringOutput)
+func (o LookupWebhookSubscriptionResultOutput) Signature() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupWebhookSubscriptionResult) *string { return v.Signature }).(pulumi.StringPtrOutput)
 }
 
 // Absolute http(s) URL that receives the messages. Changes are applied in place.
@@ -148,7 +153,8 @@ func (o LookupWebhookSubscriptionResultOutput) SubscriberUrl() pulumi.StringOutp
 	return o.ApplyT(func(v LookupWebhookSubscriptionResult) string { return v.SubscriberUrl }).(pulumi.StringOutput)
 }
 
-// The event, as the service's integer.
+// The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+// Changing it replaces the subscription (new GUID and Signature).
 func (o LookupWebhookSubscriptionResultOutput) Webhook() WebhookOutput {
 	return o.ApplyT(func(v LookupWebhookSubscriptionResult) Webhook { return v.Webhook }).(WebhookOutput)
 }

@@ -12,15 +12,15 @@ import (
 
 // The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
 // Changing it replaces the subscription (new GUID and Signature).
-type Webhook int
+type Webhook string
 
 const (
-	WebhookPacketCreated                 = Webhook(0)
-	WebhookPacketUpdated                 = Webhook(1)
-	WebhookNewCommunication              = Webhook(2)
-	WebhookBusinessObjectCreated         = Webhook(3)
-	WebhookSpecificBusinessObjectUpdated = Webhook(4)
-	WebhookBusinessObjectTypeUpdated     = Webhook(5)
+	WebhookPacketCreated                 = Webhook("PacketCreated")
+	WebhookPacketUpdated                 = Webhook("PacketUpdated")
+	WebhookNewCommunication              = Webhook("NewCommunication")
+	WebhookBusinessObjectCreated         = Webhook("BusinessObjectCreated")
+	WebhookSpecificBusinessObjectUpdated = Webhook("SpecificBusinessObjectUpdated")
+	WebhookBusinessObjectTypeUpdated     = Webhook("BusinessObjectTypeUpdated")
 )
 
 func (Webhook) ElementType() reflect.Type {
@@ -43,20 +43,20 @@ func (e Webhook) ToWebhookPtrOutputWithContext(ctx context.Context) WebhookPtrOu
 	return Webhook(e).ToWebhookOutputWithContext(ctx).ToWebhookPtrOutputWithContext(ctx)
 }
 
-func (e Webhook) ToIntOutput() pulumi.IntOutput {
-	return pulumi.ToOutput(pulumi.Int(e)).(pulumi.IntOutput)
+func (e Webhook) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e Webhook) ToIntOutputWithContext(ctx context.Context) pulumi.IntOutput {
-	return pulumi.ToOutputWithContext(ctx, pulumi.Int(e)).(pulumi.IntOutput)
+func (e Webhook) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e Webhook) ToIntPtrOutput() pulumi.IntPtrOutput {
-	return pulumi.Int(e).ToIntPtrOutputWithContext(context.Background())
+func (e Webhook) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e Webhook) ToIntPtrOutputWithContext(ctx context.Context) pulumi.IntPtrOutput {
-	return pulumi.Int(e).ToIntOutputWithContext(ctx).ToIntPtrOutputWithContext(ctx)
+func (e Webhook) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
 type WebhookOutput struct{ *pulumi.OutputState }
@@ -83,25 +83,25 @@ func (o WebhookOutput) ToWebhookPtrOutputWithContext(ctx context.Context) Webhoo
 	}).(WebhookPtrOutput)
 }
 
-func (o WebhookOutput) ToIntOutput() pulumi.IntOutput {
-	return o.ToIntOutputWithContext(context.Background())
+func (o WebhookOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o WebhookOutput) ToIntOutputWithContext(ctx context.Context) pulumi.IntOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e Webhook) int {
-		return int(e)
-	}).(pulumi.IntOutput)
+func (o WebhookOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Webhook) string {
+		return string(e)
+	}).(pulumi.StringOutput)
 }
 
-func (o WebhookOutput) ToIntPtrOutput() pulumi.IntPtrOutput {
-	return o.ToIntPtrOutputWithContext(context.Background())
+func (o WebhookOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o WebhookOutput) ToIntPtrOutputWithContext(ctx context.Context) pulumi.IntPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e Webhook) *int {
-		v := int(e)
+func (o WebhookOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Webhook) *string {
+		v := string(e)
 		return &v
-	}).(pulumi.IntPtrOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 type WebhookPtrOutput struct{ *pulumi.OutputState }
@@ -128,18 +128,18 @@ func (o WebhookPtrOutput) Elem() WebhookOutput {
 	}).(WebhookOutput)
 }
 
-func (o WebhookPtrOutput) ToIntPtrOutput() pulumi.IntPtrOutput {
-	return o.ToIntPtrOutputWithContext(context.Background())
+func (o WebhookPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o WebhookPtrOutput) ToIntPtrOutputWithContext(ctx context.Context) pulumi.IntPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *Webhook) *int {
+func (o WebhookPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *Webhook) *string {
 		if e == nil {
 			return nil
 		}
-		v := int(*e)
+		v := string(*e)
 		return &v
-	}).(pulumi.IntPtrOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // WebhookInput is an input type that accepts values of the Webhook enum
@@ -167,9 +167,9 @@ type WebhookPtrInput interface {
 	ToWebhookPtrOutputWithContext(context.Context) WebhookPtrOutput
 }
 
-type webhookPtr int
+type webhookPtr string
 
-func WebhookPtr(v int) WebhookPtrInput {
+func WebhookPtr(v string) WebhookPtrInput {
 	return (*webhookPtr)(&v)
 }
 
@@ -186,8 +186,8 @@ func (in *webhookPtr) ToWebhookPtrOutputWithContext(ctx context.Context) Webhook
 }
 
 func init() {
-	pulumi.RegisterInputType(reflect.TypeOf((*WebhookInput)(nil)).Elem(), Webhook(0))
-	pulumi.RegisterInputType(reflect.TypeOf((*WebhookPtrInput)(nil)).Elem(), Webhook(0))
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookInput)(nil)).Elem(), Webhook("PacketCreated"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookPtrInput)(nil)).Elem(), Webhook("PacketCreated"))
 	pulumi.RegisterOutputType(WebhookOutput{})
 	pulumi.RegisterOutputType(WebhookPtrOutput{})
 }

@@ -26,7 +26,8 @@ type ListedSubscription struct {
 	Guid string `pulumi:"guid"`
 	// Absolute http(s) URL that receives the messages. Changes are applied in place.
 	SubscriberUrl string `pulumi:"subscriberUrl"`
-	// The event, as the service's integer.
+	// The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+	// Changing it replaces the subscription (new GUID and Signature).
 	Webhook Webhook `pulumi:"webhook"`
 }
 
@@ -71,7 +72,8 @@ func (o ListedSubscriptionOutput) SubscriberUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v ListedSubscription) string { return v.SubscriberUrl }).(pulumi.StringOutput)
 }
 
-// The event, as the service's integer.
+// The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+// Changing it replaces the subscription (new GUID and Signature).
 func (o ListedSubscriptionOutput) Webhook() WebhookOutput {
 	return o.ApplyT(func(v ListedSubscription) Webhook { return v.Webhook }).(WebhookOutput)
 }

@@ -62,6 +62,8 @@ import (
 //			ctx.Export("packetCreatedSignature", packetCreated.Signature)
 //			ctx.Export("objectCreatedGuid", objectCreated.Guid)
 //			ctx.Export("objectCreatedEvent", objectCreatedLive.WebhookName())
+//			// Plain: the lookup returns no secret unless asked (IncludeSecrets).
+//			ctx.Export("objectCreatedUrl", objectCreatedLive.SubscriberUrl())
 //			return nil
 //		})
 //	}
@@ -95,7 +97,8 @@ type WebhookSubscription struct {
 	Signature pulumi.StringOutput `pulumi:"signature"`
 	// Absolute http(s) URL that receives the messages. Changes are applied in place.
 	SubscriberUrl pulumi.StringOutput `pulumi:"subscriberUrl"`
-	// The event, as the service's integer.
+	// The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+	// Changing it replaces the subscription (new GUID and Signature).
 	Webhook WebhookOutput `pulumi:"webhook"`
 	// The event's name, e.g. `"PacketCreated"`.
 	WebhookName pulumi.StringOutput `pulumi:"webhookName"`
@@ -312,7 +315,8 @@ func (o WebhookSubscriptionOutput) SubscriberUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *WebhookSubscription) pulumi.StringOutput { return v.SubscriberUrl }).(pulumi.StringOutput)
 }
 
-// The event, as the service's integer.
+// The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+// Changing it replaces the subscription (new GUID and Signature).
 func (o WebhookSubscriptionOutput) Webhook() WebhookOutput {
 	return o.ApplyT(func(v *WebhookSubscription) WebhookOutput { return v.Webhook }).(WebhookOutput)
 }

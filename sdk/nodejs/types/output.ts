@@ -32,7 +32,8 @@ export interface ListedSubscription {
      */
     subscriberUrl: string;
     /**
-     * The event, as the service's integer.
+     * The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+     * Changing it replaces the subscription (new GUID and Signature).
      */
     webhook: enums.Webhook;
 }

@@ -12,14 +12,14 @@ __all__ = [
 
 
 @pulumi.type_token("webhooks:index:Webhook")
-class Webhook(_builtins.int, Enum):
+class Webhook(_builtins.str, Enum):
     """
     The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
     Changing it replaces the subscription (new GUID and Signature).
     """
-    PACKET_CREATED = 0
-    PACKET_UPDATED = 1
-    NEW_COMMUNICATION = 2
-    BUSINESS_OBJECT_CREATED = 3
-    SPECIFIC_BUSINESS_OBJECT_UPDATED = 4
-    BUSINESS_OBJECT_TYPE_UPDATED = 5
+    PACKET_CREATED = "PacketCreated"
+    PACKET_UPDATED = "PacketUpdated"
+    NEW_COMMUNICATION = "NewCommunication"
+    BUSINESS_OBJECT_CREATED = "BusinessObjectCreated"
+    SPECIFIC_BUSINESS_OBJECT_UPDATED = "SpecificBusinessObjectUpdated"
+    BUSINESS_OBJECT_TYPE_UPDATED = "BusinessObjectTypeUpdated"

@@ -55,8 +55,8 @@ class GetWebhookSubscriptionResult:
         if subscriber_url and not isinstance(subscriber_url, str):
             raise TypeError("Expected argument 'subscriber_url' to be a str")
         pulumi.set(__self__, "subscriber_url", subscriber_url)
-        if webhook and not isinstance(webhook, int):
-            raise TypeError("Expected argument 'webhook' to be a int")
+        if webhook and not isinstance(webhook, str):
+            raise TypeError("Expected argument 'webhook' to be a str")
         pulumi.set(__self__, "webhook", webhook)
         if webhook_name and not isinstance(webhook_name, str):
             raise TypeError("Expected argument 'webhook_name' to be a str")
@@ -133,7 +133,7 @@ class GetWebhookSubscriptionResult:
 
     @_builtins.property
     @pulumi.getter
-    def signature(self) -> _builtins.str:
+    def signature(self) -> Optional[_builtins.str]:
         """
         Value of `x-<product>-signature` on every message; secret. Rotates only when the subscription is replaced.
         """
@@ -151,7 +151,8 @@ class GetWebhookSubscriptionResult:
     @pulumi.getter
     def webhook(self) -> 'Webhook':
         """
-        The event, as the service's integer.
+        The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+        Changing it replaces the subscription (new GUID and Signature).
         """
         return pulumi.get(self, "webhook")
 
@@ -185,6 +186,7 @@ class AwaitableGetWebhookSubscriptionResult(GetWebhookSubscriptionResult):
 
 
 def get_webhook_subscription(guid: Optional[_builtins.str] = None,
+                             include_secrets: Optional[_builtins.bool] = None,
                              opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetWebhookSubscriptionResult:
     """
     Looks up an existing subscription by GUID without managing it: it is read (on the default
@@ -192,9 +194,11 @@ def get_webhook_subscription(guid: Optional[_builtins.str] = None,
     Fails when the instance holds no subscription with that GUID.
 
     :param _builtins.str guid: GUID of the subscription to read.
+    :param _builtins.bool include_secrets: Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
     """
     __args__ = dict()
     __args__['guid'] = guid
+    __args__['includeSecrets'] = include_secrets
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('webhooks:index:getWebhookSubscription', __args__, opts=opts, typ=GetWebhookSubscriptionResult).value
 
@@ -212,6 +216,7 @@ def get_webhook_subscription(guid: Optional[_builtins.str] = None,
         webhook=pulumi.get(__ret__, 'webhook'),
         webhook_name=pulumi.get(__ret__, 'webhook_name'))
 def get_webhook_subscription_output(guid: pulumi.Input[Optional[_builtins.str]] = None,
+                                    include_secrets: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
                                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWebhookSubscriptionResult]:
     """
     Looks up an existing subscription by GUID without managing it: it is read (on the default
@@ -219,9 +224,11 @@ def get_webhook_subscription_output(guid: pulumi.Input[Optional[_builtins.str]] 
     Fails when the instance holds no subscription with that GUID.
 
     :param _builtins.str guid: GUID of the subscription to read.
+    :param _builtins.bool include_secrets: Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
     """
     __args__ = dict()
     __args__['guid'] = guid
+    __args__['includeSecrets'] = include_secrets
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('webhooks:index:getWebhookSubscription', __args__, opts=opts, typ=GetWebhookSubscriptionResult)
     return __ret__.apply(lambda __response__: GetWebhookSubscriptionResult(

@@ -39,7 +39,8 @@ class ListedSubscription(dict):
                Changing it replaces the subscription.
         :param _builtins.str guid: GUID the service allocated (or the adopted one).
         :param _builtins.str subscriber_url: Absolute http(s) URL that receives the messages. Changes are applied in place.
-        :param 'Webhook' webhook: The event, as the service's integer.
+        :param 'Webhook' webhook: The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+               Changing it replaces the subscription (new GUID and Signature).
         :param _builtins.str filter_object_guid: Null for type-scoped subscriptions.
         """
         pulumi.set(__self__, "custom_header", custom_header)
@@ -87,7 +88,8 @@ class ListedSubscription(dict):
     @pulumi.getter
     def webhook(self) -> 'Webhook':
         """
-        The event, as the service's integer.
+        The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+        Changing it replaces the subscription (new GUID and Signature).
         """
         return pulumi.get(self, "webhook")
 

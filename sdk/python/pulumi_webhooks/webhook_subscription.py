@@ -223,13 +223,18 @@ class WebhookSubscription(pulumi.CustomResource):
             subscriber_url="https://hooks.example.com/python/objects",
         )
 
-        # Read back through the provider's function (the instance as it is now).
+        # Read back through the provider's function (the instance as it is now), without its secrets,
+        # so its fields are plain values; with include_secrets the result holds the Signature too, and
+        # is secret as a whole.
         object_created_live = webhooks.get_webhook_subscription_output(guid=object_created.guid)
+        object_created_with_secrets = webhooks.get_webhook_subscription_output(guid=object_created.guid, include_secrets=True)
 
         pulumi.export("packetCreatedGuid", packet_created.guid)
         pulumi.export("packetCreatedSignature", packet_created.signature)
         pulumi.export("objectCreatedGuid", object_created.guid)
         pulumi.export("objectCreatedEvent", object_created_live.webhook_name)
+        pulumi.export("objectCreatedUrl", object_created_live.subscriber_url)
+        pulumi.export("objectCreatedSignature", object_created_with_secrets.signature)
         ```
 
         :param str resource_name: The name of the resource.
@@ -294,13 +299,18 @@ class WebhookSubscription(pulumi.CustomResource):
             subscriber_url="https://hooks.example.com/python/objects",
         )
 
-        # Read back through the provider's function (the instance as it is now).
+        # Read back through the provider's function (the instance as it is now), without its secrets,
+        # so its fields are plain values; with include_secrets the result holds the Signature too, and
+        # is secret as a whole.
         object_created_live = webhooks.get_webhook_subscription_output(guid=object_created.guid)
+        object_created_with_secrets = webhooks.get_webhook_subscription_output(guid=object_created.guid, include_secrets=True)
 
         pulumi.export("packetCreatedGuid", packet_created.guid)
         pulumi.export("packetCreatedSignature", packet_created.signature)
         pulumi.export("objectCreatedGuid", object_created.guid)
         pulumi.export("objectCreatedEvent", object_created_live.webhook_name)
+        pulumi.export("objectCreatedUrl", object_created_live.subscriber_url)
+        pulumi.export("objectCreatedSignature", object_created_with_secrets.signature)
         ```
 
         :param str resource_name: The name of the resource.
@@ -480,7 +490,8 @@ class WebhookSubscription(pulumi.CustomResource):
     @pulumi.getter
     def webhook(self) -> pulumi.Output['Webhook']:
         """
-        The event, as the service's integer.
+        The event to subscribe to: a `Webhook` member, its name (`"PacketCreated"`) or its integer (0..5).
+        Changing it replaces the subscription (new GUID and Signature).
         """
         return pulumi.get(self, "webhook")
 

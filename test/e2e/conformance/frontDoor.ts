@@ -6,9 +6,11 @@
  */
 import { writeFileSync } from "node:fs";
 import type { SharedBuilds } from "./builds";
+import { webhookName } from "../../../provider/wire";
 
 /** A subscription as a scenario declares it: the resource's inputs, in the names every front door shares. */
 export interface Declared {
+  /** The service's integer; the native doors write its name (eventName). */
   readonly webhook: number;
   readonly filterObjectType: number;
   readonly filterObjectGuid?: string;
@@ -18,6 +20,13 @@ export interface Declared {
   readonly customHeaderValue?: string;
   readonly adoptGuid?: string;
   readonly rotation?: string;
+}
+
+/** The event's name, as the native plugin's programs write it (its schema's `Webhook` is a string enum of the names). */
+export function eventName(webhook: number): string {
+  const name = webhookName(webhook);
+  if (name === undefined) throw new Error(`a scenario declares webhook ${webhook}, which has no name`);
+  return name;
 }
 
 /** One front door: how a user's project reaches the provider. */

@@ -3,12 +3,12 @@
 
 
 export const Webhook = {
-    PacketCreated: 0,
-    PacketUpdated: 1,
-    NewCommunication: 2,
-    BusinessObjectCreated: 3,
-    SpecificBusinessObjectUpdated: 4,
-    BusinessObjectTypeUpdated: 5,
+    PacketCreated: "PacketCreated",
+    PacketUpdated: "PacketUpdated",
+    NewCommunication: "NewCommunication",
+    BusinessObjectCreated: "BusinessObjectCreated",
+    SpecificBusinessObjectUpdated: "SpecificBusinessObjectUpdated",
+    BusinessObjectTypeUpdated: "BusinessObjectTypeUpdated",
 } as const;
 
 /**

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { dump } from "js-yaml";
 import { run } from "../../../support/commands";
 import { REPO_ROOT } from "../../../support/engine";
-import type { FrontDoor } from "../frontDoor";
+import { eventName, type FrontDoor } from "../frontDoor";
 
 const MAVEN = ["--batch-mode", "--quiet", "-Dstyle.color=never"];
 
@@ -58,6 +58,13 @@ export const nativeJava: FrontDoor = {
   },
 
   declare(project, subscriptions): void {
-    writeFileSync(join(project, "subscriptions.json"), `${JSON.stringify(subscriptions, null, 2)}\n`);
+    // The event by name: the SDK's Webhook constants are named as the events (App.java's valueOf).
+    const named = Object.fromEntries(
+      Object.entries(subscriptions).map(([name, declared]) => [
+        name,
+        { ...declared, webhook: eventName(declared.webhook) },
+      ]),
+    );
+    writeFileSync(join(project, "subscriptions.json"), `${JSON.stringify(named, null, 2)}\n`);
   },
 };

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { dump } from "js-yaml";
 import { PULUMI_VERSION } from "../../../../engine/provision";
 import { installPythonSdk } from "../../../support/pythonSdk";
-import { writeProgram, type Declared, type FrontDoor } from "../frontDoor";
+import { eventName, writeProgram, type Declared, type FrontDoor } from "../frontDoor";
 
 /** A declared input's keyword argument in the SDK: `customHeaderValue` → `custom_header_value`. */
 const keyword = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -17,7 +17,7 @@ const keyword = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.to
 /** One `WebhookSubscription(…)` and its `<name>Signature` export; JSON literals are Python literals here (strings, integers). */
 function resource(name: string, declared: Declared): string {
   const { webhook, customHeaderValue, ...plain } = declared;
-  const args = [`webhook=webhooks.Webhook(${webhook})`].concat(
+  const args = [`webhook=webhooks.Webhook(${JSON.stringify(eventName(webhook))})`].concat(
     Object.entries(plain).map(([key, value]) => `${keyword(key)}=${JSON.stringify(value)}`),
   );
   if (customHeaderValue !== undefined)

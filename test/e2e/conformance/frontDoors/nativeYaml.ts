@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dump } from "js-yaml";
-import type { FrontDoor } from "../frontDoor";
+import { eventName, type FrontDoor } from "../frontDoor";
 
 /** The plugin directory, once built. */
 let plugin: string | undefined;
@@ -28,11 +28,12 @@ export const nativeYaml: FrontDoor = {
   declare(project, subscriptions): void {
     if (!plugin) throw new Error("the native plugin is not built: call prepare first");
     const resources = Object.fromEntries(
-      Object.entries(subscriptions).map(([name, { customHeaderValue, ...plain }]) => [
+      Object.entries(subscriptions).map(([name, { webhook, customHeaderValue, ...plain }]) => [
         name,
         {
           type: "webhooks:index:WebhookSubscription",
           properties: {
+            webhook: eventName(webhook),
             ...plain,
             ...(customHeaderValue === undefined ? {} : { customHeaderValue: { "fn::secret": customHeaderValue } }),
           },

@@ -41,5 +41,7 @@ public class App {
         ctx.export("packetCreatedEvent", packetCreated.webhook().applyValue(Webhook::name));
         ctx.export("objectCreatedGuid", objectCreated.guid());
         ctx.export("objectCreatedEvent", objectCreatedLive.applyValue(live -> live.webhookName()));
+        // Plain: the lookup returns no secret unless asked (includeSecrets).
+        ctx.export("objectCreatedUrl", objectCreatedLive.applyValue(live -> live.subscriberUrl()));
     }
 }

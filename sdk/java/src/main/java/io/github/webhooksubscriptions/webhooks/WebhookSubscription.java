@@ -69,6 +69,8 @@ import javax.annotation.Nullable;
  *         ctx.export("packetCreatedEvent", packetCreated.webhook().applyValue(Webhook::name));
  *         ctx.export("objectCreatedGuid", objectCreated.guid());
  *         ctx.export("objectCreatedEvent", objectCreatedLive.applyValue(live -> live.webhookName()));
+ *         // Plain: the lookup returns no secret unless asked (includeSecrets).
+ *         ctx.export("objectCreatedUrl", objectCreatedLive.applyValue(live -> live.subscriberUrl()));
  *     }
  * }
  * }
@@ -228,14 +230,16 @@ public class WebhookSubscription extends com.pulumi.resources.CustomResource {
         return this.subscriberUrl;
     }
     /**
-     * The event, as the service&#39;s integer.
+     * The event to subscribe to: a `Webhook` member, its name (`&#34;PacketCreated&#34;`) or its integer (0..5).
+     * Changing it replaces the subscription (new GUID and Signature).
      * 
      */
     @Export(name="webhook", refs={Webhook.class}, tree="[0]")
     private Output<Webhook> webhook;
 
     /**
-     * @return The event, as the service&#39;s integer.
+     * @return The event to subscribe to: a `Webhook` member, its name (`&#34;PacketCreated&#34;`) or its integer (0..5).
+     * Changing it replaces the subscription (new GUID and Signature).
      * 
      */
     public Output<Webhook> webhook() {

@@ -4,7 +4,8 @@
 package io.github.webhooksubscriptions.webhooks.enums;
 
 import com.pulumi.core.annotations.EnumType;
-import java.lang.Double;
+import java.lang.String;
+import java.util.Objects;
 import java.util.StringJoiner;
 
     /**
@@ -14,21 +15,21 @@ import java.util.StringJoiner;
      */
     @EnumType
     public enum Webhook {
-        PacketCreated(0.000000),
-        PacketUpdated(1.000000),
-        NewCommunication(2.000000),
-        BusinessObjectCreated(3.000000),
-        SpecificBusinessObjectUpdated(4.000000),
-        BusinessObjectTypeUpdated(5.000000);
+        PacketCreated("PacketCreated"),
+        PacketUpdated("PacketUpdated"),
+        NewCommunication("NewCommunication"),
+        BusinessObjectCreated("BusinessObjectCreated"),
+        SpecificBusinessObjectUpdated("SpecificBusinessObjectUpdated"),
+        BusinessObjectTypeUpdated("BusinessObjectTypeUpdated");
 
-        private final Double value;
+        private final String value;
 
-        Webhook(Double value) {
-            this.value = value;
+        Webhook(String value) {
+            this.value = Objects.requireNonNull(value);
         }
 
         @EnumType.Converter
-        public Double getValue() {
+        public String getValue() {
             return this.value;
         }
 

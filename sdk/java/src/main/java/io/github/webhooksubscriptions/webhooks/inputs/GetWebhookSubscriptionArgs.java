@@ -6,8 +6,11 @@ package io.github.webhooksubscriptions.webhooks.inputs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Boolean;
 import java.lang.String;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 
 public final class GetWebhookSubscriptionArgs extends com.pulumi.resources.InvokeArgs {
@@ -29,10 +32,26 @@ public final class GetWebhookSubscriptionArgs extends com.pulumi.resources.Invok
         return this.guid;
     }
 
+    /**
+     * Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+     * 
+     */
+    @Import(name="includeSecrets")
+    private @Nullable Output<Boolean> includeSecrets;
+
+    /**
+     * @return Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+     * 
+     */
+    public Optional<Output<Boolean>> includeSecrets() {
+        return Optional.ofNullable(this.includeSecrets);
+    }
+
     private GetWebhookSubscriptionArgs() {}
 
     private GetWebhookSubscriptionArgs(GetWebhookSubscriptionArgs $) {
         this.guid = $.guid;
+        this.includeSecrets = $.includeSecrets;
     }
 
     public static Builder builder() {
@@ -72,6 +91,27 @@ public final class GetWebhookSubscriptionArgs extends com.pulumi.resources.Invok
          */
         public Builder guid(String guid) {
             return guid(Output.of(guid));
+        }
+
+        /**
+         * @param includeSecrets Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder includeSecrets(@Nullable Output<Boolean> includeSecrets) {
+            $.includeSecrets = includeSecrets;
+            return this;
+        }
+
+        /**
+         * @param includeSecrets Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder includeSecrets(Boolean includeSecrets) {
+            return includeSecrets(Output.of(includeSecrets));
         }
 
         public GetWebhookSubscriptionArgs build() {

@@ -5,8 +5,11 @@ package io.github.webhooksubscriptions.webhooks.inputs;
 
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Boolean;
 import java.lang.String;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 
 public final class GetWebhookSubscriptionPlainArgs extends com.pulumi.resources.InvokeArgs {
@@ -28,10 +31,26 @@ public final class GetWebhookSubscriptionPlainArgs extends com.pulumi.resources.
         return this.guid;
     }
 
+    /**
+     * Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+     * 
+     */
+    @Import(name="includeSecrets")
+    private @Nullable Boolean includeSecrets;
+
+    /**
+     * @return Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+     * 
+     */
+    public Optional<Boolean> includeSecrets() {
+        return Optional.ofNullable(this.includeSecrets);
+    }
+
     private GetWebhookSubscriptionPlainArgs() {}
 
     private GetWebhookSubscriptionPlainArgs(GetWebhookSubscriptionPlainArgs $) {
         this.guid = $.guid;
+        this.includeSecrets = $.includeSecrets;
     }
 
     public static Builder builder() {
@@ -60,6 +79,17 @@ public final class GetWebhookSubscriptionPlainArgs extends com.pulumi.resources.
          */
         public Builder guid(String guid) {
             $.guid = guid;
+            return this;
+        }
+
+        /**
+         * @param includeSecrets Also return the secrets (`signature`, `customHeaderValue`). Off by default: a result holding a secret is secret as a whole, so its plain fields could not be read as plain values.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder includeSecrets(@Nullable Boolean includeSecrets) {
+            $.includeSecrets = includeSecrets;
             return this;
         }
 

@@ -63,14 +63,15 @@ public final class GetWebhookSubscriptionResult {
      * @return Value of `x-&lt;product&gt;-signature` on every message; secret. Rotates only when the subscription is replaced.
      * 
      */
-    private String signature;
+    private @Nullable String signature;
     /**
      * @return Absolute http(s) URL that receives the messages. Changes are applied in place.
      * 
      */
     private String subscriberUrl;
     /**
-     * @return The event, as the service&#39;s integer.
+     * @return The event to subscribe to: a `Webhook` member, its name (`&#34;PacketCreated&#34;`) or its integer (0..5).
+     * Changing it replaces the subscription (new GUID and Signature).
      * 
      */
     private Webhook webhook;
@@ -146,8 +147,8 @@ public final class GetWebhookSubscriptionResult {
      * @return Value of `x-&lt;product&gt;-signature` on every message; secret. Rotates only when the subscription is replaced.
      * 
      */
-    public String signature() {
-        return this.signature;
+    public Optional<String> signature() {
+        return Optional.ofNullable(this.signature);
     }
     /**
      * @return Absolute http(s) URL that receives the messages. Changes are applied in place.
@@ -157,7 +158,8 @@ public final class GetWebhookSubscriptionResult {
         return this.subscriberUrl;
     }
     /**
-     * @return The event, as the service&#39;s integer.
+     * @return The event to subscribe to: a `Webhook` member, its name (`&#34;PacketCreated&#34;`) or its integer (0..5).
+     * Changing it replaces the subscription (new GUID and Signature).
      * 
      */
     public Webhook webhook() {
@@ -188,7 +190,7 @@ public final class GetWebhookSubscriptionResult {
         private Integer filterObjectType;
         private String guid;
         private @Nullable String rotation;
-        private String signature;
+        private @Nullable String signature;
         private String subscriberUrl;
         private Webhook webhook;
         private String webhookName;
@@ -266,10 +268,8 @@ public final class GetWebhookSubscriptionResult {
             return this;
         }
         @CustomType.Setter
-        public Builder signature(String signature) {
-            if (signature == null) {
-              throw new MissingRequiredPropertyException("GetWebhookSubscriptionResult", "signature");
-            }
+        public Builder signature(@Nullable String signature) {
+
             this.signature = signature;
             return this;
         }

@@ -41,7 +41,8 @@ public final class ListedSubscription {
      */
     private String subscriberUrl;
     /**
-     * @return The event, as the service&#39;s integer.
+     * @return The event to subscribe to: a `Webhook` member, its name (`&#34;PacketCreated&#34;`) or its integer (0..5).
+     * Changing it replaces the subscription (new GUID and Signature).
      * 
      */
     private Webhook webhook;
@@ -84,7 +85,8 @@ public final class ListedSubscription {
         return this.subscriberUrl;
     }
     /**
-     * @return The event, as the service&#39;s integer.
+     * @return The event to subscribe to: a `Webhook` member, its name (`&#34;PacketCreated&#34;`) or its integer (0..5).
+     * Changing it replaces the subscription (new GUID and Signature).
      * 
      */
     public Webhook webhook() {
