@@ -2,7 +2,8 @@
  * `npm run gen-tfplugin`: provider/terraform/protocol/descriptor.ts, the vendored protocol files
  * (tfplugin6.proto of terraform-plugin-go, go-plugin's broker, controller and stdio services)
  * parsed once here, so that a launch of the provider reads a ready descriptor instead of parsing
- * .proto text. test/terraform/protocol.test.ts checks that it is up to date and that the vendored
+ * .proto text, with a table of the services' methods and the declarations each one's messages
+ * need, so that a launch builds message types only for the methods it is called on. test/terraform/protocol.test.ts checks that it is up to date and that the vendored
  * files equal the pinned modules' copies.
  */
 import { writeFileSync } from "node:fs";

@@ -7,6 +7,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { serverCertificate } from "./certificate";
+import { isFreePort } from "./freePort";
 import { handshakeLine, type HandshakeRequest } from "./handshake";
 import { brokerService, controllerService, stdioService } from "./services";
 
@@ -68,7 +69,10 @@ export async function serveGoPlugin(
   };
 }
 
-/** Binds to the first free port of the range (any port for 0..0), as go-plugin's listener does. */
+/**
+ * Binds to the first free port of the range (any port for 0..0), as go-plugin's listener does;
+ * taken ports are passed over after a probe (freePort.ts), so grpc-js has no failed bind to report.
+ */
 async function bindInRange(
   server: grpc.Server,
   credentials: grpc.ServerCredentials,
@@ -81,6 +85,10 @@ async function bindInRange(
   if (ports.min === 0 && ports.max === 0) return bind(0);
   let last: unknown;
   for (let port = ports.min; port <= (ports.max || ports.min); port++) {
+    if (!(await isFreePort(port))) {
+      last = `port ${port} is taken`;
+      continue;
+    }
     try {
       return await bind(port);
     } catch (err) {

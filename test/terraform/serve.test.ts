@@ -1,0 +1,55 @@
+/**
+ * The go-plugin server's port choice (provider/terraform/goPlugin/serve.ts): the first free port of
+ * the client's range, passing taken ones without a word on stderr, which lands in the client's log.
+ */
+import { createServer, type Server } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { serveGoPlugin } from "../../provider/terraform/goPlugin/serve";
+import { serviceDefinition } from "../../provider/terraform/protocol/services";
+
+const listen = (port: number) =>
+  new Promise<Server>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+
+describe("serveGoPlugin's port", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("passes a taken port of the range silently and binds the next", async () => {
+    const taken = await listen(0);
+    const port = (taken.address() as { port: number }).port;
+    const stderr = vi.spyOn(process.stderr, "write");
+    const errors = vi.spyOn(console, "error");
+    const running = await serveGoPlugin(
+      { ports: { min: port, max: port + 20 } },
+      { definition: serviceDefinition("tfplugin6.Provider"), implementation: {} },
+      serviceDefinition,
+      () => undefined,
+    );
+    try {
+      expect(running.port).toBeGreaterThan(port);
+      expect(running.line).toBe(`1|6|tcp|127.0.0.1:${running.port}|grpc|`);
+      expect(errors).not.toHaveBeenCalled();
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      await running.close();
+      taken.close();
+    }
+  });
+
+  it("says which range was full when no port of it is free", async () => {
+    const taken = await listen(0);
+    const port = (taken.address() as { port: number }).port;
+    await expect(
+      serveGoPlugin(
+        { ports: { min: port, max: port } },
+        { definition: serviceDefinition("tfplugin6.Provider"), implementation: {} },
+        serviceDefinition,
+        () => undefined,
+      ),
+    ).rejects.toThrow(`no free port between PLUGIN_MIN_PORT ${port} and PLUGIN_MAX_PORT ${port}`);
+    taken.close();
+  });
+});
