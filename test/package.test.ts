@@ -203,7 +203,7 @@ describe("the other entries", () => {
       ].sort(),
     );
     expect(native.WebhookSubscription.__pulumiType).toBe("webhooks:index:WebhookSubscription");
-    expect(native.Webhook.BusinessObjectCreated).toBe(3);
+    expect(native.Webhook.BusinessObjectCreated).toBe("BusinessObjectCreated");
     expectTypeOf<native.WebhookSubscriptionArgs["subscriberUrl"]>().toEqualTypeOf<pulumi.Input<string>>();
     // The version its resources ask the engine for (the plugin's): the generated getVersion() reads it.
     const utilities = join(REPO_ROOT, "dist", "sdk", "nodejs", "utilities.js");
