@@ -8,16 +8,7 @@
  * 8081 and 3000 may be taken on a shared machine), and its `npm ci` line is left out because the
  * copy is installed and built already (see test/support/repoCopy.ts).
  */
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -25,7 +16,7 @@ import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyRepository } from "../support/repoCopy";
 import { freePort } from "../support/freePort";
-import { REPO_ROOT, requireEngine } from "../support/engine";
+import { requireEngine } from "../support/engine";
 import { shellSections, type ShellSection } from "../support/shellBlocks";
 import { ShellSession, terminalEnv } from "../support/shellSession";
 import { terraformClis } from "../support/terraformClis";
@@ -184,12 +175,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await shell?.close();
-  if (shell) {
-    const transcript = join(REPO_ROOT, ".work", "e2e", "examples-transcript.txt");
-    mkdirSync(join(REPO_ROOT, ".work", "e2e"), { recursive: true });
-    writeFileSync(transcript, shell.transcript);
-  }
+  await shell?.closeKeepingTranscript("examples-transcript.txt");
   if (root) rmSync(root, { recursive: true, force: true });
 });
 

@@ -6,14 +6,13 @@
  * line gets a free port. HOME is a scratch folder (the page installs into ~/.terraform.d); the
  * caches stay where they are (XDG_CACHE_HOME).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { cacheHome } from "../../engine/cacheHome";
 import { freePort } from "../support/freePort";
-import { REPO_ROOT } from "../support/engine";
 import { copyRepository } from "../support/repoCopy";
 import { shellBlocks, type ShellSection } from "../support/shellBlocks";
 import { ShellSession, terminalEnv } from "../support/shellSession";
@@ -51,11 +50,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await shell?.close();
-  if (shell) {
-    mkdirSync(join(REPO_ROOT, ".work", "e2e"), { recursive: true });
-    writeFileSync(join(REPO_ROOT, ".work", "e2e", "terraform-doc-transcript.txt"), shell.transcript);
-  }
+  await shell?.closeKeepingTranscript("terraform-doc-transcript.txt");
   if (root) rmSync(root, { recursive: true, force: true });
 });
 

@@ -5,7 +5,7 @@
  * broken step is never mistaken for a later one's.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 
@@ -100,6 +100,14 @@ export class ShellSession {
     // Background processes that outlived the shell are in its group too.
     signalGroup(this.shell.pid, "SIGKILL");
     rmSync(this.blocksDir, { recursive: true, force: true });
+  }
+
+  /** `close`, then keeps what the session printed as `.work/e2e/<name>` for the run's reader. */
+  async closeKeepingTranscript(name: string): Promise<void> {
+    await this.close();
+    const dir = join(__dirname, "..", "..", ".work", "e2e");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, name), this.transcript);
   }
 
   private describeExit(): string {
