@@ -70,6 +70,25 @@ describe.each(CLI_NAMES)("%s", (name) => {
     });
   }
 
+  /** A subscription made outside Terraform, as `subscription("orders", …/orders)` declares it. */
+  const existingOrders = () =>
+    emulator.subscribe({
+      Webhook: 0,
+      FilterObjectType: 2,
+      FilterObjectGUID: ORDERS,
+      SubscriberURL: "https://hooks.example.com/orders",
+    });
+
+  /** Applies `p`'s import block into webhooks_subscription.orders; then a plan has no change and the state holds `guid`. */
+  async function importsWithNoChangeLeft(p: TerraformProject, guid: string): Promise<void> {
+    const apply = await p.run(["apply", "-auto-approve"]);
+    expect(apply.stdout).toContain("1 imported, 0 added, 0 changed, 0 destroyed");
+    await p.run(["plan", "-detailed-exitcode"], 0);
+    const state = await p.state();
+    const imported = state.values?.root_module?.resources?.find((r) => r.address === "webhooks_subscription.orders");
+    expect(imported?.values).toMatchObject({ guid, id: guid });
+  }
+
   it("creates, then plans no change, then destroys", async () => {
     const p = project("lifecycle");
     p.write(subscription("orders", "https://hooks.example.com/orders", `  custom_header = "X-Api-Key"`));
@@ -140,12 +159,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
   });
 
   it("imports a subscription by its GUID, then plans no change; the data sources read it", async () => {
-    const existing = await emulator.subscribe({
-      Webhook: 0,
-      FilterObjectType: 2,
-      FilterObjectGUID: ORDERS,
-      SubscriberURL: "https://hooks.example.com/orders",
-    });
+    const existing = await existingOrders();
     const p = project("import");
     p.write(
       [
@@ -157,12 +171,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
         `output "listed" {\n  value = [for s in data.webhooks_subscriptions.all.subscriptions : s.guid]\n}`,
       ].join("\n\n"),
     );
-    const apply = await p.run(["apply", "-auto-approve"]);
-    expect(apply.stdout).toContain("1 imported, 0 added, 0 changed, 0 destroyed");
-    await p.run(["plan", "-detailed-exitcode"], 0);
-    const state = await p.state();
-    const imported = state.values?.root_module?.resources?.find((r) => r.address === "webhooks_subscription.orders");
-    expect(imported?.values).toMatchObject({ guid: existing.GUID, id: existing.GUID });
+    await importsWithNoChangeLeft(p, existing.GUID);
     const outputs = JSON.parse((await p.run(["output", "-json"])).stdout) as Record<string, { value: unknown }>;
     expect(outputs.url?.value).toBe("https://hooks.example.com/orders");
     expect(outputs.listed?.value).toEqual([existing.GUID]);
@@ -178,12 +187,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
         expect(cli.name, `tofu ${cli.version} cannot import by identity`).toBe("terraform");
         context.skip(`terraform ${cli.version || "(version unknown)"} predates import by identity (1.12)`);
       }
-      const existing = await emulator.subscribe({
-        Webhook: 0,
-        FilterObjectType: 2,
-        FilterObjectGUID: ORDERS,
-        SubscriberURL: "https://hooks.example.com/orders",
-      });
+      const existing = await existingOrders();
       const p = project("import-identity");
       p.write(
         [
@@ -191,12 +195,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
           subscription("orders", "https://hooks.example.com/orders"),
         ].join("\n\n"),
       );
-      const apply = await p.run(["apply", "-auto-approve"]);
-      expect(apply.stdout).toContain("1 imported, 0 added, 0 changed, 0 destroyed");
-      await p.run(["plan", "-detailed-exitcode"], 0);
-      const state = await p.state();
-      const imported = state.values?.root_module?.resources?.find((r) => r.address === "webhooks_subscription.orders");
-      expect(imported?.values).toMatchObject({ guid: existing.GUID, id: existing.GUID });
+      await importsWithNoChangeLeft(p, existing.GUID);
       expect(await emulator.all()).toHaveLength(1);
     },
   );
