@@ -536,11 +536,12 @@ export class StoppedError extends WebhookApiError {
   override readonly name = "StoppedError";
   /** @param init.rateLimited the last attempt was refused with 429 (the usual reason to be waiting). */
   constructor(init: ErrorInit & { rateLimited: boolean }) {
-    const sent = init.attempts ? `after attempt ${init.attempts}` : "(the request was never sent)";
     super(
       ErrorCode.Stopped,
       init,
-      `stopped while ${init.rateLimited ? "rate limited" : "waiting to retry"}; nothing more was sent ${sent}.`,
+      init.attempts
+        ? `stopped while ${init.rateLimited ? "rate limited" : "waiting to retry"}; nothing more was sent after attempt ${init.attempts}.`
+        : "stopped before the request was sent; nothing was sent.",
       "Run again to finish; the run was interrupted.",
     );
   }
