@@ -43,6 +43,7 @@ export const ErrorCode = {
   AmbiguousResult: "AMBIGUOUS_RESULT",
   LegacyUnsupported: "LEGACY_UNSUPPORTED",
   Configuration: "CONFIGURATION",
+  Stopped: "STOPPED",
 } as const;
 /** One of the `ErrorCode` values. */
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -522,6 +523,26 @@ export class AmbiguousResultError extends WebhookApiError {
       `the request was sent but its outcome is unknown (${init.cause.reason.replace(/\.$/, "")}), so the subscription ` +
         `may or may not have been ${effect}. It was not retried, to avoid a duplicate.`,
       "List the subscriptions to find out before trying again (the Pulumi provider does this itself).",
+    );
+  }
+}
+
+/**
+ * The host stopped the call (its `signal` was aborted, e.g. Terraform's StopProvider on Ctrl-C)
+ * while it waited for the rate limiter or a retry's backoff. Nothing more was sent after the
+ * attempts it counts, so a 429-refused Subscribe or Update did not take effect.
+ */
+export class StoppedError extends WebhookApiError {
+  override readonly name = "StoppedError";
+  /** @param init.rateLimited the last attempt was refused with 429 (the usual reason to be waiting). */
+  constructor(init: ErrorInit & { rateLimited: boolean }) {
+    super(
+      ErrorCode.Stopped,
+      init,
+      init.attempts
+        ? `stopped while ${init.rateLimited ? "rate limited" : "waiting to retry"}; nothing more was sent after attempt ${init.attempts}.`
+        : "stopped before the request was sent; nothing was sent.",
+      "Run again to finish; the run was interrupted.",
     );
   }
 }

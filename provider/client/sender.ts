@@ -4,9 +4,10 @@
  * the retry layer; the operations in `client.ts` never loop themselves (stripe-node's
  * RequestSender, octokit's plugin-retry).
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Connection } from "./connection";
 import { errorFromResponse, type ResponseErrorContext } from "./errorFromResponse";
-import { AmbiguousResultError, TransportError, type WebhookApiError } from "./errors";
+import { AmbiguousResultError, StoppedError, TransportError, type WebhookApiError } from "./errors";
 import {
   backoffMs,
   mayHaveCommitted,
@@ -67,8 +68,15 @@ const NETWORK_DETAIL: Record<string, string> = {
   ECONNRESET: "the connection was reset before the response was complete",
 };
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Settles when `wait` does, or as soon as `signal` aborts; the caller checks `signal.aborted`. */
+function untilAborted(wait: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+  if (signal === undefined) return wait;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    signal.addEventListener("abort", resolve, { once: true });
+    // Removed once the wait ends: one signal outlives thousands of calls.
+    wait.then(resolve, reject).finally(() => signal.removeEventListener("abort", resolve));
+  });
 }
 
 /** Sends calls over one connection with the retry policy of the settings. */
@@ -93,11 +101,17 @@ export class RequestSender {
     let firstSentAt = 0;
     let uncertain = false;
     let renewedToken = false;
+    let rateLimited = false;
+    const { signal } = this.settings;
 
     for (;;) {
+      if (signal?.aborted) throw this.stopped(request, attempts, rateLimited);
       const queuedFrom = limiter.now();
       const slot = limiter.acquire(queuedFrom);
-      if (slot) await slot;
+      if (slot) {
+        await untilAborted(slot, signal);
+        if (signal?.aborted) throw this.stopped(request, attempts, rateLimited);
+      }
       const pending = credentials.authorization(request.context);
       const authorization = typeof pending === "object" ? await pending : pending;
 
@@ -130,6 +144,7 @@ export class RequestSender {
 
       const verdict = shouldRetry(operation, failure);
       const isRateLimit = failure.kind === "status" && failure.status === 429;
+      rateLimited = isRateLimit;
       if (!isRateLimit) transientFailures += 1;
       const delay = backoffMs(retries + 1, retry, this.random);
       // The deadline runs from the first send (time queued before it is pacing, not failure).
@@ -147,7 +162,8 @@ export class RequestSender {
       if (!again) throw this.failure(request, result, failure, verdict, attempts);
       uncertain ||= mayHaveCommitted(failure);
       retries += 1;
-      await sleep(delay);
+      // Aborting clears the timer and rejects; the check at the top of the loop then ends the call.
+      await sleep(delay, undefined, { signal }).catch(() => undefined);
     }
   }
 
@@ -208,6 +224,11 @@ export class RequestSender {
             url: this.settings.baseUrl,
           });
     return verdict === "ambiguous" ? new AmbiguousResultError({ ...context, cause: error }) : error;
+  }
+
+  /** The error that ends a call its host stopped before the next attempt. */
+  private stopped(request: OutgoingRequest, attempts: number, rateLimited: boolean): StoppedError {
+    return new StoppedError({ ...request.context, attempts, rateLimited });
   }
 
   /** Tells the `onRequest` hook about an attempt; builds nothing when there is no hook. */

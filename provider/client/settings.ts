@@ -103,6 +103,12 @@ export interface ClientSettings {
   readonly onRequest?: (event: RequestEvent) => void;
   /** When OAuth tokens are due for renewal; inject a fake one in tests. @default systemClock */
   readonly clock?: Pick<Clock, "now">;
+  /**
+   * Aborting it ends every call's waits (rate limiter, backoff) at once with `StoppedError`, and
+   * no call sends again: how a host honours a stop request (Terraform's StopProvider).
+   * @default never aborted
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Settings with every default applied and every value checked. */
@@ -125,6 +131,7 @@ export interface ResolvedSettings {
   readonly timeoutMs: number;
   readonly onRequest?: (event: RequestEvent) => void;
   readonly clock: Pick<Clock, "now"> | undefined;
+  readonly signal?: AbortSignal;
 }
 
 /** Retry tuning when the settings leave it out. */
@@ -259,5 +266,6 @@ export function resolveSettings(settings: ClientSettings): ResolvedSettings {
     timeoutMs: positiveNumber("timeoutMs", settings.timeoutMs, DEFAULT_TIMEOUT_MS),
     onRequest: settings.onRequest,
     clock: settings.clock,
+    signal: settings.signal,
   };
 }

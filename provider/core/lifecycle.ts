@@ -39,9 +39,15 @@ type Configured = { settings: ProviderSettings; session?: Session } | { error: u
  * @param env where the default provider's `WEBHOOKS_*` and a Provider's `tokenFromEnv` are read.
  * @param limiters injected rate limiters, e.g. on a test clock. @default one set per session
  * @param wording how messages name the front door's settings. @default PULUMI_WORDING
+ * @param signal aborting it stops the calls in flight at their next wait, e.g. on Terraform's StopProvider.
  */
 export function createProvider(
-  options: { env?: NodeJS.ProcessEnv; limiters?: () => InstanceLimiters; wording?: FrontDoorWording } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    limiters?: () => InstanceLimiters;
+    wording?: FrontDoorWording;
+    signal?: AbortSignal;
+  } = {},
 ) {
   const env = options.env ?? process.env;
   const wording = options.wording ?? PULUMI_WORDING;
@@ -53,7 +59,7 @@ export function createProvider(
 
   function session(): Session {
     if ("error" in configured) throw configured.error;
-    configured.session ??= new Session(configured.settings, options.limiters?.());
+    configured.session ??= new Session(configured.settings, options.limiters?.(), options.signal);
     return configured.session;
   }
 

@@ -121,10 +121,12 @@ export class Session {
   /**
    * @param limiters one rate limiter per instance, shared by every client of that instance; inject
    *   one to share pacing across sessions or to drive it with a test clock.
+   * @param signal aborting it stops every call of the session at its next wait (`StoppedError`).
    */
   constructor(
     readonly settings: ProviderSettings,
     private readonly limiters: InstanceLimiters = new InstanceLimiters(),
+    private readonly signal?: AbortSignal,
   ) {
     this.home = this.connect(settings.connection.baseUrl);
   }
@@ -152,6 +154,7 @@ export class Session {
         limiter: this.limiters.for(baseUrl, connection.maxRequestsPerSecond),
         // A call backing off on 429s says so: minutes of silence look like a hang.
         onRequest: (event) => reportRateLimited(event),
+        signal: this.signal,
       }),
       staleCredentialHint(this.settings),
     );

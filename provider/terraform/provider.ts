@@ -67,7 +67,9 @@ export function terraformProvider(options: TerraformProviderOptions): grpc.Untyp
   const resourceType = objectType(resource.attributes);
   const identity = schema.identities[RESOURCE_TYPE]!;
   const identityType = objectType(identity.attributes);
-  const core = createProvider({ env });
+  // Terraform sends StopProvider on Ctrl-C: calls waiting out a backoff end then, not at their deadline.
+  const stop = new AbortController();
+  const core = createProvider({ env, signal: stop.signal });
   let settings: ConfigSource = { get: () => undefined };
 
   const read = (value: DynamicValue | null | undefined, type: CtyType): Attributes | null => {
@@ -278,7 +280,8 @@ export function terraformProvider(options: TerraformProviderOptions): grpc.Untyp
       };
     },
     async StopProvider() {
-      // Each call's retries end at their deadline; the process ends when Terraform stops it.
+      // Calls in flight fail with StoppedError at their next wait; a request already sent still gets its answer.
+      stop.abort();
       return {};
     },
   };

@@ -6,6 +6,7 @@ import {
   RateLimitedError,
   RequestLimiter,
   ServerError,
+  StoppedError,
   TransportError,
   UnauthorizedError,
   UnexpectedResponseError,
@@ -194,6 +195,31 @@ describe("WebhookSubscriptionClient over MockAgent", () => {
       [3, 200, false],
     ]);
     expect(JSON.stringify(events)).not.toContain("unit-test-token");
+  });
+
+  it("a signal aborted during a 429's backoff ends the call at once with StoppedError; an aborted one sends nothing", async () => {
+    const mock = mockInstance();
+    mock.on("SubscribeToWebhook", { status: 429, text: "" }, { status: 429, text: "" });
+    const stop = new AbortController();
+    // Backoffs of 5 s: the call can only end within the test's time by being stopped.
+    const client = track(mock.client({ signal: stop.signal, retry: { baseMs: 5000, capMs: 5000 } }));
+    const call = client.subscribe(spec);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stoppedAt = Date.now();
+    stop.abort();
+    const error = await call.catch((err: unknown) => err);
+    expect(Date.now() - stoppedAt).toBeLessThan(500);
+    expect(error).toBeInstanceOf(StoppedError);
+    expect((error as StoppedError).message).toContain(
+      "stopped while rate limited; nothing more was sent after attempt 1. Run again to finish",
+    );
+    expect(mock.requests).toHaveLength(1);
+
+    const never = await client.list().catch((err: unknown) => err);
+    expect((never as StoppedError).message).toContain(
+      "GetAllWebhookSubscriptions (api-version 3) failed: stopped before the request was sent; nothing was sent.",
+    );
+    expect(mock.requests).toHaveLength(1);
   });
 
   it("update: sends the GUID in the body; 404 → NotFoundError; 5xx → ambiguous", async () => {

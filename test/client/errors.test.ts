@@ -9,6 +9,7 @@ import {
   NotFoundError,
   RateLimitedError,
   ServerError,
+  StoppedError,
   TransportError,
   UnauthorizedError,
   UnexpectedResponseError,
@@ -278,6 +279,7 @@ describe("errors built without a response", () => {
       new AmbiguousResultError({ ...subscribe, cause: errorFromResponse(subscribe, 500, "") }),
       new UnsupportedOperationError({ ...get, apiVersion: "2024.1" }),
       new ConfigurationError("x", "is wrong"),
+      new StoppedError({ ...subscribe, attempts: 2, rateLimited: true }),
     ];
     expect(new Set(errors.map((e) => e.name)).size).toBe(errors.length);
     expect(new Set(errors.map((e) => e.code))).toEqual(new Set(Object.values(ErrorCode)));

@@ -24,7 +24,8 @@
  *   filesystem mirror of the release's zips, and from the provider registry protocol served over
  *   loopback HTTPS (support/providerRegistry.ts) with the public source address kept and the
  *   registry host sent there by a `host` block, checking SHA256SUMS and its signature as from the
- *   public registry (a tampered zip and another key refused); `providers lock` for every platform.
+ *   public registry (a tampered zip and another key refused), then apply, plan (no change) and
+ *   destroy one subscription with the installed provider; `providers lock` for every platform.
  */
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -564,7 +565,7 @@ describe("Terraform and OpenTofu: the release's registry artifacts, installed as
     }
   });
 
-  it("the registry protocol over loopback HTTPS, the public source address: init checks SHA256SUMS and its signature", async () => {
+  it("the registry protocol over loopback HTTPS, the public source address: init checks SHA256SUMS and its signature; then apply, plan, destroy", async () => {
     for (const cli of clis) {
       const user = terraformUser(cli, "registry");
       registryCliConfig(user.config, registry.providersUrl);
@@ -590,8 +591,36 @@ describe("Terraform and OpenTofu: the release's registry artifacts, installed as
       // Every platform's zip hash from the signed SHA256SUMS.
       const lock = readFileSync(join(user.dir, ".terraform.lock.hcl"), "utf8");
       for (const t of TARGETS) expect(lock).toContain(`"zh:${zipSha(t.os, t.arch)}"`);
+      await applyPlanDestroy(cli, user);
     }
   });
+
+  /**
+   * The rest of a Terraform user's path with the provider `init` installed (the release's single
+   * executable): one subscription applied against the emulator, a plan with no change, a destroy.
+   */
+  async function applyPlanDestroy(cli: TerraformCli, user: { dir: string; env: NodeJS.ProcessEnv }): Promise<void> {
+    const url = `https://hooks.example.com/${cli.name}-installed`;
+    writeFileSync(
+      join(user.dir, "main.tf"),
+      `${readFileSync(join(user.dir, "main.tf"), "utf8")}
+resource "webhooks_subscription" "orders" {
+  webhook            = "PacketCreated"
+  filter_object_type = 2
+  filter_object_guid = "6f1c2a3b-0000-4000-8000-000000000001"
+  subscriber_url     = "${url}"
+}
+`,
+    );
+    const env = { ...user.env, WEBHOOKS_BASE_URL: service.url, WEBHOOKS_TOKEN: "dev-builder" };
+    const apply = await run(cli.path, ["apply", "-auto-approve", "-input=false", "-no-color"], user.dir, env);
+    expect(apply.stdout).toContain("1 added, 0 changed, 0 destroyed");
+    const { GUID } = await service.subscriptionAt(url);
+    await run(cli.path, ["plan", "-detailed-exitcode", "-input=false", "-no-color"], user.dir, env, 0);
+    const destroy = await run(cli.path, ["destroy", "-auto-approve", "-input=false", "-no-color"], user.dir, env);
+    expect(destroy.stdout).toContain("1 destroyed");
+    expect((await service.all()).map((s) => s.GUID)).not.toContain(GUID);
+  }
 
   it("service discovery: a source address naming the loopback registry's host finds its provider service", async () => {
     const body = await getJson(`${registry.url}/.well-known/terraform.json`);

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { tofuVersion } from "../../engine/tofu";
 import { useEmulator } from "../support/emulatorHarness";
 import { sharedPluginBuild } from "../support/pluginBuild";
 import { requireTofu, type TerraformCli } from "../support/terraformClis";
@@ -17,8 +18,15 @@ const ORDERS = "6f1c2a3b-0000-4000-8000-000000000001";
  * tofu always (provisioned by the global setup: its absence fails the scenarios, never skips them),
  * terraform when one is on PATH. Named here; the CLIs themselves are found before each set runs.
  */
-const onPath = (process.env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, "terraform")));
+const terraformDir = (process.env.PATH ?? "").split(delimiter).find((dir) => dir && existsSync(join(dir, "terraform")));
+const onPath = terraformDir !== undefined;
 const CLI_NAMES = ["tofu", ...(onPath ? ["terraform"] : [])];
+
+/** Whether `version` imports by identity (`import { identity = { … } }`): Terraform and OpenTofu 1.12 on. */
+function importsByIdentity(version: string): boolean {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return major > 1 || (major === 1 && minor >= 12);
+}
 
 /** A subscription in HCL: PacketCreated on ORDERS, to `url`, plus any `extra` lines. */
 function subscription(name: string, url: string, extra = ""): string {
@@ -45,8 +53,8 @@ describe.each(CLI_NAMES)("%s", (name) => {
       const tofu = requireTofu();
       cli = { name, path: tofu.path, version: tofu.version };
     } else {
-      const dir = (process.env.PATH ?? "").split(delimiter).find((d) => d && existsSync(join(d, "terraform")));
-      cli = { name: "terraform", path: join(dir!, "terraform"), version: "" };
+      const path = join(terraformDir!, "terraform");
+      cli = { name: "terraform", path, version: (await tofuVersion(path)) ?? "" };
     }
     const { pluginDir } = await sharedPluginBuild();
     root = mkdtempSync(join(tmpdir(), `tf-${name}-`));
@@ -60,6 +68,25 @@ describe.each(CLI_NAMES)("%s", (name) => {
       WEBHOOKS_TOKEN: "dev-builder",
       ...env,
     });
+  }
+
+  /** A subscription made outside Terraform, as `subscription("orders", …/orders)` declares it. */
+  const existingOrders = () =>
+    emulator.subscribe({
+      Webhook: 0,
+      FilterObjectType: 2,
+      FilterObjectGUID: ORDERS,
+      SubscriberURL: "https://hooks.example.com/orders",
+    });
+
+  /** Applies `p`'s import block into webhooks_subscription.orders; then a plan has no change and the state holds `guid`. */
+  async function importsWithNoChangeLeft(p: TerraformProject, guid: string): Promise<void> {
+    const apply = await p.run(["apply", "-auto-approve"]);
+    expect(apply.stdout).toContain("1 imported, 0 added, 0 changed, 0 destroyed");
+    await p.run(["plan", "-detailed-exitcode"], 0);
+    const state = await p.state();
+    const imported = state.values?.root_module?.resources?.find((r) => r.address === "webhooks_subscription.orders");
+    expect(imported?.values).toMatchObject({ guid, id: guid });
   }
 
   it("creates, then plans no change, then destroys", async () => {
@@ -132,12 +159,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
   });
 
   it("imports a subscription by its GUID, then plans no change; the data sources read it", async () => {
-    const existing = await emulator.subscribe({
-      Webhook: 0,
-      FilterObjectType: 2,
-      FilterObjectGUID: ORDERS,
-      SubscriberURL: "https://hooks.example.com/orders",
-    });
+    const existing = await existingOrders();
     const p = project("import");
     p.write(
       [
@@ -149,17 +171,34 @@ describe.each(CLI_NAMES)("%s", (name) => {
         `output "listed" {\n  value = [for s in data.webhooks_subscriptions.all.subscriptions : s.guid]\n}`,
       ].join("\n\n"),
     );
-    const apply = await p.run(["apply", "-auto-approve"]);
-    expect(apply.stdout).toContain("1 imported, 0 added, 0 changed, 0 destroyed");
-    await p.run(["plan", "-detailed-exitcode"], 0);
-    const state = await p.state();
-    const imported = state.values?.root_module?.resources?.find((r) => r.address === "webhooks_subscription.orders");
-    expect(imported?.values).toMatchObject({ guid: existing.GUID, id: existing.GUID });
+    await importsWithNoChangeLeft(p, existing.GUID);
     const outputs = JSON.parse((await p.run(["output", "-json"])).stdout) as Record<string, { value: unknown }>;
     expect(outputs.url?.value).toBe("https://hooks.example.com/orders");
     expect(outputs.listed?.value).toEqual([existing.GUID]);
     expect(await emulator.all()).toHaveLength(1);
   });
+
+  it(
+    "imports a subscription by its identity (an import block with identity = { guid }), then plans no change; " +
+      "skipped for a terraform older than 1.12, which predates import by identity",
+    async (context) => {
+      if (!importsByIdentity(cli.version)) {
+        // The provisioned tofu (1.12.6) must run it: only an older terraform on PATH may skip.
+        expect(cli.name, `tofu ${cli.version} cannot import by identity`).toBe("terraform");
+        context.skip(`terraform ${cli.version || "(version unknown)"} predates import by identity (1.12)`);
+      }
+      const existing = await existingOrders();
+      const p = project("import-identity");
+      p.write(
+        [
+          `import {\n  to = webhooks_subscription.orders\n  identity = {\n    guid = "${existing.GUID}"\n  }\n}`,
+          subscription("orders", "https://hooks.example.com/orders"),
+        ].join("\n\n"),
+      );
+      await importsWithNoChangeLeft(p, existing.GUID);
+      expect(await emulator.all()).toHaveLength(1);
+    },
+  );
 
   it("rides out a storm of 429s and an ambiguous Subscribe with no duplicate and no orphan", async () => {
     expect(
