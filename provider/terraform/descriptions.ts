@@ -86,7 +86,7 @@ const TERRAFORM_WORDING: Readonly<Record<string, readonly Rewrite[]>> = {
     },
     {
       from: "(`pulumi up --replace` skips this: the replacement adopts the identical subscription and keeps its Signature, so rotate with this label.)",
-      to: "Rotate with this label rather than `terraform apply -replace`, which does not tell the provider the old subscription is being rotated away.",
+      to: "With `adopt_identical` set, `terraform apply -replace` under create_before_destroy can take over the identical old subscription and keeps its Signature: rotate with this label.",
     },
   ],
   "webhooks_subscription.signature": [
