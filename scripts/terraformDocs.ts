@@ -42,15 +42,6 @@ function example(file: string): string {
   return `\`\`\`${fence}\n${text}\n\`\`\``;
 }
 
-/**
- * A block's description without the Pulumi registry's example section (`{{% examples %}}`: its
- * programs are Pulumi's, and the schema's snake_case rewrite mangles them); the pages show
- * examples/terraform instead.
- */
-function prose(text: string): string {
-  return text.split("{{% examples %}}")[0]!.trim();
-}
-
 /** A description on one line of a list item. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
@@ -114,7 +105,7 @@ function settingVariable(attribute: Attribute): string | undefined {
 
 /** A data source's page: its description, the example reading it, its schema. */
 function dataSourcePage(name: string, block: Block): string {
-  const description = prose(block.description);
+  const description = block.description;
   return page(
     { subcategory: "", page_title: `${name} Data Source - webhooks`, description },
     [`# ${name} (Data Source)`, description, "## Example Usage", example("data.tf"), "## Schema", sections(block)].join(
@@ -144,10 +135,10 @@ export function terraformRegistryPages(
       ].join("\n\n"),
     ),
     "docs/resources/subscription.md": page(
-      { subcategory: "", page_title: `${RESOURCE_TYPE} Resource - webhooks`, description: prose(resource.description) },
+      { subcategory: "", page_title: `${RESOURCE_TYPE} Resource - webhooks`, description: resource.description },
       [
         `# ${RESOURCE_TYPE} (Resource)`,
-        prose(resource.description),
+        resource.description,
         "## Example Usage",
         example("subscriptions.tf"),
         "## Schema",

@@ -2,13 +2,14 @@
  * The Terraform schema of the provider, its resource and its data sources, derived from the one
  * model as the Pulumi package schema states it (provider/native/schema.ts): the same fields, which
  * are required, which are secret (here `sensitive`), and the same descriptions, in HCL's
- * snake_case. Only what Terraform has and Pulumi has not is declared here: the `id`, the write-only
+ * snake_case, with the parts that only hold for Pulumi in Terraform's words (descriptions.ts). Only what Terraform has and Pulumi has not is declared here: the `id`, the write-only
  * header value and its version, and the resource identity. A docs generator (tfplugindocs layout)
  * builds on `terraformSchema` too.
  */
 import type { PackageSchema } from "../native/schema";
 import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN, RESOURCE_TOKEN } from "../native/tokens";
 import type { CtyType } from "./values/codec";
+import { inTerraformWords } from "./descriptions";
 import { inHclTerms, RESOURCE_TYPE, snakeCase, SUBSCRIPTION_DATA_SOURCE, SUBSCRIPTIONS_DATA_SOURCE } from "./names";
 
 /**
@@ -89,10 +90,11 @@ export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
     ...Object.keys(resource.inputProperties),
   ];
   const hcl = (text: string | undefined) => inHclTerms(text ?? "", modelNames);
-  const attribute = (name: string, spec: PropertySpec, how: Partial<Attribute>): Attribute => ({
+  // `block` keys the Terraform wording (descriptions.ts) of the door-specific parts.
+  const attribute = (name: string, spec: PropertySpec, how: Partial<Attribute>, block = RESOURCE_TYPE): Attribute => ({
     name: snakeCase(name),
     type: ctyType(spec, pulumi),
-    description: hcl(spec.description),
+    description: inTerraformWords(`${block}.${snakeCase(name)}`, hcl(spec.description)),
     ...(spec.secret ? { sensitive: true } : {}),
     ...how,
   });
@@ -111,14 +113,16 @@ export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
     description: `The same as guid: ${guid.description}`,
     computed: true,
   };
-  const headerValue = inputs.find((a) => a.name === "custom_header_value")!;
+  const headerValue = hcl(resource.inputProperties.customHeaderValue!.description);
   const writeOnly: Attribute[] = [
     {
       name: WRITE_ONLY_VALUE,
       type: "string",
-      description:
-        `${headerValue.description} Write-only: sent to the service but never stored in plan or state ` +
-        `(Terraform and OpenTofu 1.11 or later). Use it instead of custom_header_value, and change ${WRITE_ONLY_VERSION} to send a new value.`,
+      description: inTerraformWords(
+        `${RESOURCE_TYPE}.${WRITE_ONLY_VALUE}`,
+        `${headerValue} Write-only: sent to the service but never stored in plan or state ` +
+          `(Terraform and OpenTofu 1.11 or later). Use it instead of custom_header_value, and change ${WRITE_ONLY_VERSION} to send a new value.`,
+      ),
       optional: true,
       writeOnly: true,
     },
@@ -132,7 +136,7 @@ export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
 
   const providerAttributes = Object.entries(pulumi.provider.inputProperties)
     .filter(([name]) => !PULUMI_ONLY_SETTINGS.has(name))
-    .map(([name, spec]) => attribute(name, spec, { optional: true }));
+    .map(([name, spec]) => attribute(name, spec, { optional: true }, "provider"));
 
   // A data source's attributes: everything the resource holds, computed, except its own arguments.
   const read = [...inputs, ...computed]
@@ -151,23 +155,33 @@ export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
   ];
 
   return {
-    provider: { version: 0, description: hcl(pulumi.provider.description), attributes: providerAttributes },
+    provider: {
+      version: 0,
+      description: inTerraformWords("provider", hcl(pulumi.provider.description)),
+      attributes: providerAttributes,
+    },
     resources: {
       [RESOURCE_TYPE]: {
         version: SCHEMA_VERSION,
-        description: hcl(resource.description),
+        description: inTerraformWords(RESOURCE_TYPE, hcl(resource.description)),
         attributes: [id, ...inputs, ...writeOnly, ...computed],
       },
     },
     dataSources: {
       [SUBSCRIPTION_DATA_SOURCE]: {
         version: 0,
-        description: hcl(pulumi.functions[GET_FUNCTION_TOKEN]!.description),
+        description: inTerraformWords(
+          `data:${SUBSCRIPTION_DATA_SOURCE}`,
+          hcl(pulumi.functions[GET_FUNCTION_TOKEN]!.description),
+        ),
         attributes: [id, ...byGuid.filter((a) => a.name !== "id")],
       },
       [SUBSCRIPTIONS_DATA_SOURCE]: {
         version: 0,
-        description: hcl(pulumi.functions[LIST_FUNCTION_TOKEN]!.description),
+        description: inTerraformWords(
+          `data:${SUBSCRIPTIONS_DATA_SOURCE}`,
+          hcl(pulumi.functions[LIST_FUNCTION_TOKEN]!.description),
+        ),
         attributes: [
           { name: "id", type: "string", description: "The instance's base URL.", computed: true },
           {
