@@ -94,13 +94,9 @@ export async function provisionTofu(options: ProvisionTofuOptions = {}): Promise
 export async function tofuVersion(cli: string): Promise<string | undefined> {
   if (!existsSync(cli)) return undefined;
   try {
-    // No check for a newer release (it would reach the internet), and no CLI configuration file:
-    // one the environment names but that is missing makes tofu print a warning on stdout, before
-    // the JSON, and a cached tofu would then look absent and be built again.
-    const env: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: "1" };
-    delete env.TF_CLI_CONFIG_FILE;
+    // No check for a newer release: it would reach the internet.
     const { stdout } = await execFileAsync(cli, ["version", "-json"], {
-      env,
+      env: { ...process.env, CHECKPOINT_DISABLE: "1" },
       timeout: 30_000,
     });
     const json = stdout.slice(Math.max(0, stdout.search(/^\{/m)));
