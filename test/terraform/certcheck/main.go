@@ -1,7 +1,7 @@
 // Command certcheck judges AutoMTLS server certificates as go-plugin's client does: each stdin
 // line is a certificate's DER in base64 without padding, as the handshake line carries it. It
 // parses each with crypto/x509, pins it as the only root (go-plugin's client does the same) and
-// verifies it for "localhost" and server authentication; it prints "ok <count>" or the first failure.
+// verifies it for "localhost" and server authentication, and checks its self-signature; it prints "ok <count>" or the first failure.
 package main
 
 import (
@@ -25,6 +25,10 @@ func main() {
 		cert, err := x509.ParseCertificate(der)
 		if err != nil {
 			fail(count, "parse", err)
+		}
+		// A pinned root's own signature is not checked by Verify: check it here.
+		if err := cert.CheckSignatureFrom(cert); err != nil {
+			fail(count, "self-signature", err)
 		}
 		roots := x509.NewCertPool()
 		roots.AddCert(cert)
