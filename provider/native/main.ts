@@ -14,7 +14,6 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as sea from "node:sea";
-import { serve } from "./server";
 import { startedAsTerraformProvider } from "../terraform/goPlugin/handshake";
 
 /**
@@ -35,6 +34,7 @@ async function main(): Promise<void> {
   }
   // The engine's address: run-plugin hands the plugin its arguments as they came.
   const engine = process.argv[2];
+  const { serve } = await import("./server");
   const plugin = await serve({ ...readPlugin(__dirname), ...(engine ? { engine } : {}) });
   // As a string: a number would be coloured when stdout is a terminal.
   console.log(String(plugin.port));
