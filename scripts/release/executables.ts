@@ -4,11 +4,13 @@
  * engine downloads from `pluginDownloadURL` (the binary at its root, as the engine expects).
  *
  * Each is a Node.js single executable application: the native front door (provider/native/main.ts)
- * bundled with everything it uses into one script, made into a SEA blob (with the schema as an
- * asset) by the same Node.js version as the runtimes (nodeRuntime.ts) — with V8's code cache by the
- * target's own runtime where this machine can run it (seaBlob) — injected into each platform's
- * `node` with postject. The linux runtimes are stripped of their debug symbols first
- * with Debian's llvm-strip (123 → 106 MB for linux-amd64; installed when missing): the darwin ones
+ * bundled with everything it uses into one script, carried as an asset of a SEA blob whose main
+ * script is provider/native/seaEntry.ts (with the schema and the version as assets too), made by
+ * the same Node.js version as the runtimes (nodeRuntime.ts) and injected into each platform's
+ * `node` with postject. Where this machine can run the target's runtime, the blob also carries
+ * V8's code cache of the bundle for each front door, trained by that runtime on a launch of that
+ * door (codeCache/: every function the launch calls arrives compiled). The linux runtimes are
+ * stripped of their debug symbols first with Debian's llvm-strip (123 → 106 MB for linux-amd64; installed when missing): the darwin ones
  * keep their symbol table, as nothing here can run them to prove a stripped one still starts, and
  * the windows ones have none. The darwin executables are then signed ad hoc (sign.ts).
  */
@@ -43,6 +45,7 @@ import {
 } from "./release";
 import { signAdHoc } from "./sign";
 import { ensureTargetTools, isRunnable, runOnTarget } from "./targets";
+import { DOORS, type Door, trainCodeCache, type TrainingFiles } from "./codeCache/trainingLaunch";
 
 const WORK = path.join(ROOT, "dist/executables");
 /** The fuse Node.js looks for to know a blob was injected (docs: Single executable applications). */
@@ -57,10 +60,10 @@ function hostTarget(): Target {
   return { os, arch };
 }
 
-/** The native front door and all it uses, one CommonJS script (no node_modules beside it). */
-async function bundle(outfile: string): Promise<void> {
+/** `entry` and all it uses, one CommonJS script (no node_modules beside it). */
+async function bundle(entry: string, outfile: string): Promise<void> {
   await build({
-    entryPoints: [path.join(ROOT, "provider/native/main.ts")],
+    entryPoints: [path.join(ROOT, entry)],
     outfile,
     bundle: true,
     platform: "node",
@@ -73,55 +76,57 @@ async function bundle(outfile: string): Promise<void> {
 }
 
 /**
- * The SEA blob for `script` on `target`, with the schema and the version (a file holding it) as the
- * assets provider/native/main.ts reads.
- * V8's code cache (`useCodeCache`: the script compiled ahead, 150 → 110 ms CPU at every start on
- * linux-amd64) is accepted only by the runtime whose built-in V8 snapshot made it: its header
- * holds that snapshot's read-only checksum, and the six runtimes' differ (docs/release.md). So
- * each target this machine can run (targets.ts: natively, under qemu or under wine) makes its own
- * blob with its own `node`; the others (darwin, windows-arm64) get one without a cache, made here
- * (a blob without a cache or a snapshot is the same for every platform of one Node.js version).
- * No start-up snapshot (`useSnapshot`): it needs the entry rewritten around
- * `v8.startupSnapshot`, and Node.js cannot snapshot the gRPC server's modules (http2, net).
+ * The SEA blob for `target`: seaEntry.ts as its main script, the bundle, the schema and the version
+ * (provider/native/main.ts reads them) and each trained code cache as assets. Made by this
+ * machine's runtime: a blob without SEA's own code cache or a snapshot is the same for every
+ * platform of one Node.js version, and the caches it carries were made by the target's runtime.
  */
-function seaBlob(
-  script: string,
-  schema: string,
-  version: string,
-  target: Target,
-  wantCodeCache: boolean,
-): { blob: string; codeCache: boolean } {
-  const codeCache = wantCodeCache && isRunnable(target);
+function seaBlob(files: BuiltFiles, target: Target, caches: ReadonlyMap<Door, string>): string {
   const config = path.join(WORK, `sea-config-${targetName(target)}.json`);
   const blob = path.join(WORK, `sea-${targetName(target)}.blob`);
+  const assets: Record<string, string> = {
+    "plugin.js": files.bundle,
+    "schema.json": files.schema,
+    version: files.version,
+  };
+  for (const [door, cache] of caches) assets[`${door}.codecache`] = cache;
   writeFileSync(
     config,
     JSON.stringify({
-      main: script,
+      main: files.entry,
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
-      useCodeCache: codeCache,
-      assets: { "schema.json": schema, version },
+      useCodeCache: false,
+      assets,
     }),
   );
-  const maker = codeCache ? target : hostTarget();
-  ensureTargetTools(maker);
+  const maker = hostTarget();
   const how = runOnTarget(maker, nodeRuntime(maker), ["--experimental-sea-config", config]);
-  // Its output to a file: Node.js under wine cannot write to a pipe (targets.ts).
   const output = path.join(WORK, `sea-config-${targetName(target)}.log`);
   const fd = openSync(output, "w");
   try {
     execFileSync(how.command, how.args, { env: how.env, stdio: ["ignore", fd, fd] });
   } catch (err) {
-    throw new Error(
-      `dist:executables: ${targetName(maker)}'s node --experimental-sea-config failed: ${readFileSync(output, "utf8")}`,
-      { cause: err },
-    );
+    throw new Error(`dist:executables: node --experimental-sea-config failed: ${readFileSync(output, "utf8")}`, {
+      cause: err,
+    });
   } finally {
     closeSync(fd);
   }
-  return { blob, codeCache };
+  return blob;
+}
+
+/**
+ * Each front door's code cache for `target`, trained by its own runtime (codeCache/), or none
+ * when this machine cannot run that runtime (or `codeCache` is off).
+ */
+async function trainedCaches(files: BuiltFiles, target: Target, codeCache: boolean): Promise<Map<Door, string>> {
+  const caches = new Map<Door, string>();
+  if (!codeCache || !isRunnable(target)) return caches;
+  ensureTargetTools(target);
+  for (const door of DOORS) caches.set(door, await trainCodeCache(target, door, files, WORK));
+  return caches;
 }
 
 /** The executable for `target` inside its archive. */
@@ -149,6 +154,38 @@ function executable(target: Target, blob: string, version: string, archive: bool
   return file;
 }
 
+/** What every target's blob is made of, built once. */
+interface BuiltFiles extends TrainingFiles {
+  /** The SEA's main script (provider/native/seaEntry.ts). */
+  readonly entry: string;
+  readonly schema: string;
+  readonly version: string;
+}
+
+/**
+ * The bundles (the plugin, the SEA entry, the trainer) and the plugin folder a training launch
+ * reads as a plugin directory: schema.json and package.json's version.
+ */
+async function buildFiles(version: string): Promise<BuiltFiles> {
+  const at = (name: string) => path.join(WORK, name);
+  await bundle("provider/native/main.ts", at("plugin.js"));
+  await bundle("provider/native/seaEntry.ts", at("entry.js"));
+  await bundle("scripts/release/codeCache/train.ts", at("train.js"));
+  const pluginDir = at("plugin-dir");
+  mkdirSync(pluginDir, { recursive: true });
+  writeFileSync(path.join(pluginDir, "schema.json"), `${JSON.stringify(packageSchema(), null, 2)}\n`);
+  writeFileSync(path.join(pluginDir, "package.json"), JSON.stringify({ version }));
+  writeFileSync(at("version"), version);
+  return {
+    bundle: at("plugin.js"),
+    entry: at("entry.js"),
+    trainer: at("train.js"),
+    pluginDir,
+    schema: path.join(pluginDir, "schema.json"),
+    version: at("version"),
+  };
+}
+
 /**
  * Builds the archives for `targets` (all by default) into dist/release/; returns their paths.
  * `codeCache: false` leaves V8's code cache out of every blob (bench/codeCacheStart.ts compares);
@@ -162,19 +199,14 @@ export async function buildExecutables(
   const version = releaseVersion();
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
-  const script = path.join(WORK, "plugin.js");
-  await bundle(script);
-  const schema = path.join(WORK, "schema.json");
-  writeFileSync(schema, `${JSON.stringify(packageSchema(), null, 2)}\n`);
-  const versionFile = path.join(WORK, "version");
-  writeFileSync(versionFile, version);
+  const files = await buildFiles(version);
   const built: string[] = [];
   for (const target of targets) {
-    const sea = seaBlob(script, schema, versionFile, target, codeCache);
-    const file = executable(target, sea.blob, version, archive);
+    const caches = await trainedCaches(files, target, codeCache);
+    const file = executable(target, seaBlob(files, target, caches), version, archive);
     built.push(file);
     console.log(
-      `${describe(file)}${sea.codeCache ? " (with V8's code cache, made by its own runtime)" : codeCache ? " (no code cache: its runtime cannot run here)" : " (no code cache)"}`,
+      `${describe(file)}${caches.size > 0 ? ` (with V8's code cache of each front door, trained by its own runtime)` : codeCache ? " (no code cache: its runtime cannot run here)" : " (no code cache)"}`,
     );
   }
   return built;

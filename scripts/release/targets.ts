@@ -2,7 +2,7 @@
  * Running a program built for another platform on this linux-amd64 machine: linux-arm64 under
  * qemu's user-mode emulation (Debian's qemu-user-static, with Debian's arm64 C and C++ runtimes
  * as the sysroot), windows-amd64 under wine (Debian's wine64, in a prefix of its own in the
- * cache). The release runs each reachable target's own `node` to make its SEA blob's code cache
+ * cache). The release runs each reachable target's own `node` to train its code caches
  * (executables.ts); test/e2e/platforms.test.ts starts each reachable archive. Debian's packages
  * are installed once per machine when missing, the wine prefix once into
  * `~/.cache/pulumi-webhook-subscriptions/tools/wine-prefix`; nothing is skipped: a tool that
@@ -31,7 +31,7 @@ export interface TargetCommand {
 }
 
 /**
- * The targets this machine can run (natively or emulated): their blobs carry V8's code cache,
+ * The targets this machine can run (natively or emulated): their blobs carry V8's code caches,
  * made by their own runtime; the others get no cache and structural checks only.
  */
 export const RUNNABLE = ["linux-amd64", "linux-arm64", "windows-amd64"] as const;

@@ -5,9 +5,10 @@
  * - linux-amd64 natively, linux-arm64 under qemu, windows-amd64 under wine (scripts/release/targets.ts):
  *   the executable unpacked from its archive is started as the engine starts it, its port read
  *   from stdout, then GetPluginInfo, GetSchema (the release's version), Configure and Check over
- *   gRPC, and a bad input comes back as a failure whose reason names the field and its value; its
- *   blob carries V8's code cache and the runtime accepted it (Node.js prints "Code cache data
- *   rejected." at start when V8 refuses a cache, as it does one made by another platform's runtime);
+ *   gRPC, and a bad input comes back as a failure whose reason names the field and its value; started
+ *   with Terraform's cookie, it prints go-plugin's handshake line; its blob carries V8's code cache
+ *   of each front door, trained by its own runtime, and the runtime accepted both (the SEA entry says
+ *   so on stderr when V8 refuses a cache, as it does one made by another platform's runtime);
  * - darwin-amd64 and darwin-arm64: a Mach-O of the right CPU type, the NODE_SEA segment holding
  *   the schema, and an ad-hoc signature whose every page hash matches the final bytes
  *   (support/machoSignature.ts, and rcodesign's own hashes of them), refused once one byte changes;
@@ -32,7 +33,9 @@ import { codeHashes } from "../../scripts/release/sign";
 import { MACHO_CPU, PE_MACHINE, readMachO, readPE } from "../support/binaryFormats";
 import { run } from "../support/commands";
 import { verifyCodeSignature } from "../support/machoSignature";
-import { seaBlobFlags } from "../support/seaBlob";
+import { serverCertificate } from "../../provider/terraform/goPlugin/certificate";
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../provider/terraform/goPlugin/handshake";
+import { seaBlob } from "../support/seaBlob";
 import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 
 const VERSION = RELEASE_VERSION;
@@ -93,13 +96,20 @@ interface Started {
   readonly stderr: () => string;
 }
 
-/** Starts `binary` as the engine does (no arguments but the engine's address, here none) and reads its port. */
-async function start(target: Target, binary: string): Promise<Started> {
+/** What the SEA entry prints when V8 refuses a trained code cache (provider/native/seaEntry.ts). */
+const CACHE_REJECTED = "rejected the executable's code cache";
+
+/**
+ * Starts `binary` as the engine does (no arguments but the engine's address, here none) and reads
+ * its port; with `env`, as that environment asks (Terraform's cookie: the handshake line instead).
+ */
+async function start(target: Target, binary: string, env: NodeJS.ProcessEnv = {}): Promise<Started> {
   const how = runOnTarget(target, binary);
-  const files = [".stdout", ".stderr"].map((suffix) => join(root, targetName(target) + suffix));
+  const door = MAGIC_COOKIE_KEY in env ? "terraform" : "pulumi";
+  const files = [".stdout", ".stderr"].map((suffix) => join(root, `${targetName(target)}-${door}${suffix}`));
   const fds = how.stdioToFiles ? files.map((file) => openSync(file, "w")) : undefined;
   const stdio: StdioOptions = ["ignore", ...(fds ?? (["pipe", "pipe"] as const))];
-  const child: ChildProcess = spawn(how.command, how.args, { env: how.env, stdio });
+  const child: ChildProcess = spawn(how.command, how.args, { env: { ...how.env, ...env }, stdio });
   fds?.forEach((fd) => closeSync(fd));
   let [stdout, stderr] = ["", ""];
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -109,7 +119,11 @@ async function start(target: Target, binary: string): Promise<Started> {
   child.on("exit", (code, signal) => (exited = `exited (${code ?? signal})`));
   const since = Date.now();
   while (Date.now() - since < START_TIMEOUT) {
-    const port = /^(\d+)\n/.exec(printed(0))?.[1];
+    // The port alone, or go-plugin's handshake line: `1|6|tcp|127.0.0.1:PORT|grpc|<certificate>`.
+    const port = /^(?:(\d+)|1\|6\|tcp\|127\.0\.0\.1:(\d+)\|grpc\|[A-Za-z0-9+/]+)\r?\n/
+      .exec(printed(0))
+      ?.slice(1)
+      .find(Boolean);
     if (port) {
       log(
         `${targetName(target)}: \`${[how.command, ...how.args].join(" ")}\` printed port ${port} after ${((Date.now() - since) / 1000).toFixed(1)} s`,
@@ -207,11 +221,32 @@ describe.each(runnableTargets())("$os-$arch: started from its archive", (target)
     expect(plugin.stderr()).not.toMatch(/Error|Warning/);
   }, 300_000);
 
-  it("carries V8's code cache, made by its own runtime, and accepted it at start", () => {
-    expect(seaBlobFlags(readFileSync(binary)), "the SEA blob's useCodeCache flag").toEqual({ codeCache: true });
-    log(`${name}: SEA blob with V8's code cache; stderr at start: ${JSON.stringify(plugin.stderr())}`);
-    expect(plugin.stderr()).not.toContain("Code cache data rejected");
-  });
+  it(
+    "carries V8's code cache of each front door, trained by its own runtime, and accepts both at start",
+    async () => {
+      const { assets } = seaBlob(readFileSync(binary));
+      log(
+        `${name}: SEA assets ${JSON.stringify(assets)}; Pulumi door's stderr at start: ${JSON.stringify(plugin.stderr())}`,
+      );
+      expect(assets["pulumi.codecache"], "the Pulumi door's trained cache").toBeGreaterThan(100_000);
+      expect(assets["terraform.codecache"], "the Terraform door's trained cache").toBeGreaterThan(100_000);
+      expect(plugin.stderr()).not.toContain(CACHE_REJECTED);
+
+      // Terraform's door: started as tofu starts a provider, it prints the handshake line, cache accepted.
+      const terraform = await start(target, binary, {
+        [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
+        PLUGIN_PROTOCOL_VERSIONS: "5,6",
+        PLUGIN_CLIENT_CERT: (await serverCertificate()).certificatePem,
+      });
+      try {
+        log(`${name}: Terraform door's stderr at start: ${JSON.stringify(terraform.stderr())}`);
+        expect(terraform.stderr()).not.toContain(CACHE_REJECTED);
+      } finally {
+        terraform.child.kill("SIGKILL");
+      }
+    },
+    START_TIMEOUT + 60_000,
+  );
 });
 
 describe.each(TARGETS.filter((target) => target.os === "darwin"))("$os-$arch: what macOS loads", (target) => {
@@ -229,7 +264,11 @@ describe.each(TARGETS.filter((target) => target.os === "darwin"))("$os-$arch: wh
     );
     expect(blob.includes("pulumirpc.ResourceProvider"), "the bundled gRPC server").toBe(true);
     expect(blob.includes("WEBHOOKS_BASE_URL"), "the bundled provider").toBe(true);
-    expect(seaBlobFlags(bytes), "no code cache: this one could not make it").toEqual({ codeCache: false });
+    expect(Object.keys(seaBlob(bytes).assets).sort(), "no code cache: this one could not make it").toEqual([
+      "plugin.js",
+      "schema.json",
+      "version",
+    ]);
     // postject flips the fuse Node.js checks at start-up from :0 to :1 when it injects the blob.
     expect(bytes.includes(SEA_FUSE)).toBe(true);
     // The signature is the last thing in the file, after the blob: signed after injection.
@@ -271,7 +310,11 @@ describe.each(TARGETS.filter((target) => target.os === "windows" && !isRunnable(
       expect(bytes.includes(SEA_FUSE)).toBe(true);
       expect(bytes.includes(`"version": "${VERSION}"`)).toBe(true);
       expect(bytes.includes("pulumirpc.ResourceProvider")).toBe(true);
-      expect(seaBlobFlags(bytes), "no code cache: this one could not make it").toEqual({ codeCache: false });
+      expect(Object.keys(seaBlob(bytes).assets).sort(), "no code cache: this one could not make it").toEqual([
+        "plugin.js",
+        "schema.json",
+        "version",
+      ]);
     });
   },
 );
