@@ -13,9 +13,15 @@ export const SUBSCRIPTION_DATA_SOURCE = `${PROVIDER_TYPE}_subscription`;
 /** The data source listing an instance's subscriptions. */
 export const SUBSCRIPTIONS_DATA_SOURCE = `${PROVIDER_TYPE}_subscriptions`;
 
+/** snakeCase's answers: the model has a few dozen names, and every value mapping asks again. */
+const snakeNames = new Map<string, string>();
+
 /** A model name in HCL: `subscriberUrl` → `subscriber_url`. */
 export function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  let snake = snakeNames.get(name);
+  if (snake === undefined)
+    snakeNames.set(name, (snake = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)));
+  return snake;
 }
 
 /** An HCL name back in the model: `subscriber_url` → `subscriberUrl`. */

@@ -38,7 +38,8 @@ export async function serveGoPlugin(
   definitions: (name: string) => grpc.ServiceDefinition,
   onShutdown: () => void,
 ): Promise<RunningGoPlugin> {
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 256 * 1024 * 1024 });
+  // No channelz: nothing here reads it, and its per-call bookkeeping was ~3% of a 500-resource apply.
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 256 * 1024 * 1024, "grpc.enable_channelz": 0 });
   server.addService(application.definition, application.implementation);
   server.addService(definitions("plugin.GRPCBroker"), brokerService());
   server.addService(definitions("plugin.GRPCStdio"), stdioService());
