@@ -19,7 +19,6 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
-  existsSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -32,7 +31,7 @@ import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { packageSchema } from "../packageSchema";
 import { ensureCommand } from "./debianPackages";
-import { nodeRuntime, SEA_NODE_VERSION, type Target, TARGETS, targetName } from "./nodeRuntime";
+import { nodeRuntime, SEA_NODE_VERSION, type Target, TARGETS, targetName, targetsNamed } from "./nodeRuntime";
 import {
   describe,
   executableArchiveName,
@@ -214,15 +213,7 @@ export async function buildExecutables(
 
 if (require.main === module) {
   const { values } = parseArgs({ options: { target: { type: "string", multiple: true } } });
-  const wanted = values.target ?? TARGETS.map(targetName);
-  const unknown = wanted.filter((name) => !TARGETS.some((target) => targetName(target) === name));
-  if (unknown.length > 0 || !existsSync(ROOT)) {
-    console.error(
-      `dist:executables: unknown --target ${unknown.join(", ")}; one of ${TARGETS.map(targetName).join(", ")}`,
-    );
-    process.exit(2);
-  }
   runStep(async () => {
-    await buildExecutables(TARGETS.filter((target) => wanted.includes(targetName(target))));
+    await buildExecutables(targetsNamed("dist:executables", values.target));
   });
 }

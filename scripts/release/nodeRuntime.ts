@@ -124,3 +124,15 @@ export function nodeRuntime(target: Target): string {
   }
   return binary;
 }
+
+/**
+ * The targets a release step's `--target <os>-<arch>` options name (repeatable), every target
+ * without one; an unknown name is an error naming the valid ones.
+ */
+export function targetsNamed(step: string, names: readonly string[] | undefined): Target[] {
+  if (!names) return [...TARGETS];
+  const unknown = names.filter((name) => !TARGETS.some((target) => targetName(target) === name));
+  if (unknown.length > 0)
+    throw new Error(`${step}: unknown --target ${unknown.join(", ")}; one of ${TARGETS.map(targetName).join(", ")}`);
+  return TARGETS.filter((target) => names.includes(targetName(target)));
+}

@@ -27,9 +27,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { parseArgs } from "node:util";
 import { ensureCommand } from "./debianPackages";
 import { detachSign, SIGNING_KEY_VARIABLE, signingKeyFromEnv, type SigningKey } from "./gpgSign";
-import { type Target, TARGETS } from "./nodeRuntime";
+import { type Target, TARGETS, targetsNamed } from "./nodeRuntime";
 import { describe, executableArchiveName, executableName, releaseDir, releaseVersion, runStep } from "./release";
 
 /** The provider's name in the registries' file names (`terraform-provider-<type>`). */
@@ -119,7 +120,14 @@ export function terraformArtifacts(
 }
 
 if (require.main === module) {
+  // `--target linux-amd64 …`: the zips of those alone (of what `dist:executables --target` built).
+  const { values } = parseArgs({ options: { target: { type: "string", multiple: true } } });
   runStep(async () => {
-    terraformArtifacts(releaseDir(), releaseVersion(), signingKeyFromEnv());
+    terraformArtifacts(
+      releaseDir(),
+      releaseVersion(),
+      signingKeyFromEnv(),
+      targetsNamed("dist:terraform", values.target),
+    );
   });
 }

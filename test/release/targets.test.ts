@@ -4,7 +4,7 @@
  * "linux-amd64 cannot run on this machine" before).
  */
 import { afterEach, expect, it } from "vitest";
-import { TARGETS, targetName } from "../../scripts/release/nodeRuntime";
+import { TARGETS, targetName, targetsNamed } from "../../scripts/release/nodeRuntime";
 import { ensureTargetTools, runnableTargets } from "../../scripts/release/targets";
 
 const real = { platform: process.platform, arch: process.arch };
@@ -33,4 +33,15 @@ it.each([
           "Run it on such a machine, or let release.yml build the release\\.$",
       ),
     );
+});
+
+it("a release step's --target names targets of the six; an unknown one is refused, naming the valid ones", () => {
+  expect(targetsNamed("dist:terraform", undefined)).toEqual(TARGETS);
+  expect(targetsNamed("dist:terraform", ["windows-amd64", "linux-amd64"]).map(targetName)).toEqual([
+    "linux-amd64",
+    "windows-amd64",
+  ]);
+  expect(() => targetsNamed("dist:terraform", ["linux-x64"])).toThrow(
+    "dist:terraform: unknown --target linux-x64; one of linux-amd64, linux-arm64, darwin-amd64, darwin-arm64, windows-amd64, windows-arm64",
+  );
 });
