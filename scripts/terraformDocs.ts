@@ -54,6 +54,15 @@ function typeName(attribute: Attribute): string {
   return type[0] === "list" ? "List of Object" : "Object";
 }
 
+/**
+ * A sensitive attribute's description without its "Sensitive: " lead: the item's notes already say
+ * Sensitive (as tfplugindocs writes it), and the schema's description, read where no notes show
+ * (an editor, `providers schema -json`), keeps it.
+ */
+function withoutSensitiveLead(description: string): string {
+  return description.replace(/\bSensitive: (\w)/, (_, first: string) => first.toUpperCase());
+}
+
 /** One argument or attribute as a list item: name, type and what it is (and the variable it falls back to). */
 function item(attribute: Attribute, variable?: string): string {
   const notes = [
@@ -61,8 +70,9 @@ function item(attribute: Attribute, variable?: string): string {
     ...(attribute.sensitive ? ["Sensitive"] : []),
     ...(attribute.writeOnly ? ["Write-only"] : []),
   ];
+  const description = oneLine(attribute.description);
   const fallback = variable ? ` Falls back to \`${variable}\`.` : "";
-  return `- \`${attribute.name}\` (${notes.join(", ")}) ${oneLine(attribute.description)}${fallback}`;
+  return `- \`${attribute.name}\` (${notes.join(", ")}) ${attribute.sensitive ? withoutSensitiveLead(description) : description}${fallback}`;
 }
 
 /** tfplugindocs' sections: required, optional, read-only. */

@@ -2,7 +2,14 @@
  * Creating a subscription without ever leaving a duplicate: adoption, reconciliation of
  * ambiguous Subscribe results, and confirmation of legacy creates.
  */
-import { AmbiguousResultError, mayMeanGone, NotFoundError, VISIBILITY_NOTE, WebhookApiError } from "../client";
+import {
+  AmbiguousResultError,
+  mayMeanGone,
+  NotFoundError,
+  StoppedError,
+  VISIBILITY_NOTE,
+  WebhookApiError,
+} from "../client";
 import type { Subscription } from "../wire";
 import type { DesiredSubscription } from "./inputs";
 import { naturalKey } from "./naturalKey";
@@ -52,10 +59,31 @@ export async function subscribeOnce(s: Session, spec: DesiredSubscription): Prom
       if (!(err instanceof AmbiguousResultError) || attempt >= MAX_ATTEMPTS || home.legacy) throw err;
       // The request may have been committed: look before trying again. An identical subscription
       // that was not there before the first send is this create's own.
-      const after = new Map((await home.client.list()).map((x) => [x.guid, x]));
+      const after = new Map((await reconcilingList(home, spec)).map((x) => [x.guid, x]));
       const found = identicalIn(after, spec).find((c) => !s.claimed.has(c.guid) && !before.has(c.guid));
       if (found) return bringTo(s, home, found, spec);
     }
+  }
+}
+
+/**
+ * The list that reconciles an ambiguous Subscribe. Stopped (Terraform's StopProvider) before it
+ * answers, the create cannot know whether the service holds the subscription, nor its GUID, so no
+ * state can record it: the error says so and how the next run takes it over instead of adding a
+ * second (the create looks only at what was there before its own send, so only adoptIdentical does).
+ */
+async function reconcilingList(home: Instance, spec: DesiredSubscription): Promise<Subscription[]> {
+  try {
+    return await home.client.list();
+  } catch (err) {
+    if (!(err instanceof StoppedError)) throw err;
+    throw new Error(
+      `${describeSubscription(spec)}: stopped while finding out whether its Subscribe took effect (the answer was lost on the way back): ` +
+        `${home.baseUrl} may now hold this subscription, which no state records. Run again with adoptIdentical set to true ` +
+        "(WEBHOOKS_ADOPT_IDENTICAL=true; Terraform: adopt_identical = true in the provider block) to take it over instead of creating a second, " +
+        "then set it back; `npx webhook-subscriptions drift` lists it as unmanaged meanwhile.",
+      { cause: err },
+    );
   }
 }
 

@@ -11,13 +11,19 @@ export type ListedSubscription = Omit<Subscription, "signature" | "customHeaderV
 
 /**
  * Lists the subscriptions of the instance that `source` configures, without their secrets.
- *  * @param env where the default provider's `WEBHOOKS_*` and a Provider's `tokenFromEnv` are read.
+ * @param env where the default provider's `WEBHOOKS_*` and a Provider's `tokenFromEnv` are read.
+ * @param signal aborting it ends the list's waits (rate limiter, backoff) at once with `StoppedError`,
+ *   e.g. on Terraform's StopProvider: this client is the lookup's own, not the session's.
  */
 export async function listSubscriptions(
   source: ConfigSource,
   env: NodeJS.ProcessEnv = process.env,
+  signal?: AbortSignal,
 ): Promise<ListedSubscription[]> {
-  const client = new WebhookSubscriptionClient(clientSettings(readSettings(source, env).connection));
+  const client = new WebhookSubscriptionClient({
+    ...clientSettings(readSettings(source, env).connection),
+    ...(signal ? { signal } : {}),
+  });
   try {
     return (await client.list()).map(({ signature: _s, customHeaderValue: _v, ...listed }) => listed);
   } finally {

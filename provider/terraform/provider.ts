@@ -67,7 +67,8 @@ export function terraformProvider(options: TerraformProviderOptions): grpc.Untyp
   const resourceType = objectType(resource.attributes);
   const identity = schema.identities[RESOURCE_TYPE]!;
   const identityType = objectType(identity.attributes);
-  // Terraform sends StopProvider on Ctrl-C: calls waiting out a backoff end then, not at their deadline.
+  // Terraform sends StopProvider on Ctrl-C: calls waiting out a backoff end then, not at their deadline,
+  // the resource's (the core's session) and the data sources' (listSubscriptions' own client) alike.
   const stop = new AbortController();
   const core = createProvider({ env, signal: stop.signal });
   let settings: ConfigSource = { get: () => undefined };
@@ -257,7 +258,7 @@ export function terraformProvider(options: TerraformProviderOptions): grpc.Untyp
       const type = objectType(block.attributes);
       const config = read(request.config, type) ?? {};
       if (request.type_name === SUBSCRIPTIONS_DATA_SOURCE) {
-        const listed = await listSubscriptions(settings, env);
+        const listed = await listSubscriptions(settings, env, stop.signal);
         const subscriptions = listed.map((s): Attributes =>
           Object.fromEntries(
             Object.entries({

@@ -55,7 +55,13 @@ import { ReleaseServer } from "../support/releaseServer";
 import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 import { shellBlocks } from "../support/shellBlocks";
 import { cliEnv, terraformClis, type TerraformCli } from "../support/terraformClis";
-import { mirrorCliConfig, packedMirror, registryCliConfig, writeConfiguration } from "../support/terraformUser";
+import {
+  listedZipSha,
+  mirrorCliConfig,
+  packedMirror,
+  registryCliConfig,
+  writeConfiguration,
+} from "../support/terraformUser";
 import { makeTestTls, type TestTls } from "../support/testCa";
 import { downloadOverride, installedPlugins, userEnv } from "../support/userInstall";
 
@@ -683,13 +689,7 @@ resource "webhooks_subscription" "orders" {
   });
 
   /** The zip's sha256 as the release's terraform SHA256SUMS lists it. */
-  function zipSha(os: string, arch: string): string {
-    const line = readFileSync(join(release, terraformSumsName(VERSION)), "utf8")
-      .split("\n")
-      .find((text) => text.endsWith(`  ${terraformZipName(VERSION, os, arch)}`));
-    if (!line) throw new Error(`${terraformSumsName(VERSION)} lists no ${os}_${arch} zip`);
-    return line.split(" ")[0]!;
-  }
+  const zipSha = (os: string, arch: string) => listedZipSha(release, VERSION, os, arch);
 
   /** GET `url` as JSON, trusting the test CA (Node's own requests ignore SSL_CERT_FILE). */
   function getJson(url: string): Promise<unknown> {

@@ -1,17 +1,19 @@
 /**
- * The conformance scenarios through the real Terraform CLI (and OpenTofu's), with the plugin the
- * run builds once, against the emulator: the same behaviour as the Pulumi front doors, in a
- * Terraform user's commands. One apply per scenario; the CLIs need no `init` with dev_overrides.
+ * The conformance scenarios through the real Terraform CLI (and OpenTofu's), against the emulator:
+ * the same behaviour as the Pulumi front doors, in a Terraform user's commands, with the provider
+ * installed from the run's one release (support/sharedRelease.ts) as a Terraform user installs it:
+ * the zip checked against SHA256SUMS, a packed filesystem mirror, `init` with a shared plugin cache
+ * (terraform/cli.ts). The registry protocol and its signature checks are install.test.ts's.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tofuVersion } from "../../engine/tofu";
 import { useEmulator } from "../support/emulatorHarness";
-import { sharedPluginBuild } from "../support/pluginBuild";
+import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 import { requireTofu, type TerraformCli } from "../support/terraformClis";
-import { devOverrides, TerraformProject } from "./terraform/cli";
+import { installFromRelease, TerraformProject, type ReleaseInstall } from "./terraform/cli";
 
 const ORDERS = "6f1c2a3b-0000-4000-8000-000000000001";
 /**
@@ -44,8 +46,12 @@ function subscription(name: string, url: string, extra = ""): string {
 describe.each(CLI_NAMES)("%s", (name) => {
   const emulator = useEmulator();
   let cli: TerraformCli;
-  let cliConfig: string;
+  let install: ReleaseInstall;
   let root: string;
+  /** The lock file of the first `init`, which every project then starts from, as a team commits it. */
+  let lockFile: string;
+  /** Every project's folder, to check at the end that each links the one cached executable. */
+  const projects: string[] = [];
 
   beforeAll(async () => {
     // tofu's set fails without tofu; terraform's runs whether or not tofu could be had.
@@ -56,18 +62,30 @@ describe.each(CLI_NAMES)("%s", (name) => {
       const path = join(terraformDir!, "terraform");
       cli = { name: "terraform", path, version: (await tofuVersion(path)) ?? "" };
     }
-    const { pluginDir } = await sharedPluginBuild();
+    const release = await sharedRelease();
     root = mkdtempSync(join(tmpdir(), `tf-${name}-`));
-    cliConfig = devOverrides(root, pluginDir);
-  }, 900_000);
+    install = installFromRelease(root, release.dir, RELEASE_VERSION);
+    // The first init unpacks the zip into the cache and writes the lock file the others start from.
+    const first = new TerraformProject(cli, join(root, "first"), install, {});
+    const init = await first.init();
+    expect(init.stdout).toContain(`Installed webhook-subscriptions/webhooks v${RELEASE_VERSION} (unauthenticated)`);
+    lockFile = join(first.dir, ".terraform.lock.hcl");
+    projects.push(first.dir);
+  }, 1_800_000);
 
-  /** A fresh project whose provider reaches the emulator through the WEBHOOKS_* variables. */
-  function project(folder: string, env: NodeJS.ProcessEnv = {}): TerraformProject {
-    return new TerraformProject(cli, join(root, folder), cliConfig, {
+  /** A fresh project, initialised, whose provider reaches the emulator through the WEBHOOKS_* variables. */
+  async function project(folder: string, env: NodeJS.ProcessEnv = {}): Promise<TerraformProject> {
+    const p = new TerraformProject(cli, join(root, folder), install, {
       WEBHOOKS_BASE_URL: emulator.url,
       WEBHOOKS_TOKEN: "dev-builder",
       ...env,
     });
+    const init = await p.init(lockFile);
+    expect(init.stdout).toContain(
+      `Using webhook-subscriptions/webhooks v${RELEASE_VERSION} from the shared cache directory`,
+    );
+    projects.push(p.dir);
+    return p;
   }
 
   /** A subscription made outside Terraform, as `subscription("orders", …/orders)` declares it. */
@@ -90,7 +108,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
   }
 
   it("creates, then plans no change, then destroys", async () => {
-    const p = project("lifecycle");
+    const p = await project("lifecycle");
     p.write(subscription("orders", "https://hooks.example.com/orders", `  custom_header = "X-Api-Key"`));
     const apply = await p.run(["apply", "-auto-approve"]);
     expect(apply.stdout).toContain("1 added, 0 changed, 0 destroyed");
@@ -102,7 +120,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
   });
 
   it("updates in place, keeping the GUID", async () => {
-    const p = project("update");
+    const p = await project("update");
     p.write(subscription("orders", "https://hooks.example.com/orders"));
     await p.run(["apply", "-auto-approve"]);
     const [before] = await emulator.all();
@@ -116,7 +134,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
   });
 
   it("replaces on a legacy-only API whatever changes", async () => {
-    const p = project("legacy", { WEBHOOKS_API_VERSION: "2024.1" });
+    const p = await project("legacy", { WEBHOOKS_API_VERSION: "2024.1" });
     p.write(subscription("orders", "https://hooks.example.com/orders"));
     await p.run(["apply", "-auto-approve"]);
     const [before] = await emulator.all();
@@ -131,7 +149,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
   });
 
   it("shows an out-of-band edit in plan -refresh-only, and creates again what was deleted out of band", async () => {
-    const p = project("drift");
+    const p = await project("drift");
     p.write(subscription("orders", "https://hooks.example.com/orders"));
     await p.run(["apply", "-auto-approve"]);
     const [live] = await emulator.all();
@@ -160,7 +178,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
 
   it("imports a subscription by its GUID, then plans no change; the data sources read it", async () => {
     const existing = await existingOrders();
-    const p = project("import");
+    const p = await project("import");
     p.write(
       [
         `import {\n  to = webhooks_subscription.orders\n  id = "${existing.GUID}"\n}`,
@@ -188,7 +206,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
         context.skip(`terraform ${cli.version || "(version unknown)"} predates import by identity (1.12)`);
       }
       const existing = await existingOrders();
-      const p = project("import-identity");
+      const p = await project("import-identity");
       p.write(
         [
           `import {\n  to = webhooks_subscription.orders\n  identity = {\n    guid = "${existing.GUID}"\n  }\n}`,
@@ -212,7 +230,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
         })
       ).status,
     ).toBe(200);
-    const p = project("storm");
+    const p = await project("storm");
     p.write(["a", "b", "c"].map((name) => subscription(name, `https://hooks.example.com/${name}`)).join("\n\n"));
     await p.run(["apply", "-auto-approve"]);
     const stats = (await emulator.admin("GET", "/stats")).json as { faults: Record<string, number> };
@@ -228,7 +246,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
   });
 
   it("names a refused token once, with the variable it came from, and never shows it", async () => {
-    const p = project("token", { WEBHOOKS_TOKEN: "not-a-valid-token-8c1d" });
+    const p = await project("token", { WEBHOOKS_TOKEN: "not-a-valid-token-8c1d" });
     p.write(subscription("orders", "https://hooks.example.com/orders"));
     const apply = await p.run(["apply", "-auto-approve"], 1);
     const output = apply.stdout + apply.stderr;
@@ -238,7 +256,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
   });
 
   it("refuses bad input at plan, per field, with nothing created", async () => {
-    const p = project("bad-input");
+    const p = await project("bad-input");
     p.write(
       subscription("orders", "ftp://hooks.example.com/orders", `  custom_header = "X Api Key"`).replace(
         ORDERS,
@@ -260,7 +278,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
 
   it("keeps a write-only header value out of state and plan output", async () => {
     const secret = "wo-value-5f2a9c";
-    const p = project("write-only");
+    const p = await project("write-only");
     p.write(
       subscription(
         "orders",
@@ -275,5 +293,67 @@ describe.each(CLI_NAMES)("%s", (name) => {
       expect.objectContaining({ CustomHeader: "X-Api-Key", CustomHeaderValue: secret }),
     ]);
     await p.run(["plan", "-detailed-exitcode"], 0);
+  });
+
+  /** `plan -out` of `p`, rendered as the user reads it, and the planned values of webhooks_subscription.orders. */
+  async function savedPlan(p: TerraformProject): Promise<{ said: string; after: Record<string, unknown> }> {
+    const said = (await p.run(["plan", "-out=update.tfplan"])).stdout;
+    const json = JSON.parse((await p.run(["show", "-json", "update.tfplan"])).stdout) as {
+      resource_changes: { address: string; change: { after: Record<string, unknown> } }[];
+    };
+    const change = json.resource_changes.find((c) => c.address === "webhooks_subscription.orders");
+    return { said, after: change!.change.after };
+  }
+
+  /**
+   * The provider plans the write-only value null (the plan's JSON), as a write-only attribute must be.
+   * What the CLI prints of it is the CLI's: OpenTofu's renderer shows every write-only attribute of
+   * a resource that changes, set or not, since it renders without the configuration
+   * (opentofu/opentofu#3640: by design); Terraform shows none in an update. Never the value.
+   */
+  it("plans the write-only header value null in an update; tofu shows it as (write-only attribute) set or not, terraform not; never its value", async () => {
+    const secret = "wo-value-7d3e1b";
+    const url = "https://hooks.example.com/orders";
+    const withValue = `  custom_header = "X-Api-Key"\n  custom_header_value_wo = "${secret}"\n  custom_header_value_wo_version = 1`;
+    for (const [folder, extra] of [
+      ["wo-unset", ""],
+      ["wo-set", withValue],
+    ] as const) {
+      const p = await project(folder);
+      p.write(subscription("orders", url, extra));
+      await p.run(["apply", "-auto-approve"]);
+      p.write(subscription("orders", `${url}/v2`, extra));
+      const { said, after } = await savedPlan(p);
+      console.log(`[terraform] ${cli.name} ${cli.version} update plan, ${folder}:\n${said}`);
+      expect(said, folder).toMatch(/~ subscriber_url\s+= "https:\/\/hooks.example.com\/orders" -> /);
+      expect(said, folder).not.toContain(secret);
+      // What the provider planned: a write-only attribute is always null in plan and state.
+      expect(after.custom_header_value_wo, folder).toBeNull();
+      const line = said.match(/^.*custom_header_value_wo\s+=.*$/m)?.[0]?.trim();
+      if (cli.name === "tofu") expect(line, folder).toMatch(/^~ custom_header_value_wo\s+= \(write-only attribute\)$/);
+      else expect(line, folder).toBeUndefined();
+    }
+  });
+
+  it("unpacked the release's executable once into the shared plugin cache; every project links it", () => {
+    const host = cli.name === "tofu" ? "registry.opentofu.org" : "registry.terraform.io";
+    const entry = join(install.pluginCache, host, "webhook-subscriptions", "webhooks", RELEASE_VERSION, "linux_amd64");
+    // One unpacked platform folder (beside it, OpenTofu keeps the lock file of its cache entry).
+    expect(readdirSync(join(entry, "..")).filter((name) => !name.endsWith(".lock"))).toEqual(["linux_amd64"]);
+    expect(projects.length).toBeGreaterThan(5);
+    for (const dir of projects) {
+      const installed = join(
+        dir,
+        ".terraform",
+        "providers",
+        host,
+        "webhook-subscriptions",
+        "webhooks",
+        RELEASE_VERSION,
+        "linux_amd64",
+      );
+      expect(lstatSync(installed).isSymbolicLink(), dir).toBe(true);
+      expect(realpathSync(installed), dir).toBe(realpathSync(entry));
+    }
   });
 });

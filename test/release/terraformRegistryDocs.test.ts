@@ -76,6 +76,20 @@ it("every argument and attribute of the schema is on its page, with the variable
   );
 });
 
+it("says Sensitive once per attribute: in its notes, not again in its description", () => {
+  const items = readdirSync(join(TERRAFORM_REGISTRY_DIR, "docs"), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .flatMap((entry) => readFileSync(join(entry.parentPath, entry.name), "utf8").split("\n"))
+    .filter((line) => line.startsWith("- `"));
+  const sensitive = items.filter((line) => /^- `\w+` \([^)]*\bSensitive\b/.test(line));
+  // The provider's token and client_secret, the resource's and data source's header value and signature.
+  expect(sensitive).toHaveLength(6);
+  for (const line of sensitive) expect(line.match(/Sensitive/g), line).toHaveLength(1);
+  expect(sensitive.join("\n")).toContain(
+    "- `custom_header_value` (String, Sensitive) Value of the custom header. Masked in plan and output, but stored in clear in the state.",
+  );
+});
+
 it(`tfplugindocs ${TFPLUGINDOCS_VERSION} builds from the Go module proxy into the cache, once`, async () => {
   const binary = await tfplugindocs((line) => console.log(`[tfplugindocs] ${line}`));
   expect(binary).toMatch(

@@ -3,9 +3,10 @@
  * source address, and the CLI configuration (TF_CLI_CONFIG_FILE) that says where providers come
  * from: a packed filesystem mirror, or the registry hosts pointed at a loopback registry.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { terraformZipName } from "../../scripts/release/terraform";
+import { terraformSumsName, terraformZipName } from "../../scripts/release/terraform";
 import { PROVIDER_ADDRESS } from "./providerRegistry";
 
 /** The default registry host of each CLI: where `source = "webhook-subscriptions/webhooks"` points. */
@@ -49,9 +50,35 @@ export function packedMirror(
   return mirror;
 }
 
-/** A CLI configuration file installing every provider from the filesystem mirror `mirror` only. */
-export function mirrorCliConfig(file: string, mirror: string): string {
-  writeFileSync(file, `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(mirror)}\n  }\n}\n`);
+/** The sha256 of a platform's zip as the release's Terraform SHA256SUMS lists it. */
+export function listedZipSha(releaseDir: string, version: string, os: string, arch: string): string {
+  const line = readFileSync(join(releaseDir, terraformSumsName(version)), "utf8")
+    .split("\n")
+    .find((text) => text.endsWith(`  ${terraformZipName(version, os, arch)}`));
+  if (!line) throw new Error(`${terraformSumsName(version)} lists no ${os}_${arch} zip`);
+  return line.split(" ")[0]!;
+}
+
+/** Throws unless the release's zip for `os`/`arch` has the sha256 its SHA256SUMS lists, as a user checks a download. */
+export function verifyZip(releaseDir: string, version: string, os: string, arch: string): void {
+  const zip = terraformZipName(version, os, arch);
+  const actual = createHash("sha256")
+    .update(readFileSync(join(releaseDir, zip)))
+    .digest("hex");
+  const listed = listedZipSha(releaseDir, version, os, arch);
+  if (actual !== listed) throw new Error(`${zip}: sha256 ${actual}, but ${terraformSumsName(version)} lists ${listed}`);
+}
+
+/**
+ * A CLI configuration file installing every provider from the filesystem mirror `mirror` only; with
+ * `pluginCache`, unpacked once into that shared `plugin_cache_dir` and linked into each project.
+ */
+export function mirrorCliConfig(file: string, mirror: string, pluginCache?: string): string {
+  const cache = pluginCache ? `plugin_cache_dir = ${JSON.stringify(pluginCache)}\n` : "";
+  writeFileSync(
+    file,
+    `${cache}provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(mirror)}\n  }\n}\n`,
+  );
   return file;
 }
 
