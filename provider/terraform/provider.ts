@@ -8,6 +8,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { checkInputs, type SubscriptionInputs } from "../core/inputs";
 import { createProvider } from "../core/lifecycle";
+import { TERRAFORM_WORDING } from "./wording";
 import { listSubscriptions } from "../core/list";
 import type { SubscriptionOutputs } from "../core/outputs";
 import { readSettings, SettingsNotKnownYet, type ConfigSource } from "../core/settings";
@@ -70,7 +71,7 @@ export function terraformProvider(options: TerraformProviderOptions): grpc.Untyp
   // Terraform sends StopProvider on Ctrl-C: calls waiting out a backoff end then, not at their deadline,
   // the resource's (the core's session) and the data sources' (listSubscriptions' own client) alike.
   const stop = new AbortController();
-  const core = createProvider({ env, signal: stop.signal });
+  const core = createProvider({ env, signal: stop.signal, wording: TERRAFORM_WORDING });
   let settings: ConfigSource = { get: () => undefined };
 
   const read = (value: DynamicValue | null | undefined, type: CtyType): Attributes | null => {
@@ -140,7 +141,7 @@ export function terraformProvider(options: TerraformProviderOptions): grpc.Untyp
       await core.configure({ config: settings });
       // The core keeps a settings error for the first call that needs the service; said here, once, instead.
       try {
-        readSettings(settings, env);
+        readSettings(settings, env, TERRAFORM_WORDING);
       } catch (err) {
         if (!(err instanceof SettingsNotKnownYet))
           return { diagnostics: [errorDiagnostic("Invalid provider settings", err)] };
