@@ -15,6 +15,7 @@ export const PARTS = [
   "cache",
   "drift",
   "terraform",
+  "ups",
 ] as const;
 export type Part = (typeof PARTS)[number];
 
@@ -25,7 +26,8 @@ export const BENCH_USAGE = `usage: npm run bench [-- --only <part>[,<part>…]]
   npm start against the same pulumi up by hand), cache (the executable's start with and without V8's
   code cache, natively, under qemu and under wine), drift (the drift review with and without the
   comparison with the program), terraform (tofu with our provider against the Go anchor: a
-  one-subscription plan, the handshake, apply/plan/destroy of 500); all by default`;
+  one-subscription plan, the handshake, apply/plan/destroy of 500), ups (BENCH_UPS rate-limited ups in
+  process: no failed operation, no unhandled rejection, nothing left behind); all by default`;
 
 /** The parts `argv` selects, or "help". Unknown parts are usage errors. */
 export function selectedParts(argv: readonly string[]): ReadonlySet<Part> | "help" {

@@ -13,7 +13,8 @@
  * BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts). The front door: BENCH_START_ROUNDS (3, bench/npmStart.ts).
  * The code cache: BENCH_CACHE_ROUNDS (5, bench/codeCacheStart.ts). The drift review:
  * BENCH_DRIFT_N (20), BENCH_DRIFT_ROUNDS (3, bench/driftReview.ts). The Terraform door (bench/terraform.ts):
- * BENCH_TF_ROUNDS (7), BENCH_TF_N (500), BENCH_TF_SCALE_ROUNDS (3).
+ * BENCH_TF_ROUNDS (7), BENCH_TF_N (500), BENCH_TF_SCALE_ROUNDS (3). The rate-limited ups in process
+ * (bench/rateLimitedUps.ts): BENCH_UPS (50).
  * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,6 +30,7 @@ import { MODES, type Mode } from "./cycle";
 import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";
 import { freshStack, stateBytes, timed, upAll, type BenchContext, type Kind } from "./engineRuns";
+import { admin } from "./emulatorAdmin";
 import type { Entry } from "./entry";
 import { measureFrontDoors, type Comparison, type FrontDoorResults } from "./frontDoors";
 import { median } from "./median";
@@ -40,6 +42,7 @@ import { measureYamlPreview, type PreviewComparison } from "./yamlPreview";
 import { measureScale, type ScaleEntry } from "./scale";
 import { writeScaleChart } from "./scaleChart";
 import { measureTerraform, type TfComparison } from "./terraform";
+import { measureRateLimitedUps } from "./rateLimitedUps";
 
 const ROOT = resolve(__dirname, "..");
 const N = Number(process.env.BENCH_N ?? 200);
@@ -63,6 +66,7 @@ const DRIFT_ROUNDS = Number(process.env.BENCH_DRIFT_ROUNDS ?? 3);
 const TF_ROUNDS = Number(process.env.BENCH_TF_ROUNDS ?? 7);
 const TF_N = Number(process.env.BENCH_TF_N ?? 500);
 const TF_SCALE_ROUNDS = Number(process.env.BENCH_TF_SCALE_ROUNDS ?? 3);
+const UPS = Number(process.env.BENCH_UPS ?? 50);
 const RESULTS = join(__dirname, "results.json");
 /** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
 const scaleRounds = (n: number, mode: Mode) =>
@@ -70,16 +74,6 @@ const scaleRounds = (n: number, mode: Mode) =>
 
 function log(line: string): void {
   console.error(`[bench] ${line}`);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- admin answers of several shapes
-async function admin(url: string, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${url}/_emulator${path}`, {
-    method,
-    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} /_emulator${path}: ${response.status} ${await response.text()}`);
-  return response.json();
 }
 
 function totalRequests(stats: { requests: Record<string, number> }): number {
@@ -266,6 +260,10 @@ async function main(): Promise<void> {
       n: throughput.requests,
       goal: ">= 5000",
     } satisfies Entry;
+  }
+  if (parts.has("ups")) {
+    log(`${UPS} rate-limited ups in process…`);
+    results.rate_limited_ups = await measureRateLimitedUps(UPS, log);
   }
   if (parts.has("cache")) {
     log("the executable's start with and without V8's code cache, per runnable platform…");

@@ -1,6 +1,6 @@
 /**
- * examples/README.md, run as a reader runs it: its `sh` blocks (setup, one per example, clean-up),
- * in order, in one bash session, in a fresh copy of the repository, on the real engine. Each
+ * examples/README.md, run as a reader runs it: its `sh` blocks (setup, one per example, clean-up;
+ * the terraform example's commands are docs/terraform.md's, run by terraformDoc.test.ts), in order, in one bash session, in a fresh copy of the repository, on the real engine. Each
  * example's last `up` runs a second time and must change nothing; after the clean-up the copy
  * holds exactly the files it held before and the background processes are gone.
  *
@@ -8,18 +8,16 @@
  * 8081 and 3000 may be taken on a shared machine), and its `npm ci` line is left out because the
  * copy is installed and built already (see test/support/repoCopy.ts).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyRepository } from "../support/repoCopy";
 import { freePort } from "../support/freePort";
 import { requireEngine } from "../support/engine";
 import { shellSections, type ShellSection } from "../support/shellBlocks";
 import { ShellSession, terminalEnv } from "../support/shellSession";
-import { terraformClis } from "../support/terraformClis";
 
 const EXAMPLES = [
   "basic",
@@ -39,7 +37,7 @@ const EXAMPLES = [
 const COMPILED_ONLY = ["go", "java"];
 /** A policy pack, run over another example's stack. */
 const POLICY_PACKS = ["policy-pack"];
-/** HCL, run with tofu (and the machine's terraform): no Pulumi stack. */
+/** HCL, whose commands are docs/terraform.md's (run by e2e/terraformDoc.test.ts): no block here. */
 const TERRAFORM = ["terraform"];
 /** The examples with a stack. */
 const STACKS = EXAMPLES.filter(
@@ -52,8 +50,6 @@ const CLEAN_UP = "Clean up";
 const PORTS_LINE = /^export EMULATOR_PORT=\d+ PRODUCTION_PORT=\d+ RECEIVER_PORT=\d+(?=\s)/m;
 /** The setup's `npm ci`: already done for the copy. */
 const NPM_CI_LINE = /^npm ci(\s.*)?\n/m;
-/** The terraform section's line that puts tofu on PATH. */
-const ENGINE_TOFU_LINE = /^export PATH="\$\(npx webhook-subscriptions engine --tofu\):\$PATH"\n/m;
 /** An example's `up`, as the page writes it. */
 const UP_LINE = /^(npx webhook-subscriptions up --cwd \S+|pulumi -C \S+ up --yes) --stack \S+(\s+#.*)?$/;
 
@@ -168,8 +164,6 @@ beforeAll(async () => {
     terminalEnv({
       PULUMI_HOME: pulumiHome,
       npm_config_cache: join(root, "npm-cache"),
-      // tofu and terraform ask a server for updates unless told not to (the machine is offline).
-      CHECKPOINT_DISABLE: "1",
     }),
   );
 }, 600_000);
@@ -185,7 +179,7 @@ describe("examples/README.md", () => {
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
     expect([...examples].sort()).toEqual([...EXAMPLES].sort());
-    expect([...sections.keys()]).toEqual([SETUP, ...EXAMPLES, CLEAN_UP]);
+    expect([...sections.keys()]).toEqual([SETUP, ...EXAMPLES.filter((e) => !TERRAFORM.includes(e)), CLEAN_UP]);
   });
 
   it("setup: the emulator listens", async () => {
@@ -267,33 +261,14 @@ describe("examples/README.md", () => {
     expect(output).not.toMatch(/\[(mandatory|advisory)\]/);
   });
 
-  it("terraform: init, apply, a no-change plan, import, another no-change plan and destroy, with tofu and the machine's terraform", async () => {
-    const clis = await terraformClis();
-    const section = sections.get("terraform");
-    expect(section, 'examples/README.md has a "## terraform" section with an sh block').toBeDefined();
-    for (const cli of clis) {
-      const before = await guidsOn(ports.emulator);
-      // The page's commands as written for tofu; for terraform, the same commands with `tofu`
-      // meaning the machine's terraform (a link first on PATH, instead of the page's engine line).
-      let script = section!.script;
-      if (cli.name === "terraform") {
-        const bin = join(root, "terraform-as-tofu");
-        mkdirSync(bin, { recursive: true });
-        symlinkSync(cli.path, join(bin, "tofu"));
-        script = script.replace(ENGINE_TOFU_LINE, `export PATH="${bin}:$PATH"\n`);
-        expect(script, "the terraform run does not put tofu on PATH").not.toContain("engine --tofu");
-      }
-      // The CLIs colour their output in a terminal: the text without the colours.
-      const output = stripVTControlCharacters(await shell.run(script));
-      expect(output, cli.name).toContain("Apply complete! Resources: 2 added, 0 changed, 0 destroyed.");
-      expect(output, cli.name).toMatch(/No changes\. Your infrastructure matches the configuration\./);
-      expect(output, cli.name).toContain("Import successful!");
-      expect(output, cli.name).toContain("Destroy complete! Resources: 2 destroyed.");
-      // The write-only header value is in no state file, and nothing is left on the instance.
-      expect(output, cli.name).not.toContain("change-me");
-      expect((await guidsOn(ports.emulator)).sort(), cli.name).toEqual(before.sort());
-    }
-  }, 900_000);
+  it("terraform: no commands of its own, but docs/terraform.md's, which run this configuration", () => {
+    expect(sections.has("terraform"), "the terraform section has no sh block").toBe(false);
+    const page = readFileSync(join(repo, "examples", "README.md"), "utf8");
+    const section = page.slice(page.indexOf("\n## terraform\n"), page.indexOf("\n## Clean up\n"));
+    expect(section).toContain("](../docs/terraform.md)");
+    // docs/terraform.md's blocks copy and run this folder's configuration (e2e/terraformDoc.test.ts runs them).
+    expect(readFileSync(join(repo, "docs", "terraform.md"), "utf8")).toContain("cp examples/terraform/*.tf");
+  });
 
   it("clean-up: every stack removed, the processes stopped, the copy as it was", async () => {
     const output = await runSection(CLEAN_UP);

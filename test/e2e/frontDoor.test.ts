@@ -70,6 +70,8 @@ describe("the front door: a fresh clone, npm ci && npm start, and every command 
         const third = await freshShell("npm start", clone);
         expect(third.code, tail(third)).toBe(0);
         expect(third.stdout).toContain(`port ${port} of the embedded emulator is taken`);
+        // The emulator's move is not reported as a change out of band.
+        expect(third.stdout).toMatch(/^\[start\] the instance matches the state$/m);
         expect(third.stdout).toMatch(/^\[start\] no changes: the instance matches the program$/m);
       });
       expect(savedPort(clone)).not.toBe(port);

@@ -1,10 +1,11 @@
 /**
  * WebhookSubscription on the real engine against the emulator: the whole lifecycle, drift
- * through refresh, adoption, legacy mode, and what the state at rest may hold. The lifecycle and
- * adoption run under both emulator dialects: the spec's, and the shapes the vendor's
- * documentation shows (`vendor-docs`: enumeration names, arrays, no envelope, empty Unsubscribe
- * body, 400 for a Get of a deleted subscription), so nothing documented can break up, refresh
- * or destroy.
+ * through refresh, adoption, and what the state at rest may hold. The lifecycle and adoption run
+ * under both emulator dialects: the spec's, and the shapes the vendor's documentation shows
+ * (`vendor-docs`: enumeration names, arrays, no envelope, empty Unsubscribe body, 400 for a Get of
+ * a deleted subscription), so nothing documented can break up, refresh or destroy. Legacy mode (a
+ * change replaces, never updates) is conformance/scenarios.ts's, run on this front door by
+ * conformance/dynamicTs.test.ts.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -257,30 +258,6 @@ describe.each(["spec", "vendor-docs"] as const)("adoption (%s dialect)", (dialec
     expect(outputsOf(up, "adopted")).toMatchObject({ guid: existing.GUID, signature: existing.Signature });
     expect(await emulator.all()).toHaveLength(1);
     expect((await emulator.all())[0]!.SubscriberURL).toBe("https://hooks.example.com/catalogue");
-    await stack.destroy();
-    expect(await emulator.all()).toEqual([]);
-  });
-});
-
-describe("legacy mode", () => {
-  useDialect("spec");
-  it("replaces on any change in legacy mode", async () => {
-    desired = {
-      legacy: {
-        webhook: 0,
-        filterObjectGuid: PACKET,
-        filterObjectType: 2,
-        subscriberUrl: "https://hooks.example.com/legacy",
-      },
-    };
-    const stack = await stackFor("legacy", { "webhooks:apiVersion": "2024.1" });
-    const first = outputsOf(await stack.up(), "legacy");
-    desired.legacy = { ...desired.legacy!, subscriberUrl: "https://hooks.example.com/legacy/v2" };
-    const up = await stack.up();
-    expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
-    const now = outputsOf(up, "legacy");
-    expect(now.guid).not.toBe(first.guid);
-    expect((await emulator.all()).map((s) => s.GUID)).toEqual([now.guid]);
     await stack.destroy();
     expect(await emulator.all()).toEqual([]);
   });

@@ -1,10 +1,10 @@
 /**
  * `npm start`'s own hints, followed as printed, in a fresh copy of the repository, by a user who
  * exported their own PULUMI_CONFIG_PASSPHRASE: the printed blocks ask for it in a fresh shell
- * (never print it); a restart on a moved port reports no out-of-band change; docs/emulator.md's
- * way to change the subscriptions out of band works as written; a typo in
- * WEBHOOKS_STACK makes `--drift` refuse, creating nothing; and the "deploy elsewhere" block moves
- * the stack's subscriptions to the named instance, after which the embedded emulator is not started.
+ * (never print it); docs/emulator.md's way to change the subscriptions out of band works as
+ * written; a typo in WEBHOOKS_STACK makes `--drift` refuse, creating nothing; and the "deploy
+ * elsewhere" block moves the stack's subscriptions to the named instance, after which the embedded
+ * emulator is not started. (A restart on a moved port: frontDoor.test.ts.)
  */
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,11 +12,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { savedPort } from "../../scripts/embeddedEmulator";
 import { backendStacks } from "../../scripts/startStack";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { freshShell, type ShellResult } from "../support/freshShell";
-import { whilePortTaken } from "../support/freePort";
 import { copyRepository } from "../support/repoCopy";
 import { block, printedBlocks } from "../support/startOutput";
 import { REPO_ROOT, requireEngine } from "../support/engine";
@@ -67,21 +65,6 @@ describe("npm start's hints, followed as printed, with the passphrase from the e
     expect(inspect.code, tail(inspect)).toBe(0);
     expect(inspect.stdout).toContain("ordersSignature");
   });
-
-  it(
-    "npm start with the saved port taken: the emulator's move is not reported as a change out of band",
-    async () => {
-      const port = savedPort(copy)!;
-      await whilePortTaken(port, async () => {
-        const moved = await npmStart();
-        expect(moved.code, tail(moved)).toBe(0);
-        expect(moved.stdout).toContain(`port ${port} of the embedded emulator is taken`);
-        expect(moved.stdout).toMatch(/^\[start\] the instance matches the state$/m);
-        expect(moved.stdout).toMatch(/^\[start\] no changes: the instance matches the program$/m);
-      });
-    },
-    SLOW,
-  );
 
   it(
     "docs/emulator.md's out-of-band block, run as written: --drift reports the change, npm start puts it back",

@@ -21,6 +21,7 @@ import { requireTofu } from "../support/terraformClis";
 const PORT_LINE = /^export EMULATOR_PORT=\d+(?=\s)/m;
 
 let root: string;
+let repo: string;
 let home: string;
 let shell: ShellSession;
 let blocks: ShellSection[];
@@ -31,7 +32,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "terraform-doc-"));
   home = join(root, "home");
   mkdirSync(home);
-  const repo = join(root, "repo");
+  repo = join(root, "repo");
   await copyRepository(repo);
   port = await freePort();
   blocks = shellBlocks(readFileSync(join(repo, "docs", "terraform.md"), "utf8"));
@@ -96,7 +97,13 @@ it("the write-only header value is not in the state", async () => {
   expect(state).not.toContain("change-me");
 }, 120_000);
 
-it("import by GUID on the command line, then nothing to change", async () => {
+it("import by GUID on the command line, as the registry page prints it (import.sh), then nothing to change", async () => {
+  // The registry page's import example (examples/terraform/import.sh) is run here, as this page's line.
+  const command = readFileSync(join(repo, "examples", "terraform", "import.sh"), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !line.startsWith("#"));
+  const block = blocks.find((b) => b.heading === "Import")!.script.split("\n");
+  for (const line of command) expect(block, "docs/terraform.md's Import block runs import.sh's line").toContain(line);
   const output = await section("Import");
   expect(output).toContain("Import successful!");
   expect(output).toContain("No changes.");
