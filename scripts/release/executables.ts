@@ -15,16 +15,7 @@
  * the windows ones have none. The darwin executables are then signed ad hoc (sign.ts).
  */
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  closeSync,
-  copyFileSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
