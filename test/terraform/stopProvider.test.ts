@@ -7,38 +7,21 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { pluginSchema } from "../../provider/native/schema";
 import { RESOURCE_TYPE, SUBSCRIPTIONS_DATA_SOURCE } from "../../provider/terraform/names";
 import { terraformProvider } from "../../provider/terraform/provider";
 import { objectType, terraformSchema } from "../../provider/terraform/schema";
 import { fromMsgpack, toMsgpack, type Value } from "../../provider/terraform/values/codec";
-import { readSchemaDeclarations } from "../../scripts/schemaDeclarations";
 import { useEmulator } from "../support/emulatorHarness";
-
-type Response = {
-  diagnostics?: Array<{ summary?: string; detail?: string }>;
-  new_state?: { msgpack?: Buffer };
-};
+import { callService as call, type ServiceResponse, testPluginSchema } from "../support/tfpluginService";
 
 // One token, then one every 1000 s: every request after the first is refused with 429.
 const RATE_LIMIT = { requestsPerSecond: 0.001, burst: 1 };
 const emulator = useEmulator({ rateLimit: RATE_LIMIT });
 let schema: string;
 
-// readSchemaDeclarations runs the TypeScript compiler: seconds on a loaded machine.
 beforeAll(() => {
-  schema = JSON.stringify(pluginSchema("0.0.0-test", readSchemaDeclarations()));
+  schema = testPluginSchema();
 }, 60_000);
-
-/** Calls one method the way the gRPC server does. */
-function call(service: grpc.UntypedServiceImplementation, method: string, request: object): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const handler = service[method] as grpc.handleUnaryCall<object, Response>;
-    handler({ request } as grpc.ServerUnaryCall<object, Response>, (err, response) =>
-      err ? reject(err) : resolve(response!),
-    );
-  });
-}
 
 const PLANNED = {
   webhook: "PacketCreated",
@@ -64,7 +47,7 @@ function resourceValues(): { type: ReturnType<typeof objectType>; msgpack: (valu
 }
 
 /** Creates PLANNED through `service`. */
-function applyCreate(service: grpc.UntypedServiceImplementation): Promise<Response> {
+function applyCreate(service: grpc.UntypedServiceImplementation): Promise<ServiceResponse> {
   const { msgpack } = resourceValues();
   return call(service, "ApplyResourceChange", {
     type_name: RESOURCE_TYPE,
@@ -77,7 +60,7 @@ function applyCreate(service: grpc.UntypedServiceImplementation): Promise<Respon
 /** Sends StopProvider once `pending` is backing off; its response, or "still running" 5 s later, and how long it took. */
 async function stopDuring(
   service: grpc.UntypedServiceImplementation,
-  pending: Promise<Response>,
+  pending: Promise<ServiceResponse>,
 ): Promise<{ said: string; ms: number }> {
   // Let it meet a 429 and start backing off (the first backoffs are short; later ones grow to 10 s).
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -85,7 +68,7 @@ async function stopDuring(
   await call(service, "StopProvider", {});
   const response = await Promise.race([
     pending,
-    new Promise<Response>((resolve) =>
+    new Promise<ServiceResponse>((resolve) =>
       setTimeout(() => resolve({ diagnostics: [{ summary: "still running" }] }), 5000),
     ),
   ]);

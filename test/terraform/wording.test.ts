@@ -4,34 +4,21 @@
  * `retry_deadline_ms`, never a Pulumi command or stack-config key. Driven through the tfplugin6
  * service object, as the gRPC server calls it.
  */
-import type * as grpc from "@grpc/grpc-js";
 import { beforeAll, expect, it } from "vitest";
-import { pluginSchema } from "../../provider/native/schema";
 import { RESOURCE_TYPE } from "../../provider/terraform/names";
 import { terraformProvider } from "../../provider/terraform/provider";
 import { objectType, terraformSchema } from "../../provider/terraform/schema";
 import { toMsgpack, type Value } from "../../provider/terraform/values/codec";
-import { readSchemaDeclarations } from "../../scripts/schemaDeclarations";
 import { useEmulator } from "../support/emulatorHarness";
-
-type Response = { diagnostics?: Array<{ summary?: string; detail?: string }> };
+import { callService as call, testPluginSchema } from "../support/tfpluginService";
 
 // One token, then one every 1000 s: every request after the first is refused with 429.
 const emulator = useEmulator({ rateLimit: { requestsPerSecond: 0.001, burst: 1 } });
 let schema: string;
 
 beforeAll(() => {
-  schema = JSON.stringify(pluginSchema("0.0.0-test", readSchemaDeclarations()));
+  schema = testPluginSchema();
 }, 60_000);
-
-function call(service: grpc.UntypedServiceImplementation, method: string, request: object): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const handler = service[method] as grpc.handleUnaryCall<object, Response>;
-    handler({ request } as grpc.ServerUnaryCall<object, Response>, (err, response) =>
-      err ? reject(err) : resolve(response!),
-    );
-  });
-}
 
 it("an apply that gives up on 429s names -parallelism and retry_deadline_ms, nothing of Pulumi's", async () => {
   await emulator.all(); // the bucket's one token
