@@ -8,6 +8,7 @@
  * stdout and stderr in files, as Node.js under wine needs.
  */
 import { spawn } from "node:child_process";
+import { X509Certificate } from "node:crypto";
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -126,8 +127,7 @@ async function terraformLaunch(
   pluginDir: string,
 ) {
   const [, , , address, , certificate] = line.split("|");
-  const der = Buffer.from(certificate!, "base64");
-  const serverPem = `-----BEGIN CERTIFICATE-----\n${der.toString("base64")}\n-----END CERTIFICATE-----\n`;
+  const serverPem = new X509Certificate(Buffer.from(certificate!, "base64")).toString();
   const credentials = grpc.credentials.createSsl(
     Buffer.from(serverPem),
     Buffer.from(client.privateKeyPem),
