@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { RunOrder } from "./test/support/runOrder.mjs";
 
 export default defineConfig({
   test: {
@@ -8,9 +9,10 @@ export default defineConfig({
     reporters: ["default", ["json", { outputFile: ".work/test-results.json" }]],
     // Three files at a time in both projects, one pool, on 2 cores: an end-to-end file leaves a core
     // idle while it waits on the engine's processes, and with two files a cold CI run kept the
-    // cores 167% busy of 200% (57 min). The projects run in name order, so the long end-to-end files
-    // start first and unit files fill the tail.
+    // cores 167% busy of 200% (57 min).
     maxWorkers: 3,
+    // End-to-end files first, one that builds the run's release ahead of the rest (support/runOrder.ts).
+    sequence: { sequencer: RunOrder },
     projects: [
       {
         extends: true,

@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createVitest } from "vitest/node";
+import { REPO_ROOT } from "./support/engine";
+
+const needsRelease = (file: string) => readFileSync(file, "utf8").includes("sharedRelease()");
+
+describe("the run's order (support/runOrder.mts)", () => {
+  it("starts one release file first, the files needing no release next, the other release files after them, unit files last", async () => {
+    const vitest = await createVitest("test", {
+      watch: false,
+      root: REPO_ROOT,
+      config: join(REPO_ROOT, "vitest.config.mts"),
+    });
+    try {
+      const specs = await vitest.globTestSpecifications();
+      const Sequencer = vitest.config.sequence.sequencer;
+      const sorted = await new Sequencer(vitest).sort(specs);
+      const kinds = sorted.map((spec) =>
+        spec.project.name !== "e2e" ? "unit" : needsRelease(spec.moduleId) ? "release" : "e2e",
+      );
+      const releaseFiles = kinds.filter((kind) => kind === "release").length;
+      expect(releaseFiles).toBeGreaterThan(1);
+      expect(kinds).toEqual([
+        "release",
+        ...kinds.slice(1).filter((kind) => kind === "e2e"),
+        ...Array<string>(releaseFiles - 1).fill("release"),
+        ...kinds.filter((kind) => kind === "unit"),
+      ]);
+      expect(sorted).toHaveLength(specs.length);
+    } finally {
+      await vitest.close();
+    }
+  });
+});
