@@ -6,9 +6,10 @@
  * After every pass the service must hold exactly what the state records: no duplicate, no orphan,
  * no field astray.
  *
- * Seeds: CHAOS_SEEDS="1,2,3" (default "1,2"). A seed makes the fault draws repeatable; the order
- * of concurrent requests is not, so a seed reproduces the mix of faults, not every interleaving.
- * The seed is in every test name.
+ * Seeds: CHAOS_SEEDS="1,2,3" (default "1": a second seed cost a cold CI run 85 s, and every pass
+ * of one already draws every kind of fault). A seed makes the fault draws repeatable; the order of
+ * concurrent requests is not, so a seed reproduces the mix of faults, not every interleaving. The
+ * seed is in every test name.
  */
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -21,7 +22,7 @@ import { compareFleet, describeComparison, fleet, fleetProgram } from "../suppor
 import { startTokenProxy, type TokenProxy } from "../support/tokenProxy";
 
 const COUNT = 100;
-const SEEDS = (process.env.CHAOS_SEEDS ?? "1,2").split(",").map((s) => Number(s.trim()));
+const SEEDS = (process.env.CHAOS_SEEDS ?? "1").split(",").map((s) => Number(s.trim()));
 /** Token lifetime: the client renews it before expiry at least once per pass. */
 const TOKEN_TTL_SECONDS = 10;
 
