@@ -213,16 +213,55 @@ function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
 
 const KNOWN_ARGUMENTS = Object.keys(FIELDS).join(", ");
 
+/** What checkInputs finds: the normalised inputs, or one failure per bad field. */
+export interface CheckedInputs {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+}
+
+/**
+ * The results for the inputs checked last, by `recentKey`: Terraform and OpenTofu check one
+ * configuration again in each call of a resource (validate, plan, apply), and the schema and the
+ * URL parsing were 11% of the provider's CPU in a 500-subscription apply (docs/benchmarks.md).
+ */
+const recent = new Map<string, CheckedInputs>();
+const RECENT_LIMIT = 256;
+
+/** A key for inputs whose values are all plain (a string, a finite number, a boolean or null); else none. */
+function recentKey(args: Record<string, unknown>): string | undefined {
+  const entries = Object.entries(args);
+  for (const [, value] of entries) {
+    const plain =
+      value === null ||
+      typeof value === "string" ||
+      typeof value === "boolean" ||
+      (typeof value === "number" && Number.isFinite(value) && !Object.is(value, -0));
+    if (!plain) return undefined;
+  }
+  return JSON.stringify(entries);
+}
+
 /**
  * Validates and normalises raw inputs: parse with the schema, then one failure per bad field.
  * Unknown values (preview) pass through untouched and the rules that depend on them are skipped.
+ * Each call gets its own copy of the result.
  */
-export function checkInputs(raw: Record<string, unknown>): {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-} {
+export function checkInputs(raw: Record<string, unknown>): CheckedInputs {
   // The engine's own property: it carries the provider module, not an argument.
   const { __provider: _provider, ...args } = raw;
+  const key = recentKey(args);
+  let checked = key === undefined ? undefined : recent.get(key);
+  if (!checked) {
+    checked = parseInputs(args);
+    if (key !== undefined) {
+      if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value!);
+      recent.set(key, checked);
+    }
+  }
+  return { inputs: { ...checked.inputs }, failures: checked.failures.map((failure) => ({ ...failure })) };
+}
+
+function parseInputs(args: Record<string, unknown>): CheckedInputs {
   const parsed = SubscriptionInputSchema.safeParse(args, { error: messageFor });
   if (parsed.success)
     return {

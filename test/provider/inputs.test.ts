@@ -98,3 +98,25 @@ describe("the input type derived from the schema", () => {
     }>();
   });
 });
+
+describe("check remembers recent inputs", () => {
+  it("gives the same result for the same inputs again, each call its own copy", () => {
+    const raw = valid({ customHeader: "X Team", customHeaderValue: SECRET });
+    const first = checkInputs(raw);
+    first.inputs.customHeader = "changed by a caller";
+    const second = checkInputs({ ...raw });
+    expect(second.inputs.customHeader).toBe("X-Team");
+    expect(second).toEqual({ ...first, inputs: { ...first.inputs, customHeader: "X-Team" } });
+  });
+
+  it("tells apart inputs that only look alike: a number and its string, a failure and a pass", () => {
+    const asNumber = checkInputs(valid({ filterObjectType: 2 }));
+    const asString = checkInputs(valid({ filterObjectType: "2" }));
+    expect(asNumber.failures).toEqual([]);
+    expect(asString.failures.map((f) => f.property)).toEqual(["filterObjectType"]);
+    expect(checkInputs(valid({ filterObjectType: 2 })).failures).toEqual([]);
+    const failed = checkInputs(valid({ subscriberUrl: "not a url" }));
+    failed.failures[0]!.reason = "changed by a caller";
+    expect(checkInputs(valid({ subscriberUrl: "not a url" })).failures[0]!.reason).toMatch(/subscriberUrl/);
+  });
+});
