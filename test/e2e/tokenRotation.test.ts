@@ -80,11 +80,12 @@ describe("rotated in stack config (`pulumi config set --secret webhooks:token`)"
     [oldToken, newToken] = [await issueToken(setting.service.url), await issueToken(setting.service.url)];
     await pulumi(["stack", "init"]);
     await pulumi(["config", "set", "webhooks:baseUrl", setting.service.url]);
-    await pulumi(["config", "set", "--secret", "webhooks:token", oldToken]);
+    // `--`: an issued token may begin with "-" (base64url), which pulumi would read as a flag.
+    await pulumi(["config", "set", "--secret", "webhooks:token", "--", oldToken]);
     await pulumi(["config", "set", "--secret", "headerValue", HEADER_VALUE]);
     expect((await pulumi(["up", "--yes"])).stdout).toMatch(/\+ 5 created/);
     await revoke(oldToken);
-    await pulumi(["config", "set", "--secret", "webhooks:token", newToken]);
+    await pulumi(["config", "set", "--secret", "webhooks:token", "--", newToken]);
   }, 600_000);
 
   it("the drift review uses the new token: in sync (its refresh preview runs the program when the state's is refused)", async () => {
