@@ -71,8 +71,9 @@ describe("rotated in stack config (`pulumi config set --secret webhooks:token`)"
   let dir: string;
   let oldToken: string;
   let newToken: string;
+  // The stack before any `--`, which ends the flags.
   const pulumi = (args: string[], expected = 0) =>
-    run("pulumi", [...args, "--stack", "config"], dir, setting.env, expected);
+    run("pulumi", ["--stack", "config", ...args], dir, setting.env, expected);
 
   beforeAll(async () => {
     await setting.service.reset();
