@@ -11,7 +11,7 @@ export default defineConfig({
     // idle while it waits on the engine's processes, and with two files a cold CI run kept the
     // cores 167% busy of 200% (57 min).
     maxWorkers: 3,
-    // End-to-end files first, one that builds the run's release ahead of the rest (support/runOrder.ts).
+    // End-to-end files first, one that builds the run's release ahead of the rest (test/support/runOrder.mts).
     sequence: { sequencer: RunOrder },
     projects: [
       {

@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createVitest } from "vitest/node";
 import { REPO_ROOT } from "./support/engine";
-
-const needsRelease = (file: string) => readFileSync(file, "utf8").includes("sharedRelease()");
+import { needsRelease } from "./support/runOrder.mjs";
 
 describe("the run's order (support/runOrder.mts)", () => {
   it("starts one release file first, the files needing no release next, the other release files after them, unit files last", async () => {
@@ -18,7 +16,7 @@ describe("the run's order (support/runOrder.mts)", () => {
       const Sequencer = vitest.config.sequence.sequencer;
       const sorted = await new Sequencer(vitest).sort(specs);
       const kinds = sorted.map((spec) =>
-        spec.project.name !== "e2e" ? "unit" : needsRelease(spec.moduleId) ? "release" : "e2e",
+        spec.project.name !== "e2e" ? "unit" : needsRelease(spec) ? "release" : "e2e",
       );
       const releaseFiles = kinds.filter((kind) => kind === "release").length;
       expect(releaseFiles).toBeGreaterThan(1);

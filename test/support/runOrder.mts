@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** Whether `spec`'s file waits for the run's release. */
-function needsRelease(spec: TestSpecification): boolean {
+export function needsRelease(spec: TestSpecification): boolean {
   return readFileSync(spec.moduleId, "utf8").includes("sharedRelease()");
 }
 
