@@ -30,7 +30,7 @@ export function coOwnedSubscriptions(
     );
     if (also.length === 0) continue;
     const owners = [{ stack: reviewed.stack, urn: own.urn, name: own.name }, ...also];
-    found.push({ guid: own.guid, owners, advice: advice(own.guid, owners) });
+    found.push({ guid: own.guid, owners, advice: coOwnershipAdvice(own.guid, owners) });
   }
   return found.sort((a, b) => a.guid.localeCompare(b.guid));
 }
@@ -50,7 +50,7 @@ function forgetCommand(owner: SubscriptionOwner): string {
 }
 
 /** What to do: keep it with one owner; the others forget it and create their own. */
-function advice(guid: string, owners: CoOwnedSubscription["owners"]): string {
+export function coOwnershipAdvice(guid: string, owners: CoOwnedSubscription["owners"]): string {
   const [keeper, ...rest] = owners;
   return (
     `${guid} is recorded by ${owners.map(ownerName).join(" and ")}: a destroy of either unsubscribes it for both. ` +

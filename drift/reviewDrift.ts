@@ -99,6 +99,14 @@ export interface ReviewDriftOptions {
    * count as managed, and one the stack records too is co-owned. @default []
    */
   readonly terraformStates?: readonly TerraformState[];
+  /**
+   * Called with each instance's live subscriptions as listed, so that a review of several sources
+   * (drift/review/) lists each instance once.
+   */
+  readonly onListed?: (
+    instance: { readonly baseUrl: string; readonly apiVersion: string },
+    live: readonly Subscription[],
+  ) => void;
 }
 
 /** Explains the legacy outcome; `webhook-subscriptions drift` exits 1 on it (docs/drift.md). */
@@ -213,6 +221,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
         }),
       );
       const lists = results.map((r) => r.subscriptions);
+      instances.forEach((i, n) => options.onListed?.(i.settings, lists[n]!));
       progress(
         `${plural(
           lists.reduce((n, l) => n + l.length, 0),

@@ -1,0 +1,109 @@
+/**
+ * A Pulumi stack as a source of the review: `reviewDrift` (drift/reviewDrift.ts) reads its state,
+ * refreshes it in a preview and, unless `--state-only`, previews its program, all through the
+ * team's `pulumi`; this turns its report into what every source says (source.ts): the
+ * subscriptions the stack claims, and what its own engine found about them.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import type { DriftReport, ManagedSubscription, ProgramDifference } from "../report";
+import type { FieldFinding, FindingLocation, SourceRef, SourceSummary } from "../review/model";
+import type { Claim, Observation, SourceResult } from "./source";
+
+/** The stack `name` of the project in `workDir`, as findings name it (paths relative to `cwd`). */
+export function stackRef(name: string, workDir: string, cwd: string): SourceRef {
+  return { kind: "pulumi-stack", name, file: relativeFile(join(workDir, "Pulumi.yaml"), cwd) };
+}
+
+/** `file` relative to `cwd`, with `/` separators, as SARIF and people read it. */
+export function relativeFile(file: string, cwd: string): string {
+  return relative(cwd, file).split(sep).join("/") || ".";
+}
+
+/**
+ * Where a resource is declared: in a YAML program, the line of `<name>:` under Pulumi.yaml's
+ * `resources`; for other languages the project file itself (a program's source is not parsed).
+ */
+function declaringLine(projectFile: string): (name: string) => number | undefined {
+  let lines: string[] | undefined;
+  return (name) => {
+    lines ??= existsSync(projectFile) ? readFileSync(projectFile, "utf8").split("\n") : [];
+    const at = lines.findIndex((line) => line.replace(/["']/g, "").trimEnd() === `  ${name}:`);
+    return at < 0 ? undefined : at + 1;
+  };
+}
+
+/** The stack's review as a source: its claims and observations, from its own report. */
+export function stackSource(report: DriftReport, ref: SourceRef, workDir: string): SourceResult {
+  const lineOf = declaringLine(join(workDir, "Pulumi.yaml"));
+  const location = (name: string): FindingLocation => {
+    const line = lineOf(name);
+    return line === undefined ? { file: ref.file } : { file: ref.file, line };
+  };
+  const claims: Claim[] = report.managed.map((m) => ({ guid: m.guid, address: m.urn, location: location(m.name) }));
+  const observations: Observation[] = [
+    ...report.managed.flatMap((m) => stateObservation(m, location(m.name))),
+    ...report.differsFromProgram.map((d) => programObservation(d, report.stack, location(d.name))),
+  ];
+  const summary: SourceSummary = {
+    source: ref,
+    comparison: report.comparison,
+    status: report.status === "error" ? "error" : report.status === "undetermined" ? "undetermined" : "reviewed",
+    claimed: report.managed.length,
+    ...(report.reason ? { reason: report.reason } : {}),
+    ...(report.error ? { error: report.error } : {}),
+  };
+  const instances = (report.instances ?? (report.instance ? [report.instance] : []))
+    .filter((i): i is typeof i & { baseUrl: string } => i.baseUrl !== null)
+    .map((i) => ({ baseUrl: i.baseUrl, apiVersion: i.apiVersion }));
+  return { summary, claims, observations, instances, stackReport: report, notes: report.notes };
+}
+
+function stateObservation(m: ManagedSubscription, location: FindingLocation): Observation[] {
+  if (m.status === "deleted")
+    return [
+      {
+        class: "deleted",
+        address: m.urn,
+        guid: m.guid,
+        fields: [],
+        message: `${m.name} (${m.guid}) is recorded in the state but no longer exists on the instance.`,
+        location,
+      },
+    ];
+  if (m.status !== "changed") return [];
+  const fields: FieldFinding[] = m.changes.map((c) =>
+    c.secret ? { field: c.field, secret: true } : { field: c.field, secret: false, recorded: c.state, live: c.live },
+  );
+  return [
+    {
+      class: "differs-from-state",
+      address: m.urn,
+      guid: m.guid,
+      fields,
+      message: `${m.name} (${m.guid}) differs from the state in ${m.changes.map((c) => c.field).join(", ")}.`,
+      location,
+    },
+  ];
+}
+
+function programObservation(d: ProgramDifference, stack: string, location: FindingLocation): Observation {
+  const fields: FieldFinding[] = d.changes.map((c) =>
+    c.secret ? { field: c.field, secret: true } : { field: c.field, secret: false, declared: c.declared, live: c.live },
+  );
+  const what =
+    d.action === "create"
+      ? "is declared by the program but does not exist on the instance"
+      : d.action === "delete"
+        ? "exists and is recorded, but the program no longer declares it"
+        : `differs from the program in ${d.changes.map((c) => c.field).join(", ")} (\`pulumi up\` would ${d.action} it)`;
+  return {
+    class: "differs-from-program",
+    address: d.urn,
+    guid: d.guid,
+    fields,
+    message: `${d.name}${d.guid ? ` (${d.guid})` : ""} ${what}.`,
+    advice: `Run \`pulumi up --stack ${stack}\` to apply the program, or change the program to the live values.`,
+    location,
+  };
+}
