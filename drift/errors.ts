@@ -22,6 +22,14 @@ export const DriftErrorCode = {
   ProgramPreviewFailed: "PROGRAM_PREVIEW_FAILED",
   /** The refresh preview left a managed subscription unreported. */
   RefreshIncomplete: "REFRESH_INCOMPLETE",
+  /** `--terraform <dir>` names no initialised Terraform/OpenTofu working directory. */
+  TerraformDirectory: "TERRAFORM_DIRECTORY",
+  /** Neither `tofu` nor `terraform` is on PATH, or `--terraform-cli` names no executable. */
+  TerraformCliMissing: "TERRAFORM_CLI_MISSING",
+  /** The directory's plan (or its `show -json`) failed. */
+  TerraformPlanFailed: "TERRAFORM_PLAN_FAILED",
+  /** `--terraform-state <file>` cannot be read as a state. */
+  TerraformState: "TERRAFORM_STATE",
   /** Something not foreseen; the message says what. */
   Unexpected: "UNEXPECTED",
 } as const;
