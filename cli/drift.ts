@@ -1,130 +1,200 @@
 /**
- * `webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
- * [--policy <file.json>] [--terraform-state <file> …] [--state-only] [--cwd <dir>] [--format md|json]`: reviews the drift of one stack, or of several
- * stacks sharing instances, against their state and (unless --state-only) their program. The report alone goes to stdout; progress and errors go to stderr.
- * Exit 0: no drift. 2: drift (unmanaged subscriptions included), or with --policy a broken
- * mandatory rule. 1: error (a bad policy file too), or drift cannot be
- * determined (legacy API). With several stacks, the worst of them.
+ * `webhook-subscriptions drift`: reviews any mix of sources in one report — Pulumi stacks
+ * (`--stack`), Terraform/OpenTofu working directories (`--terraform`) and state files
+ * (`--terraform-state`) — against the live instances, without applying or writing anything
+ * (drift/review/). The report goes to stdout in `--format`, and to each `--report` file in the
+ * format its extension names; progress and errors go to stderr.
+ * Exit 0: no drift. 2: drift (with `--baseline`: a new finding), or a broken mandatory `--policy`
+ * rule. 1: error, or drift cannot be determined (legacy API). Bad input exits 1 before anything
+ * is read from an instance.
  */
-import { resolve } from "node:path";
-import {
-  DriftError,
-  EXIT_CODE,
-  errorReport,
-  formatReport,
-  FORMATS,
-  reviewDrift,
-  type DriftReport,
-  type Format,
-  type ReportError,
-} from "../drift";
-import { toDriftError } from "../drift/errors";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, extname, resolve } from "node:path";
+import { EXIT_CODE, reviewDrift, type DriftReport } from "../drift";
+import { DriftError, toDriftError } from "../drift/errors";
 import { invalidIgnoreRule } from "../drift/ignore";
 import { readPolicyFile } from "../drift/policy";
-import { readTerraformState, type TerraformState } from "../drift/terraformState";
+import { errorReport } from "../drift/report";
+import { EXTENSIONS, FORMATS, render, type Format } from "../drift/render";
+import { readBaseline } from "../drift/review/baseline";
+import { readIgnoreFile } from "../drift/review/ignoreFile";
+import type { IgnoreEntry } from "../drift/review/model";
+import { reviewSources, type StackReader, type TerraformReader } from "../drift/review/reviewSources";
+import { stackRef, stackSource } from "../drift/sources/pulumiStack";
+import type { SourceResult } from "../drift/sources/source";
+import {
+  checkTerraformDirectory,
+  findTerraformCli,
+  reviewTerraformDirectory,
+  type TerraformCli,
+} from "../drift/sources/terraformDirectory";
+import { reviewTerraformStateFile } from "../drift/sources/terraformStateFile";
 import type { PolicySettings } from "../policy/settings";
 import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
 
-const USAGE = `usage: webhook-subscriptions drift --stack <name> [--stack <other> …] [--ignore <guid|url-prefix> …]
-                                    [--policy <file.json>] [--terraform-state <file> …] [--state-only]
-                                    [--cwd <program directory>] [--format md|json]
+const USAGE = `usage: webhook-subscriptions drift [--stack <name> …] [--terraform <dir> …] [--terraform-state <file> …]
+                                    [--cwd <program directory>] [--state-only] [--terraform-cli <path>]
+                                    [--format md|json|sarif|junit|html] [--report <file> …]
+                                    [--baseline <previous.json>] [--ignore-file <file.json>] [--ignore <guid|url-prefix> …]
+                                    [--policy <file.json>]
 
-Compares the WebhookSubscriptions the instance holds with what the stack's state records and with
-what its program declares (a preview with a refresh), without applying or writing anything.
-Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
-  --stack   the stack to review (\`pulumi stack ls\` lists them). Repeat it for stacks sharing an
-            instance: each is reviewed, and "unmanaged" means managed by none of them
-  --ignore  a subscription GUID or subscriber-URL prefix (http:// or https://) managed elsewhere,
-            left out of "unmanaged"; repeatable
+Reviews any mix of sources in one report: what the instances hold against what each source's state
+records and what its program or configuration declares, without applying or writing anything.
+Name at least one source. Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
+Sources (each repeatable):
+  --stack   a Pulumi stack of the project in --cwd (\`pulumi stack ls\` lists them): its state, a
+            refresh preview, and a preview of its program through the team's \`pulumi\`
+  --terraform  an initialised Terraform/OpenTofu working directory: its state and configuration,
+            through one plan that is never applied and writes no state (tofu on PATH, else terraform)
+  --terraform-state  a state file (format 4) or \`tofu show -json\`'s output: state only
+Findings: differs from the state, differs from the program/configuration, deleted out of band,
+unmanaged (claimed by no source), co-owned (claimed twice), pending create, policy.
+  --cwd     the Pulumi program directory, holding Pulumi.yaml (default: the current directory)
+  --state-only  compare with the state alone: no program runs, a Terraform plan is -refresh-only
+  --terraform-cli  the tofu or terraform executable to plan with (default: tofu, else terraform, on PATH)
+  --format  md (default), json, sarif, junit or html, on stdout
+  --report  also write the report to a file, in the format of its extension: .md .json .sarif
+            .xml (JUnit) .html; repeatable
+  --baseline  an earlier --format json report: each finding is new or known; exit 2 only for a new one
+  --ignore-file  exceptions: [{"match": "<guid|url-prefix>", "reason": "…", "owner": "…", "expires": "YYYY-MM-DD"}];
+            an expired entry suppresses nothing, and expired and stale entries are reported
+  --ignore  a GUID or subscriber-URL prefix (http:// or https://) to leave out, for one-off use; repeatable
   --policy  policy settings (JSON, as WebhookGuard takes them; docs/policy.md): every live subscription
-            on the instance, managed or not, is held to the rules; a broken mandatory rule exits 2
-  --terraform-state  a Terraform/OpenTofu state: a state file (format 4) or \`tofu show -json\`'s
-            output. Its webhooks_subscription resources count as managed, not unmanaged; one the
-            stack records too is reported as co-owned; repeatable
-  --state-only  compare with the state alone, without running the program: for a machine without
-            the program's toolchain. A \`pulumi refresh\` copies live values into the state, so
-            this review no longer sees them; the report says which comparison it made
-  --cwd     the program directory, holding Pulumi.yaml (default: the current directory)
-  --format  md (default) or json (a JSON array, one report per stack, when several stacks are named)
-With several stacks, the reports are printed one after the other and the exit code is the worst.
-The backend and the passphrase come from the environment, as for \`pulumi\` (PULUMI_BACKEND_URL,
-PULUMI_CONFIG_PASSPHRASE), else from Pulumi.yaml's backend.url or the CLI's login.`;
+            the stacks reach is held to the rules; a broken mandatory rule exits 2
+Stacks: the backend and passphrase come from the environment, as for \`pulumi\` (PULUMI_BACKEND_URL,
+PULUMI_CONFIG_PASSPHRASE), else Pulumi.yaml's backend.url or the CLI's login; the instance from the
+stack's config. Terraform sources: the instance and credentials from the provider's own variables
+(WEBHOOKS_BASE_URL, WEBHOOKS_TOKEN, …) or the provider block.`;
 
-/** What a drift command line asks for. */
-export interface DriftArgs {
-  readonly stackName: string;
-  /** Further `--stack`s sharing the instances: each is reviewed, with the others counting as managed. */
-  readonly otherStacks: readonly string[];
-  /** `--ignore` rules: GUIDs or subscriber-URL prefixes. */
-  readonly ignore: readonly string[];
-  /** Absolute program directory. */
-  readonly workDir: string;
+/** A `--report` file: as given, absolute, and its format. */
+export interface ReportFile {
+  readonly file: string;
+  readonly path: string;
   readonly format: Format;
-  /** `--policy`: the settings file as given, and its checked settings. */
-  readonly policy?: { readonly file: string; readonly settings: PolicySettings };
-  /** `--state-only`: compare with the state alone, without running the program. */
-  readonly stateOnly: boolean;
-  /** `--terraform-state` files, read: their subscriptions count as managed. */
-  readonly terraformStates: readonly TerraformState[];
 }
 
-/** Parses and checks the drift flags; "help" when help was asked for. */
+/** What a drift command line asks for, checked: every file read, every directory checked. */
+export interface DriftArgs {
+  readonly stacks: readonly string[];
+  /** Absolute program directory. */
+  readonly workDir: string;
+  /** `--terraform` directories: as given, absolute. */
+  readonly terraformDirs: readonly { readonly dir: string; readonly absDir: string }[];
+  /** The CLI the directories are planned with; absent without `--terraform`. */
+  readonly terraformCli?: TerraformCli;
+  /** `--terraform-state` files, read. */
+  readonly terraformStates: readonly SourceResult[];
+  readonly stateOnly: boolean;
+  readonly format: Format;
+  readonly reports: readonly ReportFile[];
+  readonly ignore: readonly string[];
+  readonly ignoreEntries: readonly IgnoreEntry[];
+  readonly baseline?: { readonly file: string; readonly fingerprints: ReadonlySet<string> };
+  readonly policy?: { readonly file: string; readonly settings: PolicySettings };
+  /** Where the command was typed: locations are relative to it. */
+  readonly cwd: string;
+}
+
+/** Runs `read`, turning its error into a usage error (exit 1, the usage after the message). */
+function checked<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** Parses and checks the drift flags; "help" when help was asked for. Nothing here reaches an instance. */
 export function parseDriftArgs(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-  cwd = process.cwd(),
+  processCwd = process.cwd(),
 ): DriftArgs | "help" {
   const values = parseFlags(
     argv,
     {
       stack: { type: "string", multiple: true },
+      terraform: { type: "string", multiple: true },
+      "terraform-state": { type: "string", multiple: true },
+      "terraform-cli": { type: "string" },
       ignore: { type: "string", multiple: true },
+      "ignore-file": { type: "string" },
+      baseline: { type: "string" },
       cwd: { type: "string" },
       format: { type: "string" },
+      report: { type: "string", multiple: true },
       policy: { type: "string" },
       "state-only": { type: "boolean" },
-      "terraform-state": { type: "string", multiple: true },
     },
     USAGE,
   );
   if (values === "help") return "help";
-  const [stackName, ...otherStacks] = listFlag(values, "stack");
-  if (!stackName)
-    throw new UsageError(`--stack is required: name the stack to review (\`pulumi stack ls\` lists them).\n${USAGE}`);
-  const repeated = otherStacks.find((name, i) => name === stackName || otherStacks.indexOf(name) !== i);
-  if (repeated !== undefined)
-    throw new UsageError(`--stack ${JSON.stringify(repeated)} is given twice: name each stack once.\n${USAGE}`);
+  const cwd = env.INIT_CWD || processCwd;
+  const at = (file: string) => resolve(cwd, file);
+  const stacks = listFlag(values, "stack");
+  const dirs = listFlag(values, "terraform");
+  const states = listFlag(values, "terraform-state");
+  if (stacks.length + dirs.length + states.length === 0)
+    throw new UsageError(
+      "Name at least one source: --stack <name> (a Pulumi stack; `pulumi stack ls` lists them), " +
+        `--terraform <dir> (a Terraform/OpenTofu working directory) or --terraform-state <file>.\n${USAGE}`,
+    );
+  for (const [flag, list] of [
+    ["--stack", stacks],
+    ["--terraform", dirs],
+    ["--terraform-state", states],
+  ] as const) {
+    const repeated = list.find((name, i) => list.indexOf(name) !== i);
+    if (repeated !== undefined)
+      throw new UsageError(`${flag} ${JSON.stringify(repeated)} is given twice: name each source once.\n${USAGE}`);
+  }
   const format = stringFlag(values, "format") ?? "md";
   if (!(FORMATS as readonly string[]).includes(format))
-    throw new UsageError(`--format must be md or json, got: ${JSON.stringify(format)}.\n${USAGE}`);
+    throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got: ${JSON.stringify(format)}.\n${USAGE}`);
+  const reports = listFlag(values, "report").map((file): ReportFile => {
+    const byExtension = EXTENSIONS[extname(file).toLowerCase()];
+    if (!byExtension)
+      throw new UsageError(
+        `--report ${file}: the format comes from the extension, one of ${Object.keys(EXTENSIONS).join(" ")} (.xml is JUnit), got: ${JSON.stringify(extname(file))}.`,
+      );
+    return { file, path: at(file), format: byExtension };
+  });
   const ignore = listFlag(values, "ignore");
   const badRule = invalidIgnoreRule(ignore);
   if (badRule) throw new UsageError(`${badRule}.\n${USAGE}`);
+  const ignoreFile = stringFlag(values, "ignore-file");
+  const baselineFile = stringFlag(values, "baseline");
   const policyFile = stringFlag(values, "policy");
-  let policy: DriftArgs["policy"];
-  if (policyFile !== undefined) {
-    try {
-      policy = { file: policyFile, settings: readPolicyFile(resolve(env.INIT_CWD || cwd, policyFile), policyFile) };
-    } catch (err) {
-      throw new UsageError(`--policy: ${(err as Error).message}`);
-    }
-  }
-  const terraformStates = listFlag(values, "terraform-state").map((file) => {
-    try {
-      return readTerraformState(resolve(env.INIT_CWD || cwd, file), file);
-    } catch (err) {
-      throw new UsageError(`${(err as Error).message}\n${USAGE}`);
-    }
-  });
+  if (policyFile !== undefined && stacks.length === 0)
+    throw new UsageError(
+      `--policy ${policyFile}: holds the rules against the instances the stacks reach; name a --stack too.`,
+    );
+  const workDir = directoryFlag(values, "cwd", env, processCwd);
+  const terraformDirs = dirs.map((dir) => ({ dir, absDir: at(dir) }));
+  for (const d of terraformDirs) checked(() => checkTerraformDirectory({ ...d, env, cwd }));
+  const explicitCli = stringFlag(values, "terraform-cli");
   return {
-    stackName,
-    otherStacks,
-    ignore,
-    workDir: directoryFlag(values, "cwd", env, cwd),
-    format: format as Format,
-    ...(policy ? { policy } : {}),
+    stacks,
+    workDir,
+    terraformDirs,
+    ...(dirs.length > 0 ? { terraformCli: checked(() => findTerraformCli(env, explicitCli)) } : {}),
+    terraformStates: states.map((file) =>
+      checked(() => reviewTerraformStateFile({ file, absFile: at(file), cwd, env })),
+    ),
     stateOnly: values["state-only"] === true,
-    terraformStates,
+    format: format as Format,
+    reports,
+    ignore,
+    ignoreEntries: ignoreFile === undefined ? [] : checked(() => readIgnoreFile(at(ignoreFile), ignoreFile)),
+    ...(baselineFile === undefined
+      ? {}
+      : {
+          baseline: { file: baselineFile, fingerprints: checked(() => readBaseline(at(baselineFile), baselineFile)) },
+        }),
+    ...(policyFile === undefined
+      ? {}
+      : { policy: { file: policyFile, settings: checked(() => readPolicyFile(at(policyFile), policyFile)) } }),
+    cwd,
   };
 }
 
@@ -132,27 +202,35 @@ function say(line: string): void {
   process.stderr.write(`drift: ${line}\n`);
 }
 
-/** Reviews one of the named stacks, the others counting as managed; a failure becomes an error report. */
-async function reviewOne(stackName: string, stacks: readonly string[], args: DriftArgs): Promise<DriftReport> {
-  const startedAt = Date.now();
-  try {
-    const report = await reviewDrift({
-      stackName,
-      workDir: args.workDir,
-      onProgress: say,
-      alsoManagedBy: stacks.filter((s) => s !== stackName),
-      ignore: args.ignore,
-      ...(args.policy ? { policy: args.policy } : {}),
-      stateOnly: args.stateOnly,
-      terraformStates: args.terraformStates,
-    });
-    if (report.reason) say(report.reason);
-    return report;
-  } catch (err) {
-    const error = err instanceof DriftError ? err : toDriftError(err, { stack: stackName, secrets: [] });
-    say(`error: ${error.message}`);
-    return failedReview(stackName, stacks, args, startedAt, error);
-  }
+/** A stack's review as a source; a failure becomes its error report, so the others are still reviewed. */
+function stackReader(stackName: string, args: DriftArgs): StackReader {
+  const ref = stackRef(stackName, args.workDir, args.cwd);
+  return {
+    ref,
+    async read({ otherTools, onListed }) {
+      const startedAt = Date.now();
+      let report: DriftReport;
+      try {
+        report = await reviewDrift({
+          stackName,
+          workDir: args.workDir,
+          onProgress: args.stacks.length > 1 ? (line) => say(`${stackName}: ${line}`) : say,
+          alsoManagedBy: args.stacks.filter((s) => s !== stackName),
+          ignore: args.ignore,
+          ...(args.policy ? { policy: args.policy } : {}),
+          stateOnly: args.stateOnly,
+          terraformStates: otherTools,
+          onListed,
+        });
+        if (report.reason) say(report.reason);
+      } catch (err) {
+        const error = err instanceof DriftError ? err : toDriftError(err, { stack: stackName, secrets: [] });
+        say(`error: ${error.message}`);
+        report = failedReview(stackName, args, startedAt, error);
+      }
+      return stackSource(report, ref, args.workDir);
+    },
+  };
 }
 
 /**
@@ -161,12 +239,11 @@ async function reviewOne(stackName: string, stacks: readonly string[], args: Dri
  */
 export function failedReview(
   stackName: string,
-  stacks: readonly string[],
-  args: Pick<DriftArgs, "ignore" | "stateOnly"> & { readonly terraformStates?: readonly TerraformState[] },
+  args: Pick<DriftArgs, "stacks" | "ignore" | "stateOnly">,
   startedAt: number,
-  error: ReportError,
+  error: { readonly code: string; readonly message: string },
 ): DriftReport {
-  const others = stacks.filter((s) => s !== stackName);
+  const others = args.stacks.filter((s) => s !== stackName);
   return errorReport(
     {
       stack: stackName,
@@ -176,23 +253,28 @@ export function failedReview(
       startedAt,
       ...(others.length > 0 ? { alsoManagedBy: others } : {}),
       ...(args.ignore.length > 0 ? { ignored: { rules: args.ignore, guids: [] } } : {}),
-      ...(args.terraformStates?.length ? { terraformStates: args.terraformStates.map((t) => t.file) } : {}),
     },
     error,
   );
 }
 
-/** One report as its format prints it; several as a JSON array, or markdown sections one after the other. */
-export function formatReports(reports: readonly DriftReport[], format: Format): string {
-  if (reports.length === 1) return formatReport(reports[0]!, format);
-  if (format === "json") return `${JSON.stringify(reports, null, 2)}\n`;
-  return reports.map((r) => formatReport(r, format)).join("\n---\n\n");
-}
-
-/** The exit code of several reviews: 1 (error or undetermined) outranks 2 (drift), which outranks 0. */
-export function worstExitCode(reports: readonly Pick<DriftReport, "exitCode">[]): number {
-  const codes = reports.map((r) => r.exitCode);
-  return codes.includes(EXIT_CODE.error) ? EXIT_CODE.error : Math.max(...codes);
+/** The Terraform sources: each directory planned once, each state file already read. */
+function terraformReaders(args: DriftArgs): TerraformReader[] {
+  return [
+    ...args.terraformDirs.map(({ dir, absDir }) => ({
+      ref: { kind: "terraform-directory" as const, name: dir, file: dir },
+      read: () =>
+        reviewTerraformDirectory({
+          dir,
+          absDir,
+          cli: args.terraformCli!,
+          stateOnly: args.stateOnly,
+          env: process.env,
+          cwd: args.cwd,
+        }),
+    })),
+    ...args.terraformStates.map((result) => ({ ref: result.summary.source, read: () => Promise.resolve(result) })),
+  ];
 }
 
 export const driftCommand: Command = {
@@ -209,10 +291,20 @@ export const driftCommand: Command = {
       process.stdout.write(`${USAGE}\n`);
       return EXIT_CODE.noDrift;
     }
-    const stacks = [args.stackName, ...args.otherStacks];
-    const reports: DriftReport[] = [];
-    for (const stackName of stacks) reports.push(await reviewOne(stackName, stacks, args));
-    process.stdout.write(formatReports(reports, args.format));
-    return worstExitCode(reports);
+    const review = await reviewSources({
+      terraform: terraformReaders(args),
+      stacks: args.stacks.map((name) => stackReader(name, args)),
+      ignore: args.ignore,
+      ignoreEntries: args.ignoreEntries,
+      ...(args.baseline ? { baseline: args.baseline } : {}),
+      onProgress: say,
+    });
+    for (const report of args.reports) {
+      mkdirSync(dirname(report.path), { recursive: true });
+      writeFileSync(report.path, render(review, report.format));
+      say(`wrote ${report.file}`);
+    }
+    process.stdout.write(render(review, args.format));
+    return review.exitCode;
   },
 };

@@ -56,6 +56,7 @@ function observationFinding(source: SourceRef, o: Observation): Finding {
     fields: o.fields,
     message: o.message,
     ...(o.advice ? { advice: o.advice } : {}),
+    ...(o.advisory ? { advisory: true } : {}),
     location: o.location,
     fingerprint: fingerprint(o.class, owner, o.guid),
   };

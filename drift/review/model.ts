@@ -115,6 +115,8 @@ export interface Finding {
    * and code scanning's `partialFingerprints` match on.
    */
   readonly fingerprint: string;
+  /** For `policy`: an advisory rule's, which does not make the review exit 2. */
+  readonly advisory?: boolean;
   /** With `--baseline`: `new` when the previous report did not have it. */
   readonly baseline?: "new" | "known";
 }

@@ -44,6 +44,15 @@ export function stackSource(report: DriftReport, ref: SourceRef, workDir: string
   const observations: Observation[] = [
     ...report.managed.flatMap((m) => stateObservation(m, location(m.name))),
     ...report.differsFromProgram.map((d) => programObservation(d, report.stack, location(d.name))),
+    ...(report.policy?.violations ?? []).map((v): Observation => ({
+      class: "policy",
+      address: report.managed.find((m) => m.guid === v.guid)?.urn ?? v.baseUrl,
+      guid: v.guid,
+      fields: [{ field: v.field, secret: false, live: v.subscriberUrl }],
+      message: `${v.rule} (${v.enforcementLevel}): ${v.message}`,
+      location: v.resource ? location(v.resource) : { file: ref.file },
+      ...(v.enforcementLevel === "advisory" ? { advisory: true } : {}),
+    })),
   ];
   const summary: SourceSummary = {
     source: ref,

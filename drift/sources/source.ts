@@ -11,7 +11,7 @@
  * what is unmanaged or co-owned, since that takes all of them.
  */
 import type { DriftReport } from "../report";
-import type { FieldFinding, FindingLocation, SourceSummary } from "../review/model";
+import type { FieldFinding, FindingClass, FindingLocation, SourceSummary } from "../review/model";
 
 /** One subscription a source claims: its GUID, its address, and the file that declares it when known. */
 export interface Claim {
@@ -23,8 +23,7 @@ export interface Claim {
 
 /** What a source's own tool found about one of its subscriptions. */
 export interface Observation {
-  readonly class:
-    "differs-from-state" | "differs-from-program" | "differs-from-configuration" | "deleted" | "pending-create";
+  readonly class: Exclude<FindingClass, "unmanaged" | "co-owned">;
   readonly address: string;
   /** Null for one the program or configuration declares that was never created. */
   readonly guid: string | null;
@@ -34,6 +33,8 @@ export interface Observation {
   /** What to do, naming the commands. */
   readonly advice?: string;
   readonly location: FindingLocation;
+  /** For `policy`: an advisory rule, which does not make the review exit 2. */
+  readonly advisory?: boolean;
 }
 
 /** An instance a source's subscriptions live on, with what it takes to list it. */
