@@ -13,6 +13,7 @@ import { isIgnored } from "../ignore";
 import { plural } from "../plural";
 import type { TerraformState } from "../terraformState";
 import type { SourceInstance, SourceResult } from "../sources/source";
+import { terraformAdoptionAdvice } from "../sources/terraformDirectory";
 import { guidKey } from "../stateSnapshot";
 import { classify, countsInWords } from "./classify";
 import { isExpired } from "./ignoreFile";
@@ -244,9 +245,5 @@ function adoptionAdvice(sources: readonly SourceResult[], live: Subscription, ba
   const dir = sources.find(
     (s) => s.summary.source.kind === "terraform-directory" && s.instances.some((i) => i.baseUrl === baseUrl),
   );
-  if (!dir) return undefined;
-  return (
-    `Adopt it in ${dir.summary.source.name}: declare its resource with an \`import { to = webhooks_subscription.<name>, id = "${live.guid}" }\` block and apply. ` +
-    "If a killed apply created it, `adopt_identical = true` in the provider block takes it over on the next apply."
-  );
+  return dir ? terraformAdoptionAdvice(dir.summary.source.name, live.guid) : undefined;
 }

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
 import type { Engine } from "../../engine/provision";
 import { DriftError, reviewDrift, type DriftReport } from "../../drift/index";
-import { runDriftCli } from "../support/driftCli";
+import { runDriftCli, stackReportsOf } from "../support/driftCli";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 
@@ -296,7 +296,7 @@ describe("drift review", () => {
       "--state-only",
     ]);
     expect(code, stderr).toBe(2);
-    const json = JSON.parse(stdout) as DriftReport;
+    const [json] = stackReportsOf(stdout) as [DriftReport];
     expect(json).toMatchObject({ version: 1, status: "drift", exitCode: 2, summary: report.summary });
     expect(json.managed.map(({ name, status, changes }) => ({ name, status, changes }))).toEqual(
       report.managed.map(({ name, status, changes }) => ({ name, status, changes })),
@@ -385,7 +385,7 @@ describe("drift review", () => {
       },
     );
     expect(code, stderr).toBe(1);
-    const json = JSON.parse(stdout) as DriftReport;
+    const [json] = stackReportsOf(stdout) as [DriftReport];
     expect(json).toMatchObject({ status: "undetermined", exitCode: 1, instance: { apiVersion: "2024.1" } });
     expect(json.reason).toContain("Drift cannot be determined");
     expect(json.reason).toContain("no Get");
@@ -433,7 +433,7 @@ describe("drift review", () => {
       "json",
     ]);
     expect(code, stderr).toBe(2);
-    const json = JSON.parse(stdout) as DriftReport;
+    const [json] = stackReportsOf(stdout) as [DriftReport];
     expect(json.terraformStates).toEqual([file]);
     expect(json.unmanaged).toEqual([]);
     expect(json.coOwned.map((c) => [c.guid, c.owners.map((o) => [o.stack, o.name, o.tool ?? "pulumi"])])).toEqual([

@@ -16,11 +16,10 @@ import {
   type ProviderArgs,
   type WebhookSubscriptionArgs,
 } from "pulumi-webhook-subscriptions";
-import type { DriftReport } from "../../drift/report";
 import { reviewDrift } from "../../drift/reviewDrift";
 import { openStack } from "../../engine/automation";
 import { errorDiagnostics } from "../support/diagnostics";
-import { runDriftCli } from "../support/driftCli";
+import { runDriftCli, stackReportsOf } from "../support/driftCli";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 
@@ -222,7 +221,7 @@ describe("two instances in one program", () => {
       { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
     );
     expect(cli.code, cli.stderr).toBe(2);
-    const [fleetReport, neighbourReport] = JSON.parse(cli.stdout) as DriftReport[];
+    const [fleetReport, neighbourReport] = stackReportsOf(cli.stdout);
     expect(fleetReport).toMatchObject({
       stack: "fleet",
       alsoManagedBy: ["neighbour"],

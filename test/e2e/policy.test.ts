@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { cleanEnv, run, type Result } from "../support/commands";
+import { stackReportsOf } from "../support/driftCli";
 import { typeScopedBody, type EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { startPluginCheckout, type PluginCheckout } from "../support/pluginCheckout";
@@ -219,8 +220,8 @@ it("drift --policy reports a subscription made by hand off the list, and exits 2
     "drift --policy --format json",
   );
   expect(json.code).toBe(2);
-  const report = JSON.parse(json.stdout) as { policy: { violations: unknown[] } };
-  expect(report.policy.violations).toEqual([
+  const report = stackReportsOf(json.stdout)[0]!;
+  expect(report.policy?.violations).toEqual([
     {
       guid: manual.GUID,
       subscriberUrl: "https://evil.example.net/hook",
