@@ -1,6 +1,7 @@
-/** Runs `webhook-subscriptions drift` from source, as a pipeline would. */
+/** Runs `webhook-subscriptions drift` from source, as a pipeline would: with the team's `pulumi` on PATH. */
 import { execFile } from "node:child_process";
-import { REPO_ROOT } from "./engine";
+import { delimiter } from "node:path";
+import { REPO_ROOT, requireEngine } from "./engine";
 
 /** Runs the drift subcommand with `args`; resolves with its exit code and both streams. */
 export function runDriftCli(
@@ -11,7 +12,12 @@ export function runDriftCli(
     execFile(
       "npx",
       ["tsx", "cli/index.ts", "drift", ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 300_000, maxBuffer: 10 * 1024 * 1024 },
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PATH: `${requireEngine().binDir}${delimiter}${process.env.PATH ?? ""}`, ...env },
+        timeout: 300_000,
+        maxBuffer: 10 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
         resolve({ code, stdout, stderr });
