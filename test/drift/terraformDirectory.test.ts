@@ -199,8 +199,8 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
   });
 });
 
-describe("a refresh-only plan (--state-only)", () => {
-  const plan = readPlan(`refresh-only.${PLANS[0]}.json`);
+describe.each(PLANS)("a refresh-only plan made by %s (--state-only)", (cli) => {
+  const plan = readPlan(`refresh-only.${cli}.json`);
   const result = planSource(plan, context({ stateOnly: true }));
 
   it("compares live with the state alone: differs from the state and deleted, nothing about the configuration", () => {
