@@ -16,6 +16,14 @@ export const DriftErrorCode = {
   StackNotFound: "STACK_NOT_FOUND",
   /** The engine could not be provisioned or the backend could not be opened. */
   Engine: "ENGINE",
+  /** No `pulumi` on PATH: the review uses the team's own CLI and never builds one. */
+  PulumiNotFound: "PULUMI_NOT_FOUND",
+  /** The stack was deployed by an Automation API inline program: no program on disk to compare with. */
+  InlineProgram: "INLINE_PROGRAM",
+  /** The project directory holds no program to compare with (a Node.js project without an entry file). */
+  NoProgram: "NO_PROGRAM",
+  /** The program could not run at all: its language host, runtime or dependencies are missing. */
+  ProgramCannotRun: "PROGRAM_CANNOT_RUN",
   /** The refresh preview failed. */
   RefreshFailed: "REFRESH_FAILED",
   /** The preview of the stack's program (to compare the live instance with it) failed. */

@@ -23,11 +23,11 @@ import {
 } from "../provider/client";
 import { clientSettings, readSettings, type ConfigSource } from "../provider/model";
 import { isLegacy, type Subscription } from "../provider/wire";
-import { provisionEngine, type Engine } from "../engine/provision";
+import type { Engine } from "../engine/provision";
 import { displayBackend } from "../engine/backend";
 import { classify, engineSawChange } from "./classify";
 import { DriftError, DriftErrorCode, failureDetail, toDriftError } from "./errors";
-import { openReviewStack } from "./openReviewStack";
+import { openReviewStack, reviewEngine } from "./openReviewStack";
 import { plural } from "./plural";
 import { refreshProgressReporter } from "./progress";
 import { RefreshObserver } from "./refreshObserver";
@@ -50,6 +50,7 @@ import { reviewPolicy, withPolicy } from "./policy";
 import { previewProgram } from "./previewProgram";
 import type { TerraformState } from "./terraformState";
 import type { PolicySettings } from "../policy/settings";
+import type { PulumiFn } from "@pulumi/pulumi/automation";
 
 export interface ReviewDriftOptions {
   /** The stack to review, e.g. `dev` or `org/project/dev`. */
@@ -67,8 +68,18 @@ export interface ReviewDriftOptions {
    * @default {}
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** The Pulumi engine. @default provisioned with `provisionEngine()` */
+  /**
+   * The Pulumi CLI that reads the state and runs the program (through its language host, as
+   * `pulumi preview` does). @default the first `pulumi` on PATH; none is an error, never a build
+   */
   readonly engine?: Engine;
+  /**
+   * The stack's program when it is an Automation API inline program (it has none on disk): run in
+   * this process, as the code that deploys the stack runs it. That code's `@pulumi/pulumi` must be
+   * the one this package resolves (`npm ls @pulumi/pulumi` shows one copy).
+   * @default the program in `workDir`, run through its language host
+   */
+  readonly program?: PulumiFn;
   /** Progress lines for people waiting: a refresh of hundreds of subscriptions takes time. */
   readonly onProgress?: (line: string) => void;
   /**
@@ -130,14 +141,16 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
   const progress = options.onProgress ?? (() => {});
   const secrets: (string | undefined)[] = [];
   try {
-    const engine = options.engine ?? (await provisionEngine({ log: progress }));
-    progress(`opening stack "${options.stackName}"`);
+    const engine = options.engine ?? (await reviewEngine(env));
+    progress(`opening stack "${options.stackName}" with pulumi ${engine.version} (${engine.binDir})`);
     const { stack, backend } = await openReviewStack({
       engine,
       stackName: options.stackName,
       workDir: options.workDir,
       backendUrl: options.backendUrl,
       env: options.env ?? {},
+      ...(options.program ? { program: options.program } : {}),
+      runsProgram: !options.stateOnly,
     });
     const shownBackend = displayBackend(backend);
 

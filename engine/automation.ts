@@ -2,6 +2,14 @@
  * Opening stacks on the provisioned engine through the Automation API: with a local `file://`
  * backend (`openStack`: `npm start`, benchmarks, tests) or with the backend the Pulumi CLI would
  * choose for a project (`projectWorkspace`: the drift review and the program runner).
+ *
+ * A Node.js program runs one of two ways. The runners (`webhook-subscriptions preview|up|…`,
+ * `npm start`) run it in this process (`directoryProgram`), because they exist for machines without
+ * the Node.js language host. The drift review runs it through its language host, as `pulumi preview`
+ * does: the program then loads its own `@pulumi/pulumi` in its own process. In this process it would
+ * meet this package's copy whenever the two are not one install (a global CLI, or this checkout,
+ * reviewing a program with its own node_modules), and the engine would refuse every resource
+ * ("Request message serialization failure").
  */
 import { mkdirSync, existsSync, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, join, resolve, sep } from "node:path";
@@ -69,21 +77,29 @@ const ENTRY_FILES = ["index.ts", "index.js"] as const;
  * `index.ts`, else `index.js`. TypeScript and JavaScript programs alike.
  */
 export function programEntry(workDir: string): string {
+  const found = findProgramEntry(workDir);
+  if (!found)
+    throw new Error(
+      `No program entry in ${programDirectory(workDir)}: expected ${ENTRY_FILES.join(" or ")}` +
+        ` (or set \`main\` in Pulumi.yaml or package.json to the program's file).`,
+    );
+  return found;
+}
+
+/** The program's entry file as `programEntry` finds it, or undefined when the directory holds none. */
+export function findProgramEntry(workDir: string): string | undefined {
+  const main = programDirectory(workDir);
+  if (existsSync(main) && statSync(main).isFile()) return main;
+  return packageJsonMain(main) ?? ENTRY_FILES.map((name) => join(main, name)).find((file) => existsSync(file));
+}
+
+/** Pulumi.yaml's `main` (a file or a directory), resolved from `workDir`; else `workDir` itself. */
+function programDirectory(workDir: string): string {
   const projectFile = join(workDir, "Pulumi.yaml");
   const project = existsSync(projectFile)
     ? (loadYaml(readFileSync(projectFile, "utf8")) as { main?: string } | null)
     : null;
-  const main = resolve(workDir, project?.main ?? ".");
-  if (existsSync(main) && statSync(main).isFile()) return main;
-  const packageMain = packageJsonMain(main);
-  if (packageMain) return packageMain;
-  const found = ENTRY_FILES.map((name) => join(main, name)).find((file) => existsSync(file));
-  if (!found)
-    throw new Error(
-      `No program entry in ${main}: expected ${ENTRY_FILES.join(" or ")}` +
-        ` (or set \`main\` in Pulumi.yaml or package.json to the program's file).`,
-    );
-  return found;
+  return resolve(workDir, project?.main ?? ".");
 }
 
 /** The `main` file of `dir/package.json`, when it names one that exists. */
@@ -153,9 +169,19 @@ export interface ProjectWorkspace {
 }
 
 /**
+ * How a Node.js program runs (any other language always runs through its language host):
+ * - `in-process`: loaded into this process (`directoryProgram`), for machines without the Node.js
+ *   language host; it shares this process's `@pulumi/pulumi`, so it must resolve the same copy;
+ * - `language-host`: through `pulumi-language-nodejs`, exactly as `pulumi preview` runs it, with
+ *   the program's own `@pulumi/pulumi` in a process of its own.
+ */
+export type NodeProgramRun = "in-process" | "language-host";
+
+/**
  * Opens the program directory `workDir` (holding Pulumi.yaml) the way `pulumi` run there would:
  * backend from `backendUrl`, else PULUMI_BACKEND_URL, else Pulumi.yaml, else the CLI's login;
- * the passphrase and every other setting from the environment. A Node.js program runs in-process.
+ * the passphrase and every other setting from the environment. A Node.js program runs as
+ * `nodeProgram` says.
  */
 export async function projectWorkspace(options: {
   readonly engine: Engine;
@@ -163,6 +189,8 @@ export async function projectWorkspace(options: {
   readonly backendUrl?: string;
   /** Environment overrides over `process.env`; undefined values are ignored. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** @default "in-process" (the runners'; the drift review passes "language-host") */
+  readonly nodeProgram?: NodeProgramRun;
 }): Promise<ProjectWorkspace> {
   const extra = Object.fromEntries(
     Object.entries(options.env ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
@@ -173,10 +201,11 @@ export async function projectWorkspace(options: {
     envVars: baseEnv(options.engine, extra),
   });
   const project = await workspace.projectSettings();
-  // A Node.js program runs in-process; any other (YAML, Python) through its language host, so a
-  // run with the program (`--run-program`) runs it as `pulumi` would.
+  // Without a `program` the Automation API runs `pulumi` on the directory, and the CLI runs the
+  // program through its language host; with one, the program is served from this process.
   const runtime = typeof project.runtime === "string" ? project.runtime : project.runtime?.name;
-  if (runtime === "nodejs") workspace.program = inProcess(directoryProgram(options.workDir));
+  if (runtime === "nodejs" && (options.nodeProgram ?? "in-process") === "in-process")
+    workspace.program = inProcess(directoryProgram(options.workDir));
   const backend = resolveBackend({
     backendUrl: options.backendUrl,
     env: { ...process.env, ...extra },
@@ -186,9 +215,15 @@ export async function projectWorkspace(options: {
   return { workspace, backend };
 }
 
-/** A CLI found on PATH is used from PATH; ours lives at <root>/bin/pulumi, where PulumiCommand looks. */
+/**
+ * The engine's own `pulumi`: PulumiCommand looks for it at <root>/bin/pulumi, where ours lives and
+ * where most installs keep it. One found on PATH in a directory of another name runs as `pulumi`,
+ * which the engine's environment (`baseEnv`) finds first on PATH.
+ */
 function pulumiCommandOf(engine: Engine): Promise<PulumiCommand> {
-  return engine.source === "path" ? PulumiCommand.get() : PulumiCommand.get({ root: engine.root });
+  return engine.source === "path" && join(engine.root, "bin") !== engine.binDir
+    ? PulumiCommand.get()
+    : PulumiCommand.get({ root: engine.root });
 }
 
 /** Creates or selects a stack on the local backend. */
