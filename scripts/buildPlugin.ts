@@ -3,7 +3,8 @@
  *
  * - `webhooks/` the plugin directory (usable by path: `plugins: providers: [{name: webhooks, path: …}]`):
  *   `PulumiPlugin.yaml` (`runtime: nodejs`), `index.js` (provider/native bundled with esbuild),
- *   `schema.json`, and `node_modules` with `@pulumi/pulumi` — the language host starts every
+ *   `schema.json` and `description.json` (the resource's description, which the Terraform door
+ *   derives its schema from), and `node_modules` with `@pulumi/pulumi` — the language host starts every
  *   nodejs plugin through `@pulumi/pulumi/cmd/run-plugin`, resolved from the plugin directory —
  *   and its gRPC and protobuf libraries, which the bundle leaves to it;
  * - `pulumi-resource-webhooks-v<version>.tgz` that directory packed, for
@@ -15,7 +16,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:f
 import * as path from "node:path";
 import { build } from "esbuild";
 import { PACKAGE_NAME } from "../provider/native/tokens";
-import { packageSchema } from "./packageSchema";
+import { packageSchema, resourceDescription } from "./packageSchema";
 
 const ROOT = path.resolve(__dirname, "..");
 const OUT = path.join(ROOT, "dist/plugin");
@@ -31,9 +32,11 @@ async function main(): Promise<void> {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(PLUGIN_DIR, { recursive: true });
 
-  const schema = `${JSON.stringify(packageSchema(), null, 2)}\n`;
+  const description = resourceDescription();
+  const schema = `${JSON.stringify(packageSchema(description), null, 2)}\n`;
   writeFileSync(path.join(OUT, "schema.json"), schema);
   writeFileSync(path.join(PLUGIN_DIR, "schema.json"), schema);
+  writeFileSync(path.join(PLUGIN_DIR, "description.json"), `${JSON.stringify(description, null, 2)}\n`);
 
   await build({
     entryPoints: [path.join(ROOT, "provider/native/main.ts")],

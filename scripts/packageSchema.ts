@@ -1,11 +1,14 @@
 /**
  * The package schema as the build writes it (dist/plugin/schema.json, what the plugin serves and
  * what `npm run gen-sdk` generates the SDKs from): provider/native/schema.ts for this checkout's
- * version, plus how each language's SDK is named and versioned. Build tooling only.
+ * version, plus how each language's SDK is named and versioned; and the resource's neutral
+ * description both plugin doors' schemas derive from (provider/description/). Build tooling only.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { minVersion } from "semver";
+import { describeResource } from "../provider/description/describeResource";
+import type { ResourceDescription } from "../provider/description/resourceDescription";
 import { pluginSchema, type PackageSchema } from "../provider/native/schema";
 import { RESOURCE_TOKEN } from "../provider/native/tokens";
 import { type PackageManifest, registryFields, repositoryUrl, sdkReadme } from "./registryMetadata";
@@ -63,13 +66,24 @@ export function packageJson(): PackageManifest & { version: string; dependencies
   return JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
 }
 
-/** The schema for this checkout: the plugin's version, the SDKs' names and versions. */
-export function packageSchema(): BuiltSchema {
+/**
+ * This checkout's description of the resource (description.json beside schema.json in what the
+ * build embeds): the model and the declarations (readSchemaDeclarations runs the TypeScript compiler: seconds).
+ */
+export function resourceDescription(): ResourceDescription {
+  return describeResource(readSchemaDeclarations());
+}
+
+/**
+ * The schema for this checkout: the plugin's version, the SDKs' names and versions; from
+ * `description` when the caller already has this checkout's.
+ */
+export function packageSchema(description: ResourceDescription = resourceDescription()): BuiltSchema {
   const pkg = packageJson();
   // The Python SDK needs the same Pulumi SDK floor as this package (package.json's @pulumi/pulumi).
   const pulumiFloor = minVersion(pkg.dependencies["@pulumi/pulumi"]!)!.version;
   const home = publicHome(pkg);
-  const schema = pluginSchema(pkg.version, readSchemaDeclarations());
+  const schema = pluginSchema(pkg.version, description);
   const resource = schema.resources[RESOURCE_TOKEN]!;
   return {
     ...schema,

@@ -1,12 +1,12 @@
 /**
  * Reads, with the TypeScript compiler, what the declarations users read say — JSDoc and types
  * of `WebhookSubscriptionArgs`, the `WebhookSubscription` class, `Provider` and `ProviderArgs`,
- * `listWebhookSubscriptions` — so the native plugin's schema carries the same descriptions
- * (provider/native/schema.ts). Build tooling: typescript is a devDependency.
+ * `listWebhookSubscriptions` — so the plugins' schemas carry the same descriptions
+ * (provider/description/describeResource.ts). Build tooling: typescript is a devDependency.
  */
 import * as path from "node:path";
 import ts from "typescript";
-import type { DeclaredProperty, SchemaDeclarations } from "../provider/native/schema";
+import type { DeclaredProperty, SchemaDeclarations } from "../provider/description/declarations";
 
 const ROOT = path.resolve(__dirname, "..");
 const RESOURCE_FILE = path.join(ROOT, "provider/dynamic/webhookSubscription.ts");

@@ -4,7 +4,7 @@
  * `docs/data-sources/*.md`), written into docs/terraform-registry/ (the companion repository
  * `webhook-subscriptions/terraform-provider-webhooks` publishes that `docs/` folder). Every word
  * about an argument comes from the Terraform schema (provider/terraform/schema.ts), itself derived
- * from the package schema the Pulumi pages use (scripts/registryDocs.ts does theirs); the examples
+ * from the resource's description the Pulumi pages' package schema is derived from (scripts/registryDocs.ts does theirs); the examples
  * are the files of examples/terraform, which test/e2e/examples.test.ts runs.
  *
  * test/release/terraformRegistryDocs.test.ts fails when a committed page is not what this writes.
@@ -20,7 +20,7 @@ import {
   SUBSCRIPTIONS_DATA_SOURCE,
 } from "../provider/terraform/names";
 import { type Attribute, type Block, terraformSchema, type TerraformSchema } from "../provider/terraform/schema";
-import { packageSchema } from "./packageSchema";
+import { resourceDescription } from "./packageSchema";
 
 const ROOT = path.resolve(__dirname, "..");
 /** tfplugindocs' provider directory: it holds `docs/`. */
@@ -126,7 +126,7 @@ function dataSourcePage(name: string, block: Block): string {
 
 /** Every page, by its path under the provider directory. */
 export function terraformRegistryPages(
-  schema: TerraformSchema = terraformSchema(packageSchema()),
+  schema: TerraformSchema = terraformSchema(resourceDescription()),
 ): Record<string, string> {
   const resource = schema.resources[RESOURCE_TYPE]!;
   const one = schema.dataSources[SUBSCRIPTION_DATA_SOURCE]!;
@@ -194,7 +194,7 @@ function blockJson(block: Block): unknown {
  * checks the pages against, without a CLI or a built provider.
  */
 export function providersSchemaJson(
-  schema: TerraformSchema = terraformSchema(packageSchema()),
+  schema: TerraformSchema = terraformSchema(resourceDescription()),
   source = `registry.opentofu.org/${SOURCE}`,
 ): unknown {
   const blocks = (entries: Readonly<Record<string, Block>>) =>

@@ -17,25 +17,37 @@ import * as sea from "node:sea";
 import { startedAsTerraformProvider } from "../terraform/goPlugin/handshake";
 
 /**
- * The schema and the version the build embedded in the executable (assets `schema.json`,
- * `version`: scripts/release/executables.ts) or wrote beside this file (`schema.json`, and the
- * plugin directory's `package.json`: scripts/buildPlugin.ts).
+ * The schema, the resource's description and the version the build embedded in the executable
+ * (assets `schema.json`, `description.json`, `version`: scripts/release/executables.ts) or wrote
+ * beside this file (`schema.json`, `description.json`, and the plugin directory's `package.json`:
+ * scripts/buildPlugin.ts).
  */
-function readPlugin(dir: string): { schema: string; version: string } {
-  if (sea.isSea()) return { schema: sea.getAsset("schema.json", "utf8"), version: sea.getAsset("version", "utf8") };
+function readPlugin(dir: string): { schema: string; description: string; version: string } {
+  if (sea.isSea())
+    return {
+      schema: sea.getAsset("schema.json", "utf8"),
+      description: sea.getAsset("description.json", "utf8"),
+      version: sea.getAsset("version", "utf8"),
+    };
   const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string };
-  return { schema: readFileSync(path.join(dir, "schema.json"), "utf8"), version: pkg.version };
+  return {
+    schema: readFileSync(path.join(dir, "schema.json"), "utf8"),
+    description: readFileSync(path.join(dir, "description.json"), "utf8"),
+    version: pkg.version,
+  };
 }
 
 async function main(): Promise<void> {
   if (startedAsTerraformProvider()) {
     const { serveTerraform } = await import("../terraform/main");
-    return serveTerraform(readPlugin(__dirname));
+    const { description, version } = readPlugin(__dirname);
+    return serveTerraform({ description, version });
   }
   // The engine's address: run-plugin hands the plugin its arguments as they came.
   const engine = process.argv[2];
   const { serve } = await import("./server");
-  const plugin = await serve({ ...readPlugin(__dirname), ...(engine ? { engine } : {}) });
+  const { schema, version } = readPlugin(__dirname);
+  const plugin = await serve({ schema, version, ...(engine ? { engine } : {}) });
   // As a string: a number would be coloured when stdout is a terminal.
   console.log(String(plugin.port));
 }

@@ -48,13 +48,16 @@ function lazyProvider(
   );
 }
 
-/** Serves the provider for Terraform or OpenTofu; `schema` is the Pulumi package schema the build embedded. */
-export async function serveTerraform(plugin: { schema: string; version: string }): Promise<void> {
+/**
+ * Serves the provider for Terraform or OpenTofu; `description` is the resource's description the
+ * build embedded (provider/description/), as JSON.
+ */
+export async function serveTerraform(plugin: { description: string; version: string }): Promise<void> {
   const request = handshakeRequest();
   const definition = serviceDefinition("tfplugin6.Provider");
   const running = await serveGoPlugin(
     request,
-    { definition, implementation: lazyProvider(definition, { schema: plugin.schema }) },
+    { definition, implementation: lazyProvider(definition, { description: plugin.description }) },
     serviceDefinition,
     () => process.exit(0),
   );

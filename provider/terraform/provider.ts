@@ -6,13 +6,13 @@
  * state through state.ts, failures as diagnostics with attribute paths (diagnostics.ts).
  */
 import type * as grpc from "@grpc/grpc-js";
+import type { ResourceDescription } from "../description/resourceDescription";
 import { checkInputs, type SubscriptionInputs } from "../core/inputs";
 import { createProvider } from "../core/lifecycle";
 import { TERRAFORM_WORDING } from "./wording";
 import { listSubscriptions } from "../core/list";
 import type { SubscriptionOutputs } from "../core/outputs";
 import { readSettings, SettingsNotKnownYet, type ConfigSource } from "../core/settings";
-import type { PackageSchema } from "../native/schema";
 import { webhookName } from "../wire";
 import { attributePath, ERROR, errorDiagnostic, type Diagnostic } from "./diagnostics";
 import { RESOURCE_TYPE, snakeCase, SUBSCRIPTION_DATA_SOURCE, SUBSCRIPTIONS_DATA_SOURCE } from "./names";
@@ -54,8 +54,8 @@ type Request = Record<string, unknown> & {
 type Response = Record<string, unknown> & { diagnostics?: Diagnostic[] };
 
 export interface TerraformProviderOptions {
-  /** The Pulumi package schema the build derived from the model (the Terraform schema is derived from it). */
-  readonly schema: string;
+  /** The resource's description the build derived from the model, as JSON (the Terraform schema is derived from it). */
+  readonly description: string;
   /** Where `WEBHOOKS_*` are read. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -63,7 +63,7 @@ export interface TerraformProviderOptions {
 /** The tfplugin6 Provider service implementation. */
 export function terraformProvider(options: TerraformProviderOptions): grpc.UntypedServiceImplementation {
   const env = options.env ?? process.env;
-  const schema = terraformSchema(JSON.parse(options.schema) as PackageSchema);
+  const schema = terraformSchema(JSON.parse(options.description) as ResourceDescription);
   const resource = schema.resources[RESOURCE_TYPE]!;
   const resourceType = objectType(resource.attributes);
   const identity = schema.identities[RESOURCE_TYPE]!;

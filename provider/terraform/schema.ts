@@ -1,13 +1,13 @@
 /**
- * The Terraform schema of the provider, its resource and its data sources, derived from the one
- * model as the Pulumi package schema states it (provider/native/schema.ts): the same fields, which
- * are required, which are secret (here `sensitive`), and the same descriptions, in HCL's
- * snake_case, with the parts that only hold for Pulumi in Terraform's words (descriptions.ts). Only what Terraform has and Pulumi has not is declared here: the `id`, the write-only
- * header value and its version, and the resource identity. A docs generator (tfplugindocs layout)
- * builds on `terraformSchema` too.
+ * The Terraform schema of the provider, its resource and its data sources, derived from the
+ * resource's neutral description (provider/description/), as the Pulumi package schema is: the
+ * same fields, which are required, which are secret (here `sensitive`), and the same
+ * descriptions, in HCL's snake_case, with the parts that only hold for Pulumi in Terraform's words
+ * (descriptions.ts). Only what Terraform has and Pulumi has not is declared here: the `id`, the
+ * write-only header value and its version, and the resource identity. A docs generator
+ * (tfplugindocs layout) builds on `terraformSchema` too.
  */
-import type { PackageSchema } from "../native/schema";
-import { GET_FUNCTION_TOKEN, LIST_FUNCTION_TOKEN, RESOURCE_TOKEN } from "../native/tokens";
+import type { FieldDescription, ResourceDescription } from "../description/resourceDescription";
 import type { CtyType } from "./values/codec";
 import { inTerraformWords } from "./descriptions";
 import { inHclTerms, RESOURCE_TYPE, snakeCase, SUBSCRIPTION_DATA_SOURCE, SUBSCRIPTIONS_DATA_SOURCE } from "./names";
@@ -56,24 +56,11 @@ const PULUMI_ONLY_OUTPUTS = new Set(["webhookName"]);
 export const WRITE_ONLY_VALUE = "custom_header_value_wo";
 export const WRITE_ONLY_VERSION = "custom_header_value_wo_version";
 
-interface PropertySpec {
-  type?: string;
-  $ref?: string;
-  description?: string;
-  secret?: boolean;
-  items?: PropertySpec;
-}
-
-/** The cty type of a Pulumi property: enums are given by their member names. */
-function ctyType(spec: PropertySpec, schema: PackageSchema): CtyType {
-  if (spec.$ref) {
-    const type = schema.types[spec.$ref.replace("#/types/", "")] as { enum?: unknown } | undefined;
-    if (type?.enum) return "string";
-  }
-  if (spec.type === "string") return "string";
-  if (spec.type === "integer" || spec.type === "number") return "number";
-  if (spec.type === "boolean") return "bool";
-  throw new Error(`terraform schema: no cty type for ${JSON.stringify(spec)}`);
+/** The cty type of a field: an enum is given by its member names. */
+function ctyType({ type }: FieldDescription): CtyType {
+  if (typeof type === "object" || type === "string") return "string";
+  if (type === "integer" || type === "number") return "number";
+  return "bool";
 }
 
 /** The cty object type of a block's attributes (what its DynamicValues are read and written as). */
@@ -81,31 +68,36 @@ export function objectType(attributes: readonly Attribute[]): CtyType {
   return ["object", Object.fromEntries(attributes.map((a) => [a.name, a.type]))];
 }
 
-/** The Terraform schema, from the Pulumi package schema the build derived from the model. */
-export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
-  const resource = pulumi.resources[RESOURCE_TOKEN]!;
+/** The Terraform schema, from the resource's description the build derived from the model. */
+export function terraformSchema(description: ResourceDescription): TerraformSchema {
+  const { resource, settings } = description;
   const modelNames = [
-    ...Object.keys(resource.properties),
-    ...Object.keys(pulumi.provider.inputProperties),
-    ...Object.keys(resource.inputProperties),
+    ...Object.keys(resource.outputs),
+    ...Object.keys(settings.fields),
+    ...Object.keys(resource.inputs),
   ];
   const hcl = (text: string | undefined) => inHclTerms(text ?? "", modelNames);
   // `block` keys the Terraform wording (descriptions.ts) of the door-specific parts.
-  const attribute = (name: string, spec: PropertySpec, how: Partial<Attribute>, block = RESOURCE_TYPE): Attribute => ({
+  const attribute = (
+    name: string,
+    field: FieldDescription,
+    how: Partial<Attribute>,
+    block = RESOURCE_TYPE,
+  ): Attribute => ({
     name: snakeCase(name),
-    type: ctyType(spec, pulumi),
-    description: inTerraformWords(`${block}.${snakeCase(name)}`, hcl(spec.description)),
-    ...(spec.secret ? { sensitive: true } : {}),
+    type: ctyType(field),
+    description: inTerraformWords(`${block}.${snakeCase(name)}`, hcl(field.description)),
+    ...(field.secret ? { sensitive: true } : {}),
     ...how,
   });
 
   const required = new Set(resource.requiredInputs);
-  const inputs = Object.entries(resource.inputProperties).map(([name, spec]) =>
-    attribute(name, spec, required.has(name) ? { required: true } : { optional: true }),
+  const inputs = Object.entries(resource.inputs).map(([name, field]) =>
+    attribute(name, field, required.has(name) ? { required: true } : { optional: true }),
   );
-  const computed = Object.entries(resource.properties)
-    .filter(([name]) => !(name in resource.inputProperties) && !PULUMI_ONLY_OUTPUTS.has(name))
-    .map(([name, spec]) => attribute(name, spec, { computed: true }));
+  const computed = Object.entries(resource.outputs)
+    .filter(([name]) => !(name in resource.inputs) && !PULUMI_ONLY_OUTPUTS.has(name))
+    .map(([name, field]) => attribute(name, field, { computed: true }));
   const guid = computed.find((a) => a.name === "guid")!;
   const id: Attribute = {
     name: "id",
@@ -113,7 +105,7 @@ export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
     description: `The same as guid: ${guid.description}`,
     computed: true,
   };
-  const headerValue = hcl(resource.inputProperties.customHeaderValue!.description);
+  const headerValue = hcl(resource.inputs.customHeaderValue!.description);
   const writeOnly: Attribute[] = [
     {
       name: WRITE_ONLY_VALUE,
@@ -134,9 +126,9 @@ export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
     },
   ];
 
-  const providerAttributes = Object.entries(pulumi.provider.inputProperties)
+  const providerAttributes = Object.entries(settings.fields)
     .filter(([name]) => !PULUMI_ONLY_SETTINGS.has(name))
-    .map(([name, spec]) => attribute(name, spec, { optional: true }, "provider"));
+    .map(([name, field]) => attribute(name, field, { optional: true }, "provider"));
 
   // A data source's attributes: everything the resource holds, computed, except its own arguments.
   const read = [...inputs, ...computed]
@@ -144,20 +136,15 @@ export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
     .map(({ required: _r, optional: _o, ...a }): Attribute => ({ ...a, computed: true }));
   const byGuid = read.map((a): Attribute => (a.name === "guid" ? { ...a, computed: false, required: true } : a));
 
-  const listed = pulumi.types[`${RESOURCE_TOKEN.split(":")[0]}:index:ListedSubscription`] as {
-    properties: Record<string, PropertySpec>;
-  };
   const listedType: CtyType = [
     "object",
-    Object.fromEntries(
-      Object.entries(listed.properties).map(([name, spec]) => [snakeCase(name), ctyType(spec, pulumi)]),
-    ),
+    Object.fromEntries(description.listed.fields.map((name) => [snakeCase(name), ctyType(resource.outputs[name]!)])),
   ];
 
   return {
     provider: {
       version: 0,
-      description: inTerraformWords("provider", hcl(pulumi.provider.description)),
+      description: inTerraformWords("provider", hcl(settings.description)),
       attributes: providerAttributes,
     },
     resources: {
@@ -170,24 +157,18 @@ export function terraformSchema(pulumi: PackageSchema): TerraformSchema {
     dataSources: {
       [SUBSCRIPTION_DATA_SOURCE]: {
         version: 0,
-        description: inTerraformWords(
-          `data:${SUBSCRIPTION_DATA_SOURCE}`,
-          hcl(pulumi.functions[GET_FUNCTION_TOKEN]!.description),
-        ),
+        description: inTerraformWords(`data:${SUBSCRIPTION_DATA_SOURCE}`, hcl(description.get.description)),
         attributes: [id, ...byGuid.filter((a) => a.name !== "id")],
       },
       [SUBSCRIPTIONS_DATA_SOURCE]: {
         version: 0,
-        description: inTerraformWords(
-          `data:${SUBSCRIPTIONS_DATA_SOURCE}`,
-          hcl(pulumi.functions[LIST_FUNCTION_TOKEN]!.description),
-        ),
+        description: inTerraformWords(`data:${SUBSCRIPTIONS_DATA_SOURCE}`, hcl(description.list.description)),
         attributes: [
           { name: "id", type: "string", description: "The instance's base URL.", computed: true },
           {
             name: "subscriptions",
             type: ["list", listedType],
-            description: hcl(listed.properties.guid ? "Every subscription of the instance, without its secrets." : ""),
+            description: "Every subscription of the instance, without its secrets.",
             computed: true,
           },
         ],

@@ -20,7 +20,7 @@ import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { packageSchema } from "../packageSchema";
+import { packageSchema, resourceDescription } from "../packageSchema";
 import { ensureCommand } from "./debianPackages";
 import { nodeRuntime, SEA_NODE_VERSION, type Target, TARGETS, targetName, targetsNamed } from "./nodeRuntime";
 import {
@@ -66,8 +66,9 @@ async function bundle(entry: string, outfile: string): Promise<void> {
 }
 
 /**
- * The SEA blob for `target`: seaEntry.ts as its main script, the bundle, the schema and the version
- * (provider/native/main.ts reads them) and each trained code cache as assets. Made by this
+ * The SEA blob for `target`: seaEntry.ts as its main script, the bundle, the schema, the resource's
+ * description and the version (provider/native/main.ts reads them) and each trained code cache as
+ * assets. Made by this
  * machine's runtime: a blob without SEA's own code cache or a snapshot is the same for every
  * platform of one Node.js version, and the caches it carries were made by the target's runtime.
  */
@@ -77,6 +78,7 @@ function seaBlob(files: BuiltFiles, target: Target, caches: ReadonlyMap<Door, st
   const assets: Record<string, string> = {
     "plugin.js": files.bundle,
     "schema.json": files.schema,
+    "description.json": files.description,
     version: files.version,
   };
   for (const [door, cache] of caches) assets[`${door}.codecache`] = cache;
@@ -149,12 +151,13 @@ interface BuiltFiles extends TrainingFiles {
   /** The SEA's main script (provider/native/seaEntry.ts). */
   readonly entry: string;
   readonly schema: string;
+  readonly description: string;
   readonly version: string;
 }
 
 /**
  * The bundles (the plugin, the SEA entry, the trainer) and the plugin folder a training launch
- * reads as a plugin directory: schema.json and package.json's version.
+ * reads as a plugin directory: schema.json, description.json and package.json's version.
  */
 async function buildFiles(version: string): Promise<BuiltFiles> {
   const at = (name: string) => path.join(WORK, name);
@@ -163,7 +166,9 @@ async function buildFiles(version: string): Promise<BuiltFiles> {
   await bundle("scripts/release/codeCache/train.ts", at("train.js"));
   const pluginDir = at("plugin-dir");
   mkdirSync(pluginDir, { recursive: true });
-  writeFileSync(path.join(pluginDir, "schema.json"), `${JSON.stringify(packageSchema(), null, 2)}\n`);
+  const description = resourceDescription();
+  writeFileSync(path.join(pluginDir, "schema.json"), `${JSON.stringify(packageSchema(description), null, 2)}\n`);
+  writeFileSync(path.join(pluginDir, "description.json"), `${JSON.stringify(description, null, 2)}\n`);
   writeFileSync(path.join(pluginDir, "package.json"), JSON.stringify({ version }));
   writeFileSync(at("version"), version);
   return {
@@ -172,6 +177,7 @@ async function buildFiles(version: string): Promise<BuiltFiles> {
     trainer: at("train.js"),
     pluginDir,
     schema: path.join(pluginDir, "schema.json"),
+    description: path.join(pluginDir, "description.json"),
     version: at("version"),
   };
 }

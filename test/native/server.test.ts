@@ -9,6 +9,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encode, UNKNOWN } from "../../provider/native/codec";
+import { describeResource } from "../../provider/description/describeResource";
 import { pluginSchema, type PackageSchema } from "../../provider/native/schema";
 import { serve, type RunningPlugin } from "../../provider/native/server";
 import { checkInputs } from "../../provider/core/inputs";
@@ -86,7 +87,7 @@ const ARGS = {
 // loaded 2-core machine, past the default 10 s hook timeout once the emulator's start is added.
 beforeAll(async () => {
   emulator = await EmulatorHarness.start();
-  schema = pluginSchema(version, readSchemaDeclarations());
+  schema = pluginSchema(version, describeResource(readSchemaDeclarations()));
   plugin = await serve({ version, schema: JSON.stringify(schema), env: {} });
   client = new provrpc.ResourceProviderClient(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure());
 }, 60_000);

@@ -1,10 +1,9 @@
 /**
  * The Terraform front door's tfplugin6 service object driven as its gRPC server drives it, for
- * tests that need no process: the plugin's schema as the build writes it, and one call by name.
+ * tests that need no process: the resource's description as the build writes it, and one call by name.
  */
 import type * as grpc from "@grpc/grpc-js";
-import { pluginSchema } from "../../provider/native/schema";
-import { readSchemaDeclarations } from "../../scripts/schemaDeclarations";
+import { resourceDescription } from "../../scripts/packageSchema";
 
 /** What the tests read of a response. */
 export type ServiceResponse = {
@@ -12,9 +11,9 @@ export type ServiceResponse = {
   new_state?: { msgpack?: Buffer };
 };
 
-/** The plugin's Pulumi package schema, JSON (readSchemaDeclarations runs the TypeScript compiler: seconds). */
-export function testPluginSchema(): string {
-  return JSON.stringify(pluginSchema("0.0.0-test", readSchemaDeclarations()));
+/** The resource's description the Terraform door reads, JSON (it runs the TypeScript compiler: seconds). */
+export function testResourceDescription(): string {
+  return JSON.stringify(resourceDescription());
 }
 
 /** Calls one method the way the gRPC server does. */

@@ -6,12 +6,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { RESOURCE_TYPE } from "../../provider/terraform/names";
 import { terraformSchema, type Block, type TerraformSchema } from "../../provider/terraform/schema";
-import { packageSchema } from "../../scripts/packageSchema";
+import { resourceDescription } from "../../scripts/packageSchema";
 
 let schema: TerraformSchema;
 
 beforeAll(() => {
-  schema = terraformSchema(packageSchema());
+  schema = terraformSchema(resourceDescription());
 }, 60_000);
 
 /** Words that only mean something to a Pulumi user, and why each is banned. */

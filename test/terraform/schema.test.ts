@@ -1,6 +1,6 @@
 /**
- * The Terraform schema, derived from the package schema the build derives from the one model: the
- * same fields in snake_case, required and sensitive where the model says, the same descriptions,
+ * The Terraform schema, derived from the resource's description the package schema is derived
+ * from too (the one model): the same fields in snake_case, required and sensitive where the model says, the same descriptions,
  * and the validation of a configuration as diagnostics on the attribute, in HCL terms.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -10,15 +10,17 @@ import { inHclTerms, RESOURCE_TYPE } from "../../provider/terraform/names";
 import { SCHEMA_VERSION, terraformSchema, type Attribute, type TerraformSchema } from "../../provider/terraform/schema";
 import { validateSubscription } from "../../provider/terraform/validate";
 import { Unknown } from "../../provider/terraform/values/codec";
-import { packageSchema } from "../../scripts/packageSchema";
+import { packageSchema, resourceDescription } from "../../scripts/packageSchema";
 
 let pulumi: PackageSchema;
 let schema: TerraformSchema;
 const byName = (attributes: readonly Attribute[]) => Object.fromEntries(attributes.map((a) => [a.name, a]));
 
 beforeAll(() => {
-  pulumi = packageSchema();
-  schema = terraformSchema(pulumi);
+  // Both doors' schemas from the one description, as the build derives them.
+  const description = resourceDescription();
+  pulumi = packageSchema(description);
+  schema = terraformSchema(description);
 }, 60_000);
 
 const VALID = {

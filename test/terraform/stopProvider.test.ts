@@ -12,15 +12,15 @@ import { terraformProvider } from "../../provider/terraform/provider";
 import { objectType, terraformSchema } from "../../provider/terraform/schema";
 import { fromMsgpack, toMsgpack, type Value } from "../../provider/terraform/values/codec";
 import { useEmulator } from "../support/emulatorHarness";
-import { callService as call, type ServiceResponse, testPluginSchema } from "../support/tfpluginService";
+import { callService as call, type ServiceResponse, testResourceDescription } from "../support/tfpluginService";
 
 // One token, then one every 1000 s: every request after the first is refused with 429.
 const RATE_LIMIT = { requestsPerSecond: 0.001, burst: 1 };
 const emulator = useEmulator({ rateLimit: RATE_LIMIT });
-let schema: string;
+let description: string;
 
 beforeAll(() => {
-  schema = testPluginSchema();
+  description = testResourceDescription();
 }, 60_000);
 
 const PLANNED = {
@@ -33,7 +33,7 @@ const PLANNED = {
 /** A configured provider service against the emulator, with `env` beside the connection. */
 async function configured(env: NodeJS.ProcessEnv = {}): Promise<grpc.UntypedServiceImplementation> {
   const service = terraformProvider({
-    schema,
+    description,
     env: { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder", ...env },
   });
   expect((await call(service, "ConfigureProvider", {})).diagnostics ?? []).toEqual([]);
@@ -42,7 +42,7 @@ async function configured(env: NodeJS.ProcessEnv = {}): Promise<grpc.UntypedServ
 
 /** The resource's object type, and a value of it as msgpack. */
 function resourceValues(): { type: ReturnType<typeof objectType>; msgpack: (value: Value) => { msgpack: Buffer } } {
-  const type = objectType(terraformSchema(JSON.parse(schema)).resources[RESOURCE_TYPE]!.attributes);
+  const type = objectType(terraformSchema(JSON.parse(description)).resources[RESOURCE_TYPE]!.attributes);
   return { type, msgpack: (value: Value) => ({ msgpack: Buffer.from(toMsgpack(value, type)) }) };
 }
 
@@ -93,7 +93,7 @@ describe("StopProvider", () => {
     await emulator.admin("PUT", "/rate-limit", RATE_LIMIT);
     await emulator.all();
     const service = await configured();
-    const block = terraformSchema(JSON.parse(schema)).dataSources[SUBSCRIPTIONS_DATA_SOURCE]!;
+    const block = terraformSchema(JSON.parse(description)).dataSources[SUBSCRIPTIONS_DATA_SOURCE]!;
     const config = { msgpack: Buffer.from(toMsgpack({ id: null, subscriptions: null }, objectType(block.attributes))) };
     const read = call(service, "ReadDataSource", { type_name: SUBSCRIPTIONS_DATA_SOURCE, config });
     const { said, ms } = await stopDuring(service, read);

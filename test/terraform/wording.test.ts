@@ -10,23 +10,23 @@ import { terraformProvider } from "../../provider/terraform/provider";
 import { objectType, terraformSchema } from "../../provider/terraform/schema";
 import { toMsgpack, type Value } from "../../provider/terraform/values/codec";
 import { useEmulator } from "../support/emulatorHarness";
-import { callService as call, testPluginSchema } from "../support/tfpluginService";
+import { callService as call, testResourceDescription } from "../support/tfpluginService";
 
 // One token, then one every 1000 s: every request after the first is refused with 429.
 const emulator = useEmulator({ rateLimit: { requestsPerSecond: 0.001, burst: 1 } });
-let schema: string;
+let description: string;
 
 beforeAll(() => {
-  schema = testPluginSchema();
+  description = testResourceDescription();
 }, 60_000);
 
 it("an apply that gives up on 429s names -parallelism and retry_deadline_ms, nothing of Pulumi's", async () => {
   await emulator.all(); // the bucket's one token
   const service = terraformProvider({
-    schema,
+    description,
     env: { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" },
   });
-  const terraform = terraformSchema(JSON.parse(schema));
+  const terraform = terraformSchema(JSON.parse(description));
   const providerType = objectType(terraform.provider.attributes);
   const type = objectType(terraform.resources[RESOURCE_TYPE]!.attributes);
   const msgpack = (value: Value, of = type) => ({ msgpack: Buffer.from(toMsgpack(value, of)) });

@@ -17,6 +17,7 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { ResourceDescription } from "../../../provider/description/resourceDescription";
 import { encode } from "../../../provider/native/codec";
 import { serverCertificate } from "../../../provider/terraform/goPlugin/certificate";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../../provider/terraform/goPlugin/handshake";
@@ -139,7 +140,8 @@ async function terraformLaunch(
   const provider = new Provider(address!, credentials, options);
   const controller = new Controller(address!, credentials, options);
   try {
-    const schema = terraformSchema(JSON.parse(readFileSync(join(pluginDir, "schema.json"), "utf8")));
+    const description = JSON.parse(readFileSync(join(pluginDir, "description.json"), "utf8")) as ResourceDescription;
+    const schema = terraformSchema(description);
     const resourceType = objectType(schema.resources[RESOURCE_TYPE]!.attributes);
     const value = (v: Value, type = resourceType) => ({ msgpack: Buffer.from(toMsgpack(v, type)) });
     const config = {
