@@ -2,9 +2,11 @@
  * `npm run build:plugin`: the native provider plugin, in dist/plugin/:
  *
  * - `webhooks/` the plugin directory (usable by path: `plugins: providers: [{name: webhooks, path: …}]`):
- *   `PulumiPlugin.yaml` (`runtime: nodejs`), `index.js` (provider/native bundled with esbuild),
- *   `schema.json` and `description.json` (the resource's description, which the Terraform door
- *   derives its schema from), and `node_modules` with `@pulumi/pulumi` — the language host starts every
+ *   `PulumiPlugin.yaml` (`runtime: nodejs`), `index.js` (the launcher, launcher/pluginDirectory.ts,
+ *   which picks the door as the single executable does), each plugin door bundled on its own with
+ *   esbuild (`pulumi.js`, `terraform.js`: only the one picked is loaded), `schema.json` and
+ *   `description.json` (what the doors serve and derive their schemas from), and `node_modules`
+ *   with `@pulumi/pulumi` — the language host starts every
  *   nodejs plugin through `@pulumi/pulumi/cmd/run-plugin`, resolved from the plugin directory —
  *   and its gRPC and protobuf libraries, which the bundle leaves to it;
  * - `pulumi-resource-webhooks-v<version>.tgz` that directory packed, for
@@ -15,6 +17,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
+import { bundleName, DOOR_ENTRIES, PLUGIN_DOORS } from "../launcher/doors";
 import { PACKAGE_NAME } from "../provider/native/tokens";
 import { packageSchema, resourceDescription } from "./packageSchema";
 
@@ -39,8 +42,14 @@ async function main(): Promise<void> {
   writeFileSync(path.join(PLUGIN_DIR, "description.json"), `${JSON.stringify(description, null, 2)}\n`);
 
   await build({
-    entryPoints: [path.join(ROOT, "provider/native/main.ts")],
-    outfile: path.join(PLUGIN_DIR, "index.js"),
+    // `<name>.js` each: the launcher as index.js (package.json's main), and the plugin doors.
+    entryPoints: {
+      index: path.join(ROOT, "launcher/pluginDirectory.ts"),
+      ...Object.fromEntries(
+        PLUGIN_DOORS.map((door) => [bundleName(door).replace(/\.js$/, ""), path.join(ROOT, DOOR_ENTRIES[door])]),
+      ),
+    },
+    outdir: PLUGIN_DIR,
     bundle: true,
     platform: "node",
     target: "node20",

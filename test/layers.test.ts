@@ -2,7 +2,9 @@
  * The layers of docs/architecture.md, as the source files import one another: the drift review and
  * the policy pack reach the resource through provider/model.ts, the wire layer and the client
  * only, and no file of theirs, nor of provider/ (every layer and front door), imports, through any
- * path, a file that imports it back.
+ * path, a file that imports it back. The front doors (the dynamic provider, the Pulumi plugin,
+ * the Terraform provider, the CLI) never import one another, and the launcher, which picks the
+ * single executable's door, is the one place that knows them all.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -11,10 +13,14 @@ import { describe, expect, it } from "vitest";
 const ROOT = resolve(__dirname, "..");
 const FOLDERS = ["drift", "policy"];
 
-/** The repository files a source file imports (relative imports, `import type` included). */
+/** The repository files a source file imports (relative imports, `import type` and `import("…")` included). */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), "utf8");
-  return [...text.matchAll(/^(?:import|export)\b[^;]*?from "(\.{1,2}\/[^"]+)"/gms)].map((m) => {
+  const specifiers = [
+    ...text.matchAll(/^(?:import|export)\b[^;]*?from "(\.{1,2}\/[^"]+)"/gms),
+    ...text.matchAll(/\bimport\("(\.{1,2}\/[^"]+)"\)/g),
+  ];
+  return specifiers.map((m) => {
     const target = relative(ROOT, resolve(ROOT, dirname(file), m[1]!));
     return readdirSync(join(ROOT, dirname(target))).includes(`${target.split("/").pop()}.ts`)
       ? `${target}.ts`
@@ -67,5 +73,73 @@ describe("provider/", () => {
   // Type-only imports count: two files that take each other's types are one concept split in two.
   it("imports one way: no file reaches itself through its imports, types included", () => {
     expect(circlesAmong(sourcesIn("provider", true))).toEqual([]);
+  });
+});
+
+/** The product's sources: what a user runs (not the tests, the build scripts or the benches). */
+const PRODUCT = [
+  "index.ts",
+  ...["provider", "emulator", "drift", "policy", "engine", "cli", "launcher"].flatMap((folder) =>
+    sourcesIn(folder, true),
+  ),
+];
+/** The front doors: how a user reaches the one core. */
+const DOORS = {
+  dynamic: "provider/dynamic/",
+  native: "provider/native/",
+  terraform: "provider/terraform/",
+  cli: "cli/",
+} as const;
+/** The single executable's doors, which its launcher picks from (launcher/doors.ts). */
+const EXECUTABLE_DOORS = ["native", "terraform", "cli"] as const;
+const doorOf = (file: string) =>
+  (Object.keys(DOORS) as (keyof typeof DOORS)[]).find((door) => file.startsWith(DOORS[door]));
+
+/** Every product file `file` reaches through its imports, itself left out. */
+function reachedFrom(file: string): Set<string> {
+  const reached = new Set<string>();
+  const visit = (from: string) => {
+    for (const next of importsOf(from))
+      if (PRODUCT.includes(next) && !reached.has(next)) {
+        reached.add(next);
+        visit(next);
+      }
+  };
+  visit(file);
+  reached.delete(file);
+  return reached;
+}
+
+describe("the front doors and the launcher", () => {
+  it("no provider door (dynamic, native, terraform) reaches another's files, through any path", () => {
+    const crossings = PRODUCT.filter((file) => ["dynamic", "native", "terraform"].includes(doorOf(file) ?? "")).flatMap(
+      (file) =>
+        [...reachedFrom(file)]
+          .filter((target) => doorOf(target) !== undefined && doorOf(target) !== doorOf(file))
+          .map((target) => `${file} → ${target}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  it("no door imports another door's files, nor the launcher", () => {
+    const crossings = PRODUCT.filter((file) => doorOf(file) !== undefined).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith("launcher/") || (doorOf(target) && doorOf(target) !== doorOf(file)))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  it("only the launcher imports more than one of the executable's doors (the Pulumi plugin, the Terraform provider, the CLI)", () => {
+    const knowing = (file: string) =>
+      new Set(
+        importsOf(file)
+          .map(doorOf)
+          .filter((door) => EXECUTABLE_DOORS.some((known) => known === door)),
+      );
+    expect(PRODUCT.filter((file) => !file.startsWith("launcher/") && knowing(file).size > 1)).toEqual([]);
+    // …and the launcher knows each of them.
+    const launcher = new Set(sourcesIn("launcher").flatMap((file) => [...knowing(file)]));
+    expect([...launcher].sort()).toEqual([...EXECUTABLE_DOORS].sort());
   });
 });

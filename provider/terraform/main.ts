@@ -1,5 +1,5 @@
 /**
- * The Terraform and OpenTofu front door of the plugin executable: provider/native/main.ts calls
+ * The Terraform and OpenTofu front door of the plugin executable: the launcher (launcher/) calls
  * `serveTerraform` when the process was started with go-plugin's magic cookie. It reads the
  * client's handshake, serves tfplugin6 and go-plugin's services, prints the handshake line, and
  * exits when the client says Shutdown. The provider's calls (provider.ts: the core, zod, the

@@ -4,6 +4,7 @@
  */
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
+import { CLI_NAME } from "../../launcher/pickDoor";
 import { PACKAGE_NAME } from "../../provider/native/tokens";
 
 export const ROOT = path.resolve(__dirname, "../..");
@@ -15,6 +16,16 @@ export const PLUGIN_BINARY = `pulumi-resource-${PACKAGE_NAME}`;
 /** The executable's file name inside a platform's archive (`.exe` on windows, as the engine looks for it there). */
 export function executableName(os: string): string {
   return os === "windows" ? `${PLUGIN_BINARY}.exe` : PLUGIN_BINARY;
+}
+
+/** The same executable in the CLI's archives: `webhook-subscriptions` (`.exe` on windows), the npm bin's name. */
+export function cliExecutableName(os: string): string {
+  return os === "windows" ? `${CLI_NAME}.exe` : CLI_NAME;
+}
+
+/** The CLI's archive: `webhook-subscriptions-v<v>-<os>-<arch>.tar.gz`, a `.zip` on windows (what Windows opens itself). */
+export function cliArchiveName(version: string, os: string, arch: string): string {
+  return `${CLI_NAME}-v${version}-${os}-${arch}.${os === "windows" ? "zip" : "tar.gz"}`;
 }
 
 /** package.json's version: the plugin's, the schema's and every SDK's. */

@@ -9,8 +9,7 @@
  * - `…_SHA256SUMS.sig`, its binary detached signature with the key in WEBHOOKS_RELEASE_GPG_KEY
  *   (gpgSign.ts). Without a key it is left out and the log says so: release.yml verifies it.
  *
- * The zips are reproducible: the machine's Info-ZIP `zip` (as dist:go uses; installed when missing)
- * with `-X` (no uid/gid or extra time fields), a fixed modification time, read in UTC.
+ * The zips are reproducible (zip.ts).
  */
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -22,25 +21,21 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureCommand } from "./debianPackages";
 import { detachSign, SIGNING_KEY_VARIABLE, signingKeyFromEnv, type SigningKey } from "./gpgSign";
 import { type Target, TARGETS, targetsNamed } from "./nodeRuntime";
 import { describe, executableArchiveName, executableName, releaseDir, releaseVersion, runStep } from "./release";
+import { reproducibleZip } from "./zip";
 
 /** The provider's name in the registries' file names (`terraform-provider-<type>`). */
 export const TERRAFORM_PROVIDER = "terraform-provider-webhooks";
 
 /** The registry manifest: the plugin protocol versions the executable speaks. */
 export const TERRAFORM_MANIFEST = { version: 1, metadata: { protocol_versions: ["6.0"] } } as const;
-
-/** Every zip entry's modification time (DOS time, whole seconds from 1980): fixed, so the bytes are. */
-const ZIP_MTIME = new Date("2000-01-01T00:00:00Z");
 
 /** The executable inside a zip: `terraform-provider-webhooks_v<v>`, `.exe` on windows. */
 export function terraformExecutableName(version: string, os: string): string {
@@ -72,7 +67,6 @@ export function terraformArtifacts(
   key: SigningKey | undefined,
   targets: readonly Target[] = TARGETS,
 ): string[] {
-  const zip = ensureCommand("zip", ["zip"], "dist:terraform");
   const work = mkdtempSync(path.join(tmpdir(), "dist-terraform-"));
   try {
     const zips = targets.map((target) => {
@@ -85,11 +79,8 @@ export function terraformArtifacts(
       const name = terraformExecutableName(version, target.os);
       renameSync(path.join(folder, executableName(target.os)), path.join(folder, name));
       chmodSync(path.join(folder, name), 0o755);
-      utimesSync(path.join(folder, name), ZIP_MTIME, ZIP_MTIME);
       const file = terraformZipName(version, target.os, target.arch);
-      rmSync(path.join(dir, file), { force: true }); // zip adds to an existing archive
-      // TZ=UTC: zip writes DOS times in local time.
-      execFileSync(zip, ["-q", "-X", path.join(dir, file), name], { cwd: folder, env: { ...process.env, TZ: "UTC" } });
+      reproducibleZip(path.join(dir, file), folder, [name], "dist:terraform");
       console.log(describe(path.join(dir, file)));
       return file;
     });

@@ -37,6 +37,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Engine } from "../../engine/provision";
 import { publicHome } from "../../scripts/packageSchema";
 import { TARGETS } from "../../scripts/release/nodeRuntime";
+import { cliArchiveName } from "../../scripts/release/release";
 import {
   terraformExecutableName,
   terraformManifestName,
@@ -184,6 +185,8 @@ describe("the release", () => {
       `pulumi-resource-webhooks-v${VERSION}-darwin-arm64.tar.gz`,
       `pulumi-resource-webhooks-v${VERSION}-windows-amd64.tar.gz`,
       `pulumi-resource-webhooks-v${VERSION}-windows-arm64.tar.gz`,
+      // The CLI: the same executables, named webhook-subscriptions (platforms.test.ts starts them).
+      ...TARGETS.map((target) => cliArchiveName(VERSION, target.os, target.arch)),
       `pulumi-resource-webhooks-v${VERSION}.tgz`,
       `pulumi-webhook-subscriptions-${VERSION}.tgz`,
       `pulumi_webhooks-${VERSION}-py3-none-any.whl`,

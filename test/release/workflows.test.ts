@@ -63,6 +63,15 @@ it("release.yml: on a v* tag, npm run dist, then the GitHub release, npm with pr
   expect(release).toContain('tags: ["v*"]');
   expect(release).toContain("- run: npm run dist");
   expect(release).toMatch(/gh release create .*SHA256SUMS/s);
+  // The plugin's archives and the CLI's (tar.gz, and zip on Windows) are the GitHub release's assets.
+  const assets = /gh release create "\$GITHUB_REF_NAME" --title[^\n]*\\\n((?:.*\\\n)*.*)/.exec(release)?.[1] ?? "";
+  for (const asset of [
+    "pulumi-resource-webhooks-v*.tar.gz",
+    "webhook-subscriptions-v*.tar.gz",
+    "webhook-subscriptions-v*.zip",
+    "SHA256SUMS",
+  ])
+    expect(assets).toContain(asset);
   expect(release).toContain("https://central.sonatype.com/api/v1/publisher/upload");
   expect(release).toContain("--detach-sign");
   expect(release).toContain("npm publish --provenance");

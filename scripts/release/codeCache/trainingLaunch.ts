@@ -3,8 +3,8 @@
  * so that the code cache it writes holds them compiled: for Terraform's door what `tofu plan`'s
  * launches ask (GetProviderSchema, the two validations, ConfigureProvider, the plan of a create),
  * then go-plugin's Shutdown; for Pulumi's what a preview of a new subscription asks (GetPluginInfo,
- * GetSchema, CheckConfig, Configure, Check, a preview Create). Nothing reaches a service: the base
- * URL is set and never called. The launch runs on the target's runtime (../targets.ts), its
+ * GetSchema, CheckConfig, Configure, Check, a preview Create); the CLI's runs its commands' help by
+ * itself and exits (train.ts). Nothing reaches a service: the base URL is set and never called. The launch runs on the target's runtime (../targets.ts), its
  * stdout and stderr in files, as Node.js under wine needs.
  */
 import { spawn } from "node:child_process";
@@ -17,6 +17,7 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { Door } from "../../../launcher/doors";
 import type { ResourceDescription } from "../../../provider/description/resourceDescription";
 import { encode } from "../../../provider/native/codec";
 import { serverCertificate } from "../../../provider/terraform/goPlugin/certificate";
@@ -28,14 +29,13 @@ import { toMsgpack, type Value } from "../../../provider/terraform/values/codec"
 import { nodeRuntime, type Target, targetName } from "../nodeRuntime";
 import { runOnTarget } from "../targets";
 
-/** The front doors a cache is trained for (provider/native/seaEntry.ts picks one per start). */
-export const DOORS = ["terraform", "pulumi"] as const;
-export type Door = (typeof DOORS)[number];
-
-/** What a training launch runs: the trainer script, the bundle, and the folder with schema.json and package.json. */
+/**
+ * What a training launch runs: the trainer script, each door's bundle, and the folder with
+ * schema.json, description.json and package.json.
+ */
 export interface TrainingFiles {
   readonly trainer: string;
-  readonly bundle: string;
+  readonly bundles: Readonly<Record<Door, string>>;
   readonly pluginDir: string;
 }
 
@@ -53,12 +53,22 @@ const SUBSCRIPTION = {
 } as const;
 const ENV = { WEBHOOKS_BASE_URL: "https://webhooks.example.com", WEBHOOKS_TOKEN: "training" };
 
-/** Trains `door`'s code cache on `target`'s runtime; returns the cache file (`<dir>/<target>-<door>.codecache`). */
+/**
+ * Trains `door`'s code cache on `target`'s runtime (launcher/sea.ts reads it when it picks that
+ * door); returns the cache file (`<dir>/<target>-<door>.codecache`).
+ */
 export async function trainCodeCache(target: Target, door: Door, files: TrainingFiles, dir: string): Promise<string> {
   const name = `${targetName(target)}-${door}`;
   const [cache, done, out, err] = ["codecache", "done", "stdout", "stderr"].map((ext) => join(dir, `${name}.${ext}`));
   const client = door === "terraform" ? await serverCertificate() : undefined;
-  const how = runOnTarget(target, nodeRuntime(target), [files.trainer, files.bundle, files.pluginDir, cache!, done!]);
+  const how = runOnTarget(target, nodeRuntime(target), [
+    files.trainer,
+    door,
+    files.bundles[door],
+    files.pluginDir,
+    cache!,
+    done!,
+  ]);
   const env = {
     ...how.env,
     ...ENV,
@@ -80,10 +90,12 @@ export async function trainCodeCache(target: Target, door: Door, files: Training
   const failed = (what: string) =>
     new Error(`dist:executables: ${name}'s training launch ${what}; stderr:\n${readFileSync(err!, "utf8")}`);
   try {
-    const line = await firstLine(out!, () => exit !== undefined, failed);
-    if (client) await terraformLaunch(line, client, files.pluginDir);
-    else await pulumiLaunch(line);
-    writeFileSync(done!, "");
+    if (door !== "cli") {
+      const line = await firstLine(out!, () => exit !== undefined, failed);
+      if (client) await terraformLaunch(line, client, files.pluginDir);
+      else await pulumiLaunch(line);
+      writeFileSync(done!, "");
+    }
     await Promise.race([exited, sleep(LINE_TIMEOUT_MS, undefined, { ref: false })]);
     if (exit !== 0 || !existsSync(cache!)) throw failed(`ended with ${exit ?? "no exit"} and no cache`);
     return cache!;
