@@ -4,12 +4,13 @@
  * it claims the subscriptions it records and observes nothing (no CLI runs, nothing is refreshed),
  * so its findings are the classification's: unmanaged beside it, co-owned with another source.
  */
-import { relative, sep } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, relative, sep } from "node:path";
 import { DriftError, DriftErrorCode } from "../errors";
 import { readTerraformState, TerraformStateError } from "../terraformState";
 import type { SourceRef } from "../review/model";
 import type { SourceResult } from "./source";
-import { terraformInstances } from "./terraformDirectory";
+import { planSource, terraformInstances, type PlanJson } from "./terraformDirectory";
 
 export interface TerraformStateFileOptions {
   /** The file as given on the command line. */
@@ -21,11 +22,39 @@ export interface TerraformStateFileOptions {
   readonly env: NodeJS.ProcessEnv;
 }
 
+/** Whether `text` is what `show -json` prints for a saved plan (it holds the state the plan started from). */
+function planJson(text: string): PlanJson | undefined {
+  try {
+    const json = JSON.parse(text) as PlanJson & { planned_values?: unknown };
+    return json && typeof json === "object" && ("prior_state" in json || "planned_values" in json) ? json : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Reads the state; one that cannot be read throws a DriftError (`TERRAFORM_STATE`) whose message
+ * Reads the state; a saved plan's JSON (`tofu show -json review.tfplan`, made in another job of a
+ * pipeline) is read as that directory's plan, its differences from the state and the configuration
+ * included. One that cannot be read throws a DriftError (`TERRAFORM_STATE`) whose message
  * names the flag, the file and what to do, before anything is read from an instance.
  */
 export function reviewTerraformStateFile(options: TerraformStateFileOptions): SourceResult {
+  const source: SourceRef = {
+    kind: "terraform-state",
+    name: options.file,
+    file: relative(options.cwd, options.absFile).split(sep).join("/") || ".",
+  };
+  const plan = existsSync(options.absFile) ? planJson(readFileSync(options.absFile, "utf8")) : undefined;
+  if (plan)
+    return planSource(plan, {
+      ref: source,
+      dir: options.file,
+      absDir: dirname(options.absFile),
+      cwd: options.cwd,
+      cli: { name: "tofu" },
+      stateOnly: false,
+      env: options.env,
+    });
   let state;
   try {
     state = readTerraformState(options.absFile, options.file);
@@ -34,11 +63,6 @@ export function reviewTerraformStateFile(options: TerraformStateFileOptions): So
       throw new DriftError(DriftErrorCode.TerraformState, err.message, { cause: err });
     throw err;
   }
-  const source: SourceRef = {
-    kind: "terraform-state",
-    name: options.file,
-    file: relative(options.cwd, options.absFile).split(sep).join("/") || ".",
-  };
   const { instances, notes } = terraformInstances([{}], [], options.env, options.file);
   return {
     summary: { source, comparison: "state", status: "reviewed", claimed: state.subscriptions.length },

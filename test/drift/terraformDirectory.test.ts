@@ -181,6 +181,17 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
     expect(result.observations.filter((o) => o.address.includes("packets"))).toEqual([]);
   });
 
+  it("the same plan's JSON given as --terraform-state (planned in another job) finds the same, named by its file", () => {
+    const file = `plan.${cli}.json`;
+    const fromFile = reviewTerraformStateFile({ file, absFile: join(DIR, file), cwd: DIR, env: ENV });
+    expect(fromFile.summary.source).toEqual({ kind: "terraform-state", name: file, file });
+    expect(fromFile.claims.map((c) => [c.address, c.guid])).toEqual(result.claims.map((c) => [c.address, c.guid]));
+    expect(fromFile.observations.map((o) => [o.class, o.address])).toEqual(
+      result.observations.map((o) => [o.class, o.address]),
+    );
+    expect(fromFile.summary.comparison).toBe("state-and-program");
+  });
+
   it("no secret value and no Signature reaches the result", () => {
     const text = JSON.stringify(result);
     for (const secret of [...SECRETS, ...signatures(plan)]) expect(text).not.toContain(secret);
