@@ -14,6 +14,7 @@ export const PARTS = [
   "start",
   "cache",
   "drift",
+  "drift-sources",
   "terraform",
   "ups",
 ] as const;
@@ -25,7 +26,8 @@ export const BENCH_USAGE = `usage: npm run bench [-- --only <part>[,<part>…]]
   start-up, its calls one by one, and a one-resource YAML preview per packaging), start (the second
   npm start against the same pulumi up by hand), cache (the executable's start with and without V8's
   code cache, natively, under qemu and under wine), drift (the drift review with and without the
-  comparison with the program), terraform (tofu with our provider against the Go anchor: a
+  comparison with the program), drift-sources (one review of 20 Terraform directories and 2 stacks
+  against the tools' own runs, and its wall time at 5, 10 and 20 directories), terraform (tofu with our provider against the Go anchor: a
   one-subscription plan, the handshake, apply/plan/destroy of 500), ups (BENCH_UPS rate-limited ups in
   process: no failed operation, no unhandled rejection, nothing left behind); all by default`;
 

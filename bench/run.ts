@@ -12,7 +12,11 @@
  * BENCH_PLUGIN_ROUNDS (7, bench/pluginStart.ts), BENCH_CALL_REPEATS (20, bench/pluginCalls.ts),
  * BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts). The front door: BENCH_START_ROUNDS (3, bench/npmStart.ts).
  * The code cache: BENCH_CACHE_ROUNDS (5, bench/codeCacheStart.ts). The drift review:
- * BENCH_DRIFT_N (20), BENCH_DRIFT_ROUNDS (3, bench/driftReview.ts). The Terraform door (bench/terraform.ts):
+ * BENCH_DRIFT_N (20), BENCH_DRIFT_ROUNDS (3, bench/driftReview.ts). The review of many sources
+ * (bench/driftSources.ts): BENCH_DRIFT_SOURCES_DIRS (5,10,20: Terraform directories per review),
+ * BENCH_DRIFT_SOURCES_PER_DIR (25), BENCH_DRIFT_SOURCES_STACKS (2), BENCH_DRIFT_SOURCES_PER_STACK (5),
+ * BENCH_DRIFT_SOURCES_ROUNDS (5: at least) to BENCH_DRIFT_SOURCES_MAX_ROUNDS (10), until a round moves
+ * the ratios of the medians by less than BENCH_DRIFT_SOURCES_TOLERANCE (0.02). The Terraform door (bench/terraform.ts):
  * BENCH_TF_ROUNDS (7), BENCH_TF_N (500), BENCH_TF_SCALE_ROUNDS (3). The rate-limited ups in process
  * (bench/rateLimitedUps.ts): BENCH_UPS (50).
  * How long a whole run takes, and the figures: docs/benchmarks.md.
@@ -26,6 +30,7 @@ import { provisionEngine } from "../engine/provision";
 import { measureClientOverhead } from "./clientOverhead";
 import { measureCodeCacheStart } from "./codeCacheStart";
 import { measureDriftReview } from "./driftReview";
+import { measureDriftSources, type DriftSourcesResults } from "./driftSources";
 import { MODES, type Mode } from "./cycle";
 import { measureEmulatorThroughput } from "./emulatorThroughput";
 import { ApiWindow } from "./apiWindow";
@@ -63,6 +68,15 @@ const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const CACHE_ROUNDS = Number(process.env.BENCH_CACHE_ROUNDS ?? 5);
 const DRIFT_N = Number(process.env.BENCH_DRIFT_N ?? 20);
 const DRIFT_ROUNDS = Number(process.env.BENCH_DRIFT_ROUNDS ?? 3);
+const DRIFT_SOURCES = {
+  sizes: (process.env.BENCH_DRIFT_SOURCES_DIRS ?? "5,10,20").split(",").map(Number),
+  perDirectory: Number(process.env.BENCH_DRIFT_SOURCES_PER_DIR ?? 25),
+  stacks: Number(process.env.BENCH_DRIFT_SOURCES_STACKS ?? 2),
+  perStack: Number(process.env.BENCH_DRIFT_SOURCES_PER_STACK ?? 5),
+  minRounds: Number(process.env.BENCH_DRIFT_SOURCES_ROUNDS ?? 5),
+  maxRounds: Number(process.env.BENCH_DRIFT_SOURCES_MAX_ROUNDS ?? 10),
+  tolerance: Number(process.env.BENCH_DRIFT_SOURCES_TOLERANCE ?? 0.02),
+};
 const TF_ROUNDS = Number(process.env.BENCH_TF_ROUNDS ?? 7);
 const TF_N = Number(process.env.BENCH_TF_N ?? 500);
 const TF_SCALE_ROUNDS = Number(process.env.BENCH_TF_SCALE_ROUNDS ?? 3);
@@ -208,7 +222,7 @@ async function main(): Promise<void> {
   let scale: ScaleEntry[] | undefined;
   let frontDoors: FrontDoorResults | undefined;
 
-  const engineParts = ["fixed", "scale", "native", "plugin", "start", "drift", "terraform"] as const;
+  const engineParts = ["fixed", "scale", "native", "plugin", "start", "drift", "drift-sources", "terraform"] as const;
   if (engineParts.some((part) => parts.has(part))) {
     const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
     const dir = join(ROOT, ".work", "bench");
@@ -238,6 +252,10 @@ async function main(): Promise<void> {
       if (parts.has("drift")) {
         log("the drift review with and without the comparison with the program…");
         results.drift_review_program_comparison = await measureDriftReview(ctx, DRIFT_N, DRIFT_ROUNDS, log);
+      }
+      if (parts.has("drift-sources")) {
+        log("one review of many Terraform directories and stacks against the tools' own runs…");
+        Object.assign(results, await measureDriftSources(ctx, DRIFT_SOURCES, log));
       }
       if (parts.has("terraform")) {
         log("the Terraform door: tofu with our provider against the Go anchor…");
@@ -303,6 +321,7 @@ async function main(): Promise<void> {
       `drift_review_program_comparison cpu: ${fmt(cpu.value)} s (state-only ${fmt(cpu.baseline)} s), ratio ${fmt(cpu.ratio)}`,
     );
   }
+  if (results.drift_sources_vs_floor) printDriftSources(results as unknown as DriftSourcesResults);
   if (results.yaml_preview_vs_engine_floor)
     printYamlPreview(results.yaml_preview_vs_engine_floor as Record<string, PreviewComparison>);
   if (results.tofu_plan_one_vs_go_anchor)
@@ -322,6 +341,34 @@ function printComparisons(title: string, comparisons: Record<string, TfCompariso
     console.log(
       `| ${name} | ${fmt(e.value)} ${e.unit} (${fmt(e.baseline)}) | ${fmt(e.ratio)} | ${fmt(e.cpu.value)} (${fmt(e.cpu.baseline)}) | ${fmt(e.cpu.ratio)} | ${e.goal} |`,
     );
+}
+
+/** The review of many sources against its floor (with spreads), and its wall time per number of sources. */
+function printDriftSources({ drift_sources_vs_floor: c, drift_sources_scaling: s }: DriftSourcesResults): void {
+  const range = ([min, max]: [number, number]) => `${fmt(min)}–${fmt(max)}`;
+  console.log(
+    `\n| drift_sources_vs_floor (${c.directories} directories + ${c.n - c.directories} stacks, ${c.rounds} rounds) | review s [min–max] | floor s [min–max] | ratio [per-round min–max] |\n|---|---|---|---|`,
+  );
+  for (const [label, e] of [
+    ["wall", c],
+    ["cpu", c.cpu],
+  ] as const)
+    console.log(
+      `| ${label} | ${fmt(e.value)} [${range(e.spread.value)}] | ${fmt(e.baseline)} [${range(e.spread.baseline)}] | ${fmt(e.ratio)} [${range(e.spread.ratio)}] |`,
+    );
+  console.log(
+    `API calls of one run — review: ${JSON.stringify(c.api_calls.review)}; floor: ${JSON.stringify(c.api_calls.floor)}`,
+  );
+  console.log(
+    "\n| directories | sources | review wall s [min–max] | wall per source | review cpu s | floor wall s | floor cpu s |\n|---|---|---|---|---|---|---|",
+  );
+  for (const p of s.points)
+    console.log(
+      `| ${p.directories} | ${p.sources} | ${fmt(p.wall)} [${range(p.wall_spread)}] | ${fmt(p.wall_per_source)} | ${fmt(p.cpu)} | ${fmt(p.floor_wall)} | ${fmt(p.floor_cpu)} |`,
+    );
+  console.log(
+    `wall growth ${fmt(s.value)}× for ${fmt(s.baseline)}× the sources (ratio ${fmt(s.ratio)}); each directory adds ${fmt(s.marginal_wall_per_directory.review)} s (floor ${fmt(s.marginal_wall_per_directory.floor)} s)`,
+  );
 }
 
 /** plugin_calls: each call's first and later cost to the plugin. */
