@@ -74,7 +74,7 @@ async function expectProgramOnDisk(stack: Stack, stackName: string): Promise<voi
   if (lastUpdate?.environment?.["exec.kind"] === INLINE_EXEC_KIND)
     throw new DriftError(
       DriftErrorCode.InlineProgram,
-      `Stack "${stackName}" was deployed by an Automation API inline program (its last update, ${lastUpdate.kind} #${lastUpdate.version}, ran one), ` +
+      `Stack "${stackName}" was deployed by an Automation API inline program (its last ${lastUpdate.kind} ran one), ` +
         `so it has no program on disk to compare the live subscriptions with: ${workDir} holds no index.ts or index.js, and no \`main\` in Pulumi.yaml or package.json names a file. ` +
         `${stateOnly}, or review it in the code that deploys it, where its program is: ` +
         '`reviewDrift({ stackName, workDir, program })` from "pulumi-webhook-subscriptions/drift".',

@@ -140,7 +140,7 @@ describe("a Node.js project with no program on disk", () => {
     const err = await previewProgram(probe.stack, "dev").catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "INLINE_PROGRAM" });
     expect((err as Error).message.replaceAll(dir, "<dir>")).toMatchInlineSnapshot(
-      `"Stack "dev" was deployed by an Automation API inline program (its last update, update #4, ran one), so it has no program on disk to compare the live subscriptions with: <dir> holds no index.ts or index.js, and no \`main\` in Pulumi.yaml or package.json names a file. Pass --state-only to compare the live subscriptions with the state alone, or review it in the code that deploys it, where its program is: \`reviewDrift({ stackName, workDir, program })\` from "pulumi-webhook-subscriptions/drift"."`,
+      `"Stack "dev" was deployed by an Automation API inline program (its last update ran one), so it has no program on disk to compare the live subscriptions with: <dir> holds no index.ts or index.js, and no \`main\` in Pulumi.yaml or package.json names a file. Pass --state-only to compare the live subscriptions with the state alone, or review it in the code that deploys it, where its program is: \`reviewDrift({ stackName, workDir, program })\` from "pulumi-webhook-subscriptions/drift"."`,
     );
     expect((err as Error).message).not.toContain("expected index.ts or index.js");
     expect(probe.previews).toBe(0);

@@ -12,17 +12,21 @@
  * 3. On both stacks, the reported scenario: an out-of-band edit, then `pulumi refresh` (which
  *    accepts it into the state), then the review: the state comparison alone (`--state-only`)
  *    says "No drift", the default comparison with the program reports each difference and exits 2.
+ * 4. A stack deployed by an Automation API inline program (no program on disk): the review says
+ *    so and exits 1, `--state-only` reviews it, and `reviewDrift` in code with its program compares
+ *    with the program too.
  *
  * Nothing the review prints may hold a secret, and the review writes nothing to the state.
  */
-import { appendFileSync, cpSync, readFileSync } from "node:fs";
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DriftReport } from "../../drift/index";
+import { Webhook, WebhookSubscription } from "pulumi-webhook-subscriptions";
+import { reviewDrift, type DriftReport } from "../../drift/index";
 import { openStack } from "../../engine/automation";
 import { run } from "../support/commands";
-import { runDriftCli } from "../support/driftCli";
+import { runDriftCli, stackReportsOf } from "../support/driftCli";
 import { shellBlocks } from "../support/shellBlocks";
 import type { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
@@ -133,7 +137,7 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
 
     const { code, stdout, stderr } = await drift("yaml", example, ["--format", "json"]);
     expect(code, stderr).toBe(2);
-    const report = JSON.parse(stdout) as DriftReport;
+    const [report] = stackReportsOf(stdout) as [DriftReport];
     expect(report).toMatchObject({ stack: "yaml", status: "drift", exitCode: 2, comparison: "state-and-program" });
     expect(report.summary).toEqual({
       managed: 2,
@@ -215,7 +219,7 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     // the imported resource is protected: a preview of the program would refuse to delete it.
     // Compared with the state, the adoption is complete.
     const after = await drift("yaml", example, ["--format", "json", "--state-only"]);
-    const report = JSON.parse(after.stdout) as DriftReport;
+    const [report] = stackReportsOf(after.stdout) as [DriftReport];
     expect(report.unmanaged).toEqual([]);
     expect(report.summary).toEqual({
       managed: 3,
@@ -307,6 +311,11 @@ describe("one TypeScript stack using both front doors", () => {
     await service.reset();
     dir = workDir("drift-both-front-doors");
     cpSync(join(__dirname, "fixtures", "both-front-doors"), dir, { recursive: true });
+    // Its own manifest: else the review's language host takes this repository's (above it) and runs its main.
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "both-front-doors", private: true, main: "index.ts" }),
+    );
     const plugin = setting.pluginDir;
     appendFileSync(join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: webhooks\n      path: ${plugin}\n`);
     // Run as `webhook-subscriptions up --cwd` runs a program directory: in-process, on the real engine.
@@ -353,7 +362,7 @@ describe("one TypeScript stack using both front doors", () => {
 
     const { code, stdout, stderr } = await drift("both", dir, ["--format", "json"]);
     expect(code, stderr).toBe(2);
-    const report = JSON.parse(stdout) as DriftReport;
+    const [report] = stackReportsOf(stdout) as [DriftReport];
     expect(report.summary).toEqual({
       managed: 3,
       inSync: 0,
@@ -409,7 +418,7 @@ describe("one TypeScript stack using both front doors", () => {
     );
     const json = await drift("both", dir, ["--format", "json"]);
     expect(json.code, json.stderr).toBe(2);
-    const report = JSON.parse(json.stdout) as DriftReport;
+    const [report] = stackReportsOf(json.stdout) as [DriftReport];
     expect(report).toMatchObject({ status: "drift", exitCode: 2, comparison: "state-and-program" });
     expect(report.summary).toEqual({
       managed: 2,
@@ -432,4 +441,59 @@ describe("one TypeScript stack using both front doors", () => {
     expect(stdout).toContain("| `native-on-provider` |  | create |  | declared | **not live** |");
     await expectNoSecrets(stdout + stderr + json.stdout + json.stderr);
   }, 600_000);
+});
+
+describe("a stack deployed by an Automation API inline program", () => {
+  let dir: string;
+  /** The inline program: a function in the deploying code, nothing on disk. */
+  const program = async () => {
+    const sub = new WebhookSubscription("inline", {
+      webhook: Webhook.BusinessObjectCreated,
+      filterObjectType: 5,
+      subscriberUrl: "https://hooks.example.com/inline",
+    });
+    return { guid: sub.guid };
+  };
+
+  beforeAll(async () => {
+    await service.reset();
+    // As the Automation API deploys one: a project written from settings, the program served in-process.
+    dir = workDir("drift-inline");
+    const stack = await openStack({
+      engine: requireEngine(),
+      backendDir: join(setting.root, "state"),
+      stackName: "inline",
+      workDir: dir,
+      projectName: "drift-inline",
+      env: { PULUMI_HOME: env.PULUMI_HOME!, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE },
+      config: {
+        "webhooks:baseUrl": { value: service.url },
+        "webhooks:token": { value: TOKEN, secret: true },
+      },
+      program,
+    });
+    expect((await stack.up()).summary.result).toBe("succeeded");
+  });
+
+  it("the review says it was deployed by an inline program, and points to --state-only and to reviewDrift in code: exit 1", async () => {
+    const { code, stdout, stderr } = await drift("inline", dir);
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(
+      'drift: error: Stack "inline" was deployed by an Automation API inline program (its last update ran one), so it has no program on disk',
+    );
+    expect(stderr).toContain("Pass --state-only to compare the live subscriptions with the state alone");
+    expect(stderr).toContain(
+      '`reviewDrift({ stackName, workDir, program })` from "pulumi-webhook-subscriptions/drift"',
+    );
+    expect(stdout + stderr).not.toContain("expected index.ts or index.js");
+  });
+
+  it("--state-only reviews it; reviewDrift in code, given the program, compares with the program too", async () => {
+    const stateOnly = await drift("inline", dir, ["--state-only"]);
+    expect(stateOnly.code, stateOnly.stderr).toBe(0);
+    // The engine is the one on the environment's PATH, as for the command.
+    const report = await reviewDrift({ stackName: "inline", workDir: dir, env, program });
+    expect(report).toMatchObject({ status: "in-sync", comparison: "state-and-program", differsFromProgram: [] });
+    expect(report.managed.map((m) => [m.name, m.status])).toEqual([["inline", "in-sync"]]);
+  });
 });
