@@ -22,6 +22,9 @@ const BIN = resolve(__dirname, "../dist/cli/index.js");
 function programDirectory(dir: string, n: number): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "Pulumi.yaml"), "name: bench-drift\nruntime: nodejs\n");
+  // Its own package.json, as a program has: without one, the Node.js language host (which the
+  // review runs the program through) takes this repository's, whose main declares nothing.
+  writeFileSync(join(dir, "package.json"), '{ "name": "bench-drift-program", "private": true, "main": "index.js" }\n');
   writeFileSync(
     join(dir, "index.js"),
     [
