@@ -5,14 +5,24 @@
  * the zip checked against SHA256SUMS, a packed filesystem mirror, `init` with a shared plugin cache
  * (terraform/cli.ts). The registry protocol and its signature checks are install.test.ts's.
  */
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tofuVersion } from "../../engine/tofu";
+import { reviewTerraformDirectory } from "../../drift/sources/terraformDirectory";
 import { useEmulator } from "../support/emulatorHarness";
 import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
-import { requireTofu, type TerraformCli } from "../support/terraformClis";
+import { cliEnv, requireTofu, type TerraformCli } from "../support/terraformClis";
 import { installFromRelease, TerraformProject, type ReleaseInstall } from "./terraform/cli";
 
 const ORDERS = "6f1c2a3b-0000-4000-8000-000000000001";
@@ -333,6 +343,130 @@ describe.each(CLI_NAMES)("%s", (name) => {
       if (cli.name === "tofu") expect(line, folder).toMatch(/^~ custom_header_value_wo\s+= \(write-only attribute\)$/);
       else expect(line, folder).toBeUndefined();
     }
+  });
+
+  /**
+   * The drift review's source for a working directory (drift/sources/terraformDirectory.ts), with this
+   * CLI: a root module and a child module applied, then, out of band, one subscription's URL changed,
+   * one deleted, one made that no configuration declares, and one changed and accepted into the state
+   * by `apply -refresh-only`. One plan (never applied) finds each, by its address with the module
+   * path, and changes neither the state nor the instance.
+   */
+  it("the drift review's directory source: differs from the state, deleted, and a change apply -refresh-only accepted still differs from the configuration", async () => {
+    const p = await project("drift-review");
+    const url = (path: string) => `https://hooks.example.com/${path}`;
+    p.write(
+      [
+        subscription("orders", url("orders")),
+        subscription("gone", url("gone")),
+        `module "team" {\n  source = "./modules/team"\n}`,
+      ].join("\n\n"),
+    );
+    mkdirSync(join(p.dir, "modules", "team"), { recursive: true });
+    writeFileSync(
+      join(p.dir, "modules", "team", "main.tf"),
+      [
+        `terraform {\n  required_providers {\n    webhooks = {\n      source = "webhook-subscriptions/webhooks"\n    }\n  }\n}`,
+        subscription("packets", url("team/${each.key}"), `  for_each           = toset(["eu"])`),
+        subscription("steady", url("team/steady")),
+      ].join("\n\n"),
+    );
+    await p.run(["init", "-input=false"]);
+    await p.run(["apply", "-auto-approve"]);
+    const update = async (guid: string, subscriberUrl: string) =>
+      expect(
+        (
+          await emulator.config("UpdateWebhookSubscription", {
+            body: {
+              GUID: guid,
+              Webhook: 0,
+              FilterObjectType: 2,
+              FilterObjectGUID: ORDERS,
+              SubscriberURL: subscriberUrl,
+            },
+          })
+        ).status,
+      ).toBe(200);
+    const packets = await emulator.subscriptionAt(url("team/eu"));
+    await update(packets.GUID, "https://elsewhere.example.net/team/eu");
+    await p.run(["apply", "-refresh-only", "-auto-approve"]);
+    const orders = await emulator.subscriptionAt(url("orders"));
+    await update(orders.GUID, "https://attacker.example.net/orders");
+    const gone = await emulator.subscriptionAt(url("gone"));
+    expect((await emulator.config("Unsubscribe", { query: { webHookSubscriptionGUID: gone.GUID } })).status).toBe(200);
+    const unmanaged = await emulator.subscribe({
+      Webhook: 0,
+      FilterObjectType: 2,
+      FilterObjectGUID: ORDERS,
+      SubscriberURL: url("unmanaged"),
+    });
+
+    const stateBefore = readFileSync(join(p.dir, "terraform.tfstate"), "utf8");
+    const liveBefore = await emulator.all();
+    const review = (stateOnly: boolean) =>
+      reviewTerraformDirectory({
+        dir: "drift-review",
+        absDir: p.dir,
+        cli: { path: cli.path, name: cli.name },
+        stateOnly,
+        env: cliEnv(install.cliConfig, { WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" }),
+        cwd: root,
+      });
+    const result = await review(false);
+    const found = result.observations.map((o) => `${o.class} ${o.address}`).sort();
+    console.log(
+      `[terraform] ${cli.name} ${cli.version} review of drift-review:\n${result.observations.map((o) => o.message).join("\n")}`,
+    );
+    expect(found).toEqual([
+      "deleted webhooks_subscription.gone",
+      'differs-from-configuration module.team.webhooks_subscription.packets["eu"]',
+      "differs-from-configuration webhooks_subscription.orders",
+      "differs-from-state webhooks_subscription.orders",
+    ]);
+    const observed = (cls: string, address: string) =>
+      result.observations.find((o) => o.class === cls && o.address === address);
+    expect(observed("differs-from-state", "webhooks_subscription.orders")).toMatchObject({
+      guid: orders.GUID,
+      fields: [
+        { field: "subscriberUrl", secret: false, recorded: url("orders"), live: "https://attacker.example.net/orders" },
+      ],
+      location: { file: "drift-review/main.tf", line: expect.any(Number) },
+    });
+    expect(observed("deleted", "webhooks_subscription.gone")?.guid).toBe(gone.GUID);
+    expect(observed("differs-from-configuration", 'module.team.webhooks_subscription.packets["eu"]')).toMatchObject({
+      guid: packets.GUID,
+      fields: [
+        {
+          field: "subscriberUrl",
+          secret: false,
+          live: "https://elsewhere.example.net/team/eu",
+          declared: url("team/eu"),
+        },
+      ],
+      location: { file: "drift-review/modules/team/main.tf", line: expect.any(Number) },
+    });
+    // Claimed: what the state records (the deleted one too), never the unmanaged one.
+    expect(result.claims.map((c) => c.address).sort()).toEqual(
+      [
+        'module.team.webhooks_subscription.packets["eu"]',
+        "module.team.webhooks_subscription.steady",
+        "webhooks_subscription.gone",
+        "webhooks_subscription.orders",
+      ].sort(),
+    );
+    expect(result.claims.map((c) => c.guid)).not.toContain(unmanaged.GUID);
+    expect(result.instances).toEqual([{ baseUrl: emulator.url, apiVersion: "3" }]);
+    // The plan was never applied and wrote no state.
+    expect(readFileSync(join(p.dir, "terraform.tfstate"), "utf8")).toBe(stateBefore);
+    expect(await emulator.all()).toEqual(liveBefore);
+
+    const stateOnly = await review(true);
+    expect(stateOnly.summary.comparison).toBe("state");
+    expect(stateOnly.observations.map((o) => `${o.class} ${o.address}`).sort()).toEqual([
+      "deleted webhooks_subscription.gone",
+      "differs-from-state webhooks_subscription.orders",
+    ]);
+    expect(readFileSync(join(p.dir, "terraform.tfstate"), "utf8")).toBe(stateBefore);
   });
 
   it("unpacked the release's executable once into the shared plugin cache; every project links it", () => {
