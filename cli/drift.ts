@@ -95,12 +95,13 @@ export interface DriftArgs {
   readonly cwd: string;
 }
 
-/** Runs `read`, turning its error into a usage error (exit 1, the usage after the message). */
-function checked<T>(read: () => T): T {
+/** Runs `read`, turning its error into a usage error (exit 1); `flag` leads a message that does not name it. */
+function checked<T>(read: () => T, flag?: string): T {
   try {
     return read();
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    const message = (err as Error).message;
+    throw new UsageError(flag && !message.startsWith(flag) ? `${flag}: ${message}` : message);
   }
 }
 
@@ -193,7 +194,9 @@ export function parseDriftArgs(
         }),
     ...(policyFile === undefined
       ? {}
-      : { policy: { file: policyFile, settings: checked(() => readPolicyFile(at(policyFile), policyFile)) } }),
+      : {
+          policy: { file: policyFile, settings: checked(() => readPolicyFile(at(policyFile), policyFile), "--policy") },
+        }),
     cwd,
   };
 }
