@@ -1,0 +1,43 @@
+/**
+ * The pipelines docs/drift.md shows pass the checks their CI systems would make: actionlint for the
+ * GitHub workflows, a YAML check of GitLab's job (its JUnit report, its review line).
+ * test/e2e/driftDoc.test.ts runs their scripts.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { load as loadYaml } from "js-yaml";
+import { expect, it } from "vitest";
+import { actionlint } from "../support/actionlint";
+import { REPO_ROOT } from "../support/engine";
+import { pipelineBlocks } from "../support/pipelineBlocks";
+
+const { github, gitlab } = pipelineBlocks(readFileSync(join(REPO_ROOT, "docs", "drift.md"), "utf8"));
+
+it("the GitHub workflows pass actionlint: code scanning's SARIF upload and the matrix ending in one review", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "drift-workflows-"));
+  const files = github.map((workflow, i) => {
+    const file = join(dir, `drift-${i}.yml`);
+    writeFileSync(file, workflow);
+    return file;
+  });
+  const { stdout, stderr } = await promisify(execFile)(await actionlint(), ["-color=false", ...files], {
+    cwd: REPO_ROOT,
+  });
+  expect(stdout + stderr).toBe("");
+  expect(github[0]).toContain("github/codeql-action/upload-sarif@");
+  expect(github[0]).toContain("security-events: write");
+  expect(github[1]).toMatch(/needs: plan/);
+}, 600_000);
+
+it("the GitLab job is YAML whose JUnit report is the file its review writes", () => {
+  const job = (
+    loadYaml(gitlab) as { drift: { script: string[]; artifacts: { when: string; reports: { junit: string } } } }
+  ).drift;
+  expect(job.artifacts).toMatchObject({ when: "always", reports: { junit: "drift.xml" } });
+  expect(
+    job.script.some((line) => line.startsWith("webhook-subscriptions drift ") && line.includes("--report drift.xml")),
+  ).toBe(true);
+});

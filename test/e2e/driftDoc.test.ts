@@ -1,0 +1,306 @@
+/**
+ * docs/drift.md, run as a team without Node.js runs it, and the transcript issue 50 asks for: a
+ * shell whose PATH holds the release's executable (the CLI and the plugin), `pulumi` with its
+ * language hosts, `tofu`, and basic tools, and no `node`. In it: the emulator from the executable,
+ * a review of a Terraform directory (in sync, then drifted), then a review of a YAML stack and
+ * that directory together; then every `sh` block of the page, in order, as written, from the
+ * repository layout the page describes (a Pulumi project in `app/` with stacks `prod` and
+ * `staging`, Terraform configurations in `infra/hooks/` with a module, and `infra/partners/`);
+ * then the pipelines' own scripts: the GitHub job's install and review steps, the matrix's plan
+ * and review steps, and GitLab's, with the release served on loopback where a job downloads it.
+ * (test/drift/pipelineDocs.test.ts lints the workflows.) Steps that install third-party
+ * tools (actions, apt-get, OpenTofu's installer) are the CI system's, named below, not run.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { load as loadYaml } from "js-yaml";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { cliArchiveName, executableArchiveName } from "../../scripts/release/release";
+import { requireLanguageHosts, REPO_ROOT } from "../support/engine";
+import { freePort } from "../support/freePort";
+import { ReleaseServer } from "../support/releaseServer";
+import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
+import { pipelineBlocks } from "../support/pipelineBlocks";
+import { shellBlocks } from "../support/shellBlocks";
+import { ShellSession, terminalEnv } from "../support/shellSession";
+import { requireTofu } from "../support/terraformClis";
+import { mirrorCliConfig, packedMirror, verifyZip } from "../support/terraformUser";
+
+const PAGE = readFileSync(join(REPO_ROOT, "docs", "drift.md"), "utf8");
+/** What a shell needs besides the tools under test; `node` is not among them. */
+const BASIC_TOOLS = [
+  "bash",
+  "sh",
+  "env",
+  "cat",
+  "mkdir",
+  "rm",
+  "cp",
+  "mv",
+  "ls",
+  "grep",
+  "sed",
+  "tar",
+  "gzip",
+  "curl",
+  "sleep",
+  "seq",
+  "kill",
+  "head",
+  "tail",
+  "printf",
+  "tr",
+  "dirname",
+  "basename",
+  "mktemp",
+  "cut",
+  "wc",
+  "sort",
+  "test",
+  "true",
+];
+/** Lines of the pipelines that install third-party tools: the CI system's part, not run here. */
+const CI_SETUP = [/^apt-get /, /get\.opentofu\.org/];
+
+const TOKEN = "dev-builder";
+const PACKETS = "6f1c2a3b-0000-4000-8000-0000000000d1";
+
+let root: string;
+let team: string;
+let shell: ShellSession;
+let server: ReleaseServer;
+let port: number;
+let env: NodeJS.ProcessEnv;
+
+/** A directory of links to the basic tools, so that PATH holds them and nothing else of the machine. */
+function toolsDir(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  for (const tool of BASIC_TOOLS) {
+    const path = ["/usr/bin", "/bin"].map((d) => join(d, tool)).find((p) => existsSync(p));
+    if (path) symlinkSync(path, join(dir, tool));
+  }
+  return dir;
+}
+
+/** The repository the page's commands run in. */
+function writeTeamRepository(dir: string): void {
+  const provider = `terraform {\n  required_providers {\n    webhooks = {\n      source  = "webhook-subscriptions/webhooks"\n      version = "${RELEASE_VERSION}"\n    }\n  }\n}\n`;
+  const subscription = (name: string, url: string, extra = "") =>
+    `resource "webhooks_subscription" "${name}" {\n  webhook            = "BusinessObjectCreated"\n  filter_object_type = 2\n  subscriber_url     = "${url}"\n${extra}}\n`;
+  mkdirSync(join(dir, "infra/hooks/modules/team"), { recursive: true });
+  writeFileSync(
+    join(dir, "infra/hooks/main.tf"),
+    `${provider}\n${subscription("orders", "https://hooks.example.com/tf/orders")}\nmodule "team" {\n  source = "./modules/team"\n}\n`,
+  );
+  writeFileSync(
+    join(dir, "infra/hooks/modules/team/main.tf"),
+    `terraform {\n  required_providers {\n    webhooks = { source = "webhook-subscriptions/webhooks" }\n  }\n}\n\nresource "webhooks_subscription" "packets" {\n  webhook            = "PacketCreated"\n  filter_object_type = 2\n  filter_object_guid = "${PACKETS}"\n  subscriber_url     = "https://hooks.example.com/tf/packets"\n}\n`,
+  );
+  mkdirSync(join(dir, "infra/partners"), { recursive: true });
+  writeFileSync(
+    join(dir, "infra/partners/main.tf"),
+    `${provider}\n${subscription("partner", "https://partner.example.com/hook")}`,
+  );
+  mkdirSync(join(dir, "app"), { recursive: true });
+  writeFileSync(
+    join(dir, "app/Pulumi.yaml"),
+    [
+      "name: app",
+      "runtime: yaml",
+      "resources:",
+      "  objects:",
+      "    type: webhooks:index:WebhookSubscription",
+      "    properties:",
+      "      webhook: BusinessObjectCreated",
+      "      filterObjectType: 7",
+      "      subscriberUrl: https://hooks.example.com/app/${pulumi.stack}",
+      "",
+    ].join("\n"),
+  );
+}
+
+beforeAll(async () => {
+  const engine = requireLanguageHosts(["pulumi-language-yaml"]);
+  const tofu = requireTofu();
+  const release = await sharedRelease();
+  root = mkdtempSync(join(tmpdir(), "drift-doc-"));
+  team = join(root, "team");
+  writeTeamRepository(team);
+
+  // The release's executable, as a user unpacks it: the CLI, and the same bytes as the Pulumi plugin.
+  const bin = join(root, "bin");
+  mkdirSync(bin);
+  execFileSync("tar", ["-xzf", join(release.dir, cliArchiveName(RELEASE_VERSION, "linux", "amd64")), "-C", bin]);
+  execFileSync("tar", ["-xzf", join(release.dir, executableArchiveName(RELEASE_VERSION, "linux", "amd64")), "-C", bin]);
+  // Terraform's provider from the release's zip, through a filesystem mirror, as terraform.test.ts installs it.
+  verifyZip(release.dir, RELEASE_VERSION, "linux", "amd64");
+  const mirror = packedMirror(release.dir, RELEASE_VERSION, join(root, "mirror"), [{ os: "linux", arch: "amd64" }]);
+  const cliConfig = mirrorCliConfig(join(root, "cli.tfrc"), mirror);
+  // The pipelines download the release from WEBHOOKS_RELEASES/v<version>/<archive>.
+  const releases = join(root, "releases");
+  mkdirSync(releases);
+  symlinkSync(release.dir, join(releases, `v${RELEASE_VERSION}`));
+  server = await ReleaseServer.start(releases);
+
+  port = await freePort();
+  const home = join(root, "home");
+  mkdirSync(home);
+  env = terminalEnv({
+    PATH: [bin, engine.binDir, tofu.binDir, toolsDir(join(root, "tools"))].join(delimiter),
+    HOME: home,
+    TF_CLI_CONFIG_FILE: cliConfig,
+    CHECKPOINT_DISABLE: "1",
+    TF_IN_AUTOMATION: "1",
+    PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+    PULUMI_CONFIG_PASSPHRASE: "drift-doc",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    WEBHOOKS_BASE_URL: `http://127.0.0.1:${port}`,
+    WEBHOOKS_TOKEN: TOKEN,
+  });
+  mkdirSync(join(root, "state"));
+  shell = ShellSession.start(team, env);
+}, 1_800_000);
+
+afterAll(async () => {
+  await shell?.closeKeepingTranscript("drift-doc-transcript.txt");
+  await server?.close();
+});
+
+/** Runs `script` in the session without ending it on a non-zero exit; resolves with its output and exit code. */
+async function attempt(script: string): Promise<{ output: string; code: number }> {
+  const output = await shell.run(`set +e\n( set -e\n${script}\n)\necho "exit=$?"\nset -e`);
+  const code = Number(/exit=(\d+)\s*$/.exec(output)?.[1]);
+  return { output, code };
+}
+
+it("no node on PATH: the executable is the CLI, and runs the emulator", async () => {
+  const said = await shell.run(
+    [
+      'if command -v node; then echo "node is on PATH"; exit 1; fi',
+      "webhook-subscriptions --version",
+      `webhook-subscriptions emulator --port ${port} > emulator.log 2>&1 &`,
+      `for i in $(seq 1 100); do grep -q listening emulator.log && break; sleep 0.2; done`,
+      "cat emulator.log",
+    ].join("\n"),
+  );
+  expect(said).toContain(RELEASE_VERSION);
+  expect(said).toContain(`webhook emulator listening on http://127.0.0.1:${port}`);
+}, 120_000);
+
+it("reviews a Terraform directory: in sync, then what changed out of band and what no source claims", async () => {
+  await shell.run(
+    "tofu -chdir=infra/hooks init -input=false -no-color >/dev/null\ntofu -chdir=infra/hooks apply -auto-approve -input=false -no-color >/dev/null",
+  );
+  const clean = await attempt("webhook-subscriptions drift --terraform infra/hooks");
+  expect(clean.code, clean.output).toBe(0);
+  expect(clean.output).toContain("**No drift** across 1 source.");
+  // Out of band: the module's subscription gets another URL, and one nobody declares appears.
+  const state = JSON.parse(readFileSync(join(team, "infra/hooks/terraform.tfstate"), "utf8")) as {
+    resources: { module?: string; instances: { attributes: { guid: string } }[] }[];
+  };
+  const packets = state.resources.find((r) => r.module === "module.team")!.instances[0]!.attributes.guid;
+  const api = `curl -fsS -H 'Authorization: Bearer ${TOKEN}' -H 'content-type: application/json' "$WEBHOOKS_BASE_URL/configuration/WebHookSubscription`;
+  await shell.run(
+    [
+      `${api}/UpdateWebhookSubscription?api-version=3" -X POST -d '{"GUID":"${packets}","Webhook":0,"FilterObjectType":2,"FilterObjectGUID":"${PACKETS}","SubscriberURL":"https://evil.example.net/packets"}' >/dev/null`,
+      `${api}/SubscribeToWebhook?api-version=3" -X POST -d '{"Webhook":5,"FilterObjectType":2,"SubscriberURL":"https://manual.example.org/hook"}' >/dev/null`,
+    ].join("\n"),
+  );
+  const drifted = await attempt("webhook-subscriptions drift --terraform infra/hooks --format json > tf-review.json");
+  expect(drifted.code, drifted.output).toBe(2);
+  const review = JSON.parse(readFileSync(join(team, "tf-review.json"), "utf8")) as {
+    findings: { class: string; owner: { address: string } | null; fields: { field: string; live?: string }[] }[];
+  };
+  expect(review.findings.map((f) => [f.class, f.owner?.address ?? null])).toEqual([
+    ["differs-from-state", "module.team.webhooks_subscription.packets"],
+    ["differs-from-configuration", "module.team.webhooks_subscription.packets"],
+    ["unmanaged", null],
+  ]);
+  expect(review.findings[0]!.fields).toContainEqual(
+    expect.objectContaining({ field: "subscriberUrl", live: "https://evil.example.net/packets" }),
+  );
+}, 600_000);
+
+it("reviews a YAML stack and that directory together, in one report", async () => {
+  await shell.run(
+    ["prod", "staging"]
+      .map((stack) =>
+        [
+          `pulumi -C app stack init ${stack} --non-interactive >/dev/null`,
+          `pulumi -C app --stack ${stack} config set webhooks:baseUrl "$WEBHOOKS_BASE_URL"`,
+          `pulumi -C app --stack ${stack} config set --secret webhooks:token -- "$WEBHOOKS_TOKEN"`,
+          `pulumi -C app --stack ${stack} up --yes --non-interactive --skip-preview >/dev/null`,
+        ].join("\n"),
+      )
+      .join("\n"),
+  );
+  const together = await attempt("webhook-subscriptions drift --stack prod --cwd app --terraform infra/hooks");
+  expect(together.code, together.output).toBe(2);
+  expect(together.output).toContain("| Pulumi stack | `prod` |");
+  expect(together.output).toContain("| Terraform directory | `infra/hooks` |");
+  // The staging stack's subscription is claimed by no source reviewed here: unmanaged.
+  expect(together.output).toContain("https://hooks.example.com/app/staging");
+  expect(together.output).not.toMatch(/serialization failure|pulumirpc/);
+}, 600_000);
+
+it("runs every sh block of docs/drift.md as written, none of them failing", async () => {
+  await shell.run(
+    "tofu -chdir=infra/partners init -input=false -no-color >/dev/null\ntofu -chdir=infra/partners apply -auto-approve -input=false -no-color >/dev/null",
+  );
+  // The ignore file the page shows, as a team writes it.
+  const ignoreFile = shellBlocks(PAGE, "json").find((b) => b.script.includes('"owner"'))!;
+  writeFileSync(join(team, "drift-ignore.json"), ignoreFile.script);
+  const blocks = shellBlocks(PAGE);
+  expect(blocks.length).toBeGreaterThanOrEqual(8);
+  for (const block of blocks) {
+    const { output, code } = await attempt(block.script);
+    expect([0, 2], `under "## ${block.heading}":\n${block.script}\n${output}`).toContain(code);
+    expect(output).not.toMatch(/serialization failure|pulumirpc|Error: /);
+  }
+  for (const file of ["drift.sarif", "drift.xml", "drift.html", "drift.json", "drift-baseline.json"])
+    expect(existsSync(join(team, file)), file).toBe(true);
+}, 900_000);
+
+/** The `run` scripts of a workflow's steps, by step name. */
+function runSteps(workflow: string): Map<string, string> {
+  const parsed = loadYaml(workflow) as { jobs: Record<string, { steps: { name?: string; run?: string }[] }> };
+  return new Map(
+    Object.values(parsed.jobs).flatMap((j) =>
+      j.steps.flatMap((s) => (s.name && s.run ? [[s.name, s.run] as const] : [])),
+    ),
+  );
+}
+
+it("the pipelines' scripts run as written: install from the release, review, upload what they name", async () => {
+  const { github, gitlab } = pipelineBlocks(PAGE);
+  const ci = join(root, "ci");
+  mkdirSync(ci);
+  const vars = [
+    `export WEBHOOKS_VERSION=${RELEASE_VERSION} WEBHOOKS_RELEASES=${server.url}`,
+    `export GITHUB_PATH=${ci}/path GITHUB_OUTPUT=${ci}/output GITHUB_STEP_SUMMARY=${ci}/summary`,
+  ].join("\n");
+  // GitHub: code scanning.
+  const scanning = runSteps(github[0]!);
+  await shell.run(`${vars}\n${scanning.get("Install webhook-subscriptions")!}`);
+  expect(readFileSync(join(ci, "path"), "utf8").trim()).toBe(join(root, "home", ".local", "bin"));
+  const review = await attempt(`${vars}\nexport PATH="$HOME/.local/bin:$PATH"\n${scanning.get("Review drift")!}`);
+  expect(review.code, review.output).toBe(0);
+  expect(readFileSync(join(ci, "output"), "utf8")).toMatch(/^exit-code=[02]$/m);
+  expect(readFileSync(join(ci, "summary"), "utf8")).toContain("Drift review");
+  for (const file of ["drift.sarif", "drift.json", "drift.html"]) expect(existsSync(join(team, file))).toBe(true);
+  // The matrix: each directory planned, then one review of the plans and the stacks.
+  const fleet = runSteps(github[1]!);
+  for (const dir of ["infra/hooks", "infra/partners"])
+    await shell.run(`${vars}\nexport DIR=${dir}\n${fleet.get("Plan, never applied")!}`);
+  const one = await attempt(`${vars}\n${fleet.get("One review of every stack and directory")!}`);
+  expect(one.code, one.output).toBe(2);
+  expect(readFileSync(join(ci, "summary"), "utf8")).toContain("| Terraform state | `plan-infra-partners.json` |");
+  // GitLab: its lines but the CI system's own installs.
+  const job = (loadYaml(gitlab) as { drift: { before_script: string[]; script: string[] } }).drift;
+  const lines = [...job.before_script, ...job.script].filter((line) => !CI_SETUP.some((skip) => skip.test(line)));
+  const gitlabRun = await attempt(`${vars}\n${lines.join("\n")}`);
+  expect([0, 2], gitlabRun.output).toContain(gitlabRun.code);
+  expect(readFileSync(join(team, "drift.xml"), "utf8")).toContain("<testsuites");
+}, 900_000);
