@@ -5,6 +5,13 @@
  * the real Node.js language host — plus what the package ships: `npx webhook-subscriptions …` and
  * `require(…)`. One scenario set, run on each toolchain of support/toolchain.ts. Every command
  * must exit as asserted; any other exit fails the test with its output.
+ *
+ * The drift review also runs from where a platform team installs it once: the same tarball
+ * installed globally (`npm install -g`, into a prefix of the test's), and `npm run drift` in the
+ * release's checkout of this repository. Both have a `@pulumi/pulumi` of their own, not the user
+ * project's: the review must run the program through its language host, as `pulumi preview`
+ * does, never in its own process, where the two copies meet and the engine refuses every resource
+ * ("Request message serialization failure").
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -66,6 +73,17 @@ let root: string;
 let tarball: string;
 /** The release's checkout: a fresh copy of this branch, committed, where `npm pack` ran. */
 let clone: string;
+/** The bin of the tarball installed globally, by the first toolchain that asks: one install for all. */
+let globalBin: Promise<string> | undefined;
+
+/** `npm install -g` of the tarball into a prefix of the test's, with `env`'s npm; resolves with its bin. */
+function globalInstall(env: NodeJS.ProcessEnv): Promise<string> {
+  const prefix = join(root, "global");
+  globalBin ??= run("npm", ["install", "--global", "--prefix", prefix, tarball, ...NPM], root, env).then(() =>
+    join(prefix, "bin", "webhook-subscriptions"),
+  );
+  return globalBin;
+}
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "package-e2e-"));
@@ -289,27 +307,43 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     expect(stdout).not.toMatch(/to (create|update|delete|replace)/);
   });
 
-  it("`pulumi destroy`; the drift review in sync, then drift after an out-of-band edit, which `pulumi refresh` records and `pulumi up` reverts", async () => {
+  it("`pulumi destroy`; the drift review in sync, then drift after an out-of-band edit, which `pulumi refresh` records and `pulumi up` reverts; the same from a global install and from the checkout", async () => {
     // One project per instance: the JavaScript one goes, or the review would list its subscription as unmanaged.
     expect((await pulumi("js-infra", ["destroy", "--yes"])).stdout).toMatch(/- 2 deleted/);
-    const drift = (expected: number) =>
-      run(
-        "npx",
-        ["webhook-subscriptions", "drift", "--stack", "dev", "--cwd", join(user, "ts-infra"), "--format", "json"],
-        user,
-        env,
-        expected,
-      ).then((result) => {
-        const report = JSON.parse(result.stdout) as { status: string; managed: { guid: string }[] };
-        console.log(
-          `[${toolchain.name}] npx webhook-subscriptions drift (ts-infra): exit ${expected}, ${report.status}`,
-        );
-        return report;
-      });
+    const program = join(user, "ts-infra");
+    const args = ["--stack", "dev", "--cwd", program, "--format", "json"];
+    /** Where the review runs from: the project's own install, a global one, this repository's checkout. */
+    const reviewers = {
+      npx: async () => ({ command: "npx", args: ["webhook-subscriptions", "drift", ...args], cwd: user }),
+      global: async () => ({ command: await globalInstall(env), args: ["drift", ...args], cwd: user }),
+      checkout: async () => ({ command: "npm", args: ["run", "--silent", "drift", "--", ...args], cwd: clone }),
+    };
+    const drift = async (expected: number, from: keyof typeof reviewers = "npx") => {
+      const { command, args, cwd } = await reviewers[from]();
+      const result = await run(command, args, cwd, env, expected);
+      // The engine's words for two copies of @pulumi/pulumi never reach the reader, on any exit.
+      expect(result.stdout + result.stderr).not.toMatch(/serialization failure|pulumirpc/);
+      const report = JSON.parse(result.stdout) as {
+        status: string;
+        sources: { comparison: string }[];
+        reviewed: { guid: string }[];
+        findings: { class: string; guid: string; fields?: unknown[] }[];
+      };
+      console.log(`[${toolchain.name}] drift (ts-infra) from ${from}: exit ${expected}, ${report.status}`);
+      return report;
+    };
     const clean = await drift(0);
     expect(clean.status).toBe("in-sync");
-    const guid = clean.managed[0]?.guid;
+    const guid = clean.reviewed[0]?.guid;
     expect(guid).toMatch(/^[0-9a-f-]{36}$/);
+    // The CLI installed once, with a @pulumi/pulumi of its own: the program ran, through its language host.
+    for (const from of ["global", "checkout"] as const)
+      expect(await drift(0, from)).toMatchObject({
+        status: "in-sync",
+        sources: [{ comparison: "state-and-program" }],
+        reviewed: [{ guid }],
+        findings: [],
+      });
 
     // Someone changes the subscription outside Pulumi.
     const edit = await service.config("UpdateWebhookSubscription", {
@@ -319,6 +353,22 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     expect((await drift(2)).status).toBe("drift");
 
     expect((await pulumi("ts-infra", ["refresh", "--yes"])).stdout).toMatch(/~ 1 updated/);
+    // Only the program still declares the old values: the global install and the checkout see it by running it.
+    for (const from of ["global", "checkout"] as const)
+      expect((await drift(2, from)).findings).toEqual([
+        expect.objectContaining({
+          class: "differs-from-program",
+          guid,
+          fields: [
+            {
+              field: "subscriberUrl",
+              secret: false,
+              declared: "https://hooks.example.com/ts",
+              live: "https://elsewhere.example.com/ts",
+            },
+          ],
+        }),
+      ]);
     // The state now holds the edit, so the program differs from it.
     const changes = await pulumi("ts-infra", ["preview", "--expect-no-changes"], UNEXPECTED_CHANGES_EXIT);
     expect(changes.stdout).toMatch(/~ 1 to update/);
