@@ -46,8 +46,9 @@ interface DoorExports {
 /** Starts `door` from its bundle's exports with the process's `args` (after the executable). */
 async function start(door: Door, exports: unknown, files: BuiltFiles, args: readonly string[]): Promise<void> {
   if (door === "pulumi") {
-    // The engine's address: the engine (and run-plugin) hand the plugin its arguments as they came.
-    const engine = args[0];
+    // The engine's address, its last argument: the engine puts its logging and tracing flags
+    // (`--logtostderr`, `-v=9`, `--tracing <url>`) before it, and run-plugin hands them on as they came.
+    const engine = args.at(-1);
     const { servePulumi } = exports as DoorExports["pulumi"];
     return servePulumi({ schema: files.schema(), version: files.version(), ...(engine ? { engine } : {}) });
   }

@@ -308,7 +308,7 @@ describe.each(runnableTargets())("$os-$arch: started from its archive", (target)
   }, 300_000);
 
   it(
-    "carries V8's code cache of each front door, trained by its own runtime, and accepts both at start",
+    "carries V8's code cache of each door, trained by its own runtime, and the plugin doors accept theirs at start",
     async () => {
       const { assets } = seaBlob(readFileSync(binary));
       log(
