@@ -9,9 +9,11 @@
  * then the pipelines' own scripts: the GitHub job's install and review steps, the matrix's plan
  * and review steps, and GitLab's, with the release served on loopback where a job downloads it.
  * (test/drift/pipelineDocs.test.ts lints the workflows.) Steps that install third-party
- * tools (actions, apt-get, OpenTofu's installer) are the CI system's, named below, not run.
+ * tools (actions, apt-get, OpenTofu's installer) are the CI system's, named below, not run. Last,
+ * tofu killed in the middle of an apply: what it created but never recorded is unmanaged, and
+ * `adopt_identical` takes it over on the next apply, as the review says.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -304,3 +306,82 @@ it("the pipelines' scripts run as written: install from the release, review, upl
   expect([0, 2], gitlabRun.output).toContain(gitlabRun.code);
   expect(readFileSync(join(team, "drift.xml"), "utf8")).toContain("<testsuites");
 }, 900_000);
+
+/** The emulator's admin API (never part of the real service). */
+async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`http://127.0.0.1:${port}/_emulator${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+  });
+  expect(response.ok, `${method} /_emulator${path}`).toBe(true);
+  return response.status === 204 ? undefined : response.json();
+}
+
+/** Polls `check` every 200 ms until it holds, for at most `ms`. */
+async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+it("after tofu is killed mid-apply, what it created but never recorded is unmanaged; adopt_identical takes it over", async () => {
+  const url = "https://hooks.example.com/tf/late";
+  const dir = join(team, "infra/killed");
+  mkdirSync(dir);
+  const configuration = readFileSync(join(team, "infra/partners/main.tf"), "utf8").replace(
+    /resource "webhooks_subscription"[\s\S]*$/,
+    `resource "webhooks_subscription" "late" {\n  webhook            = "BusinessObjectCreated"\n  filter_object_type = 3\n  subscriber_url     = "${url}"\n}\n`,
+  );
+  writeFileSync(join(dir, "main.tf"), configuration);
+  await shell.run("tofu -chdir=infra/killed init -input=false -no-color >/dev/null");
+  // The Subscribe is held on its way in; tofu is killed while it waits, then the service commits it.
+  const subscribes = async () =>
+    ((await admin("GET", "/stats")) as { requests: Record<string, number> }).requests.SubscribeToWebhook ?? 0;
+  const before = await subscribes();
+  await admin("PUT", "/faults", [{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 3000, count: 1 }]);
+  const apply = spawn("tofu", ["-chdir=infra/killed", "apply", "-auto-approve", "-input=false", "-no-color"], {
+    cwd: team,
+    env,
+    detached: true,
+    stdio: "ignore",
+  });
+  await until(async () => (await subscribes()) > before, 120_000, "tofu sent the Subscribe");
+  process.kill(-apply.pid!, "SIGKILL");
+  const all = async () =>
+    (await (
+      await fetch(
+        `http://127.0.0.1:${port}/configuration/WebHookSubscription/GetAllWebhookSubscriptions?api-version=3`,
+        {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        },
+      )
+    ).json()) as { Result: { GUID: string; SubscriberURL: string }[] };
+  await until(
+    async () => (await all()).Result.some((s) => s.SubscriberURL === url),
+    15_000,
+    "the service committed it",
+  );
+  const orphan = (await all()).Result.find((s) => s.SubscriberURL === url)!.GUID;
+  await admin("DELETE", "/faults");
+
+  const killed = await attempt("webhook-subscriptions drift --terraform infra/killed --format json > killed.json");
+  expect(killed.code, killed.output).toBe(2);
+  type Review = { findings: { class: string; guid: string; advice?: string }[]; reviewed: { guid: string }[] };
+  const review = JSON.parse(readFileSync(join(team, "killed.json"), "utf8")) as Review;
+  const finding = review.findings.find((f) => f.guid === orphan);
+  expect(finding).toMatchObject({ class: "unmanaged" });
+  expect(finding?.advice).toContain("adopt_identical = true");
+  expect(review.reviewed.map((r) => r.guid)).not.toContain(orphan);
+
+  // What the advice says: the next apply with adopt_identical takes it over instead of creating a second.
+  writeFileSync(join(dir, "main.tf"), `${configuration}\nprovider "webhooks" {\n  adopt_identical = true\n}\n`);
+  await shell.run("tofu -chdir=infra/killed apply -auto-approve -input=false -no-color >/dev/null");
+  const adopted = await attempt("webhook-subscriptions drift --terraform infra/killed --format json > adopted.json");
+  const after = JSON.parse(readFileSync(join(team, "adopted.json"), "utf8")) as Review;
+  expect(adopted.output).not.toMatch(/Error: /);
+  expect(after.reviewed.map((r) => r.guid)).toContain(orphan);
+  expect(after.findings.map((f) => f.guid)).not.toContain(orphan);
+  expect((await all()).Result.filter((s) => s.SubscriberURL === url)).toHaveLength(1);
+}, 600_000);
