@@ -5,19 +5,15 @@
  * subscriptions the stack claims, and what its own engine found about them.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import type { DriftReport, ManagedSubscription, ProgramDifference } from "../report";
 import type { FieldFinding, FindingLocation, SourceRef, SourceSummary } from "../review/model";
+import { relativeFile } from "./relativeFile";
 import type { Claim, Observation, SourceResult } from "./source";
 
 /** The stack `name` of the project in `workDir`, as findings name it (paths relative to `cwd`). */
 export function stackRef(name: string, workDir: string, cwd: string): SourceRef {
   return { kind: "pulumi-stack", name, file: relativeFile(join(workDir, "Pulumi.yaml"), cwd) };
-}
-
-/** `file` relative to `cwd`, with `/` separators, as SARIF and people read it. */
-export function relativeFile(file: string, cwd: string): string {
-  return relative(cwd, file).split(sep).join("/") || ".";
 }
 
 /**

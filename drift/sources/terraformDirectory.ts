@@ -21,10 +21,11 @@
 import { execFile } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join, relative, resolve, sep } from "node:path";
+import { delimiter, join, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 import { redact, redactAndCut } from "../../provider/client/redact";
 import { readSettings, type ConfigSource } from "../../provider/model";
+// The Terraform door's one translation of the model's names: a plan speaks them.
 import { camelCase, inHclTerms, snakeCase } from "../../provider/terraform/names";
 import type { FieldValue } from "../report";
 import { DriftError, DriftErrorCode } from "../errors";
@@ -32,6 +33,7 @@ import { SECRET_FIELDS } from "../fields";
 import { shellWord } from "../shellWord";
 import { TERRAFORM_SUBSCRIPTION_TYPE } from "../terraformState";
 import type { FieldFinding, FindingLocation, SourceRef, SourceSummary } from "../review/model";
+import { relativeFile } from "./relativeFile";
 import type { Claim, Observation, SourceInstance, SourceResult } from "./source";
 
 const execFileAsync = promisify(execFile);
@@ -116,11 +118,6 @@ function configFiles(absDir: string): string[] {
     .filter((entry) => entry.isFile() && CONFIG_FILE.test(entry.name))
     .map((entry) => entry.name)
     .sort();
-}
-
-/** `file` relative to `cwd`, with `/` separators, as SARIF and people read it. */
-function relativeFile(file: string, cwd: string): string {
-  return relative(cwd, file).split(sep).join("/") || ".";
 }
 
 /** `<cli> -chdir=<dir> <args>`: a command to paste from anywhere. */

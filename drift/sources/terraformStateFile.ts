@@ -5,10 +5,11 @@
  * so its findings are the classification's: unmanaged beside it, co-owned with another source.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, relative, sep } from "node:path";
+import { dirname } from "node:path";
 import { DriftError, DriftErrorCode } from "../errors";
 import { readTerraformState, TerraformStateError } from "../terraformState";
 import type { SourceRef } from "../review/model";
+import { relativeFile } from "./relativeFile";
 import type { SourceResult } from "./source";
 import { planSource, terraformInstances, type PlanJson } from "./terraformDirectory";
 
@@ -42,7 +43,7 @@ export function reviewTerraformStateFile(options: TerraformStateFileOptions): So
   const source: SourceRef = {
     kind: "terraform-state",
     name: options.file,
-    file: relative(options.cwd, options.absFile).split(sep).join("/") || ".",
+    file: relativeFile(options.absFile, options.cwd),
   };
   const plan = existsSync(options.absFile) ? planJson(readFileSync(options.absFile, "utf8")) : undefined;
   if (plan)

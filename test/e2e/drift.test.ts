@@ -449,15 +449,12 @@ describe("drift review", () => {
     expectNoSecrets(stdout + stderr);
   });
 
-  it("by default compares with the program too: a program that cannot run fails plainly, naming --state-only", async () => {
+  it("by default compares with the program too: a stack an inline program deployed has none on disk, and the review says so, naming --state-only", async () => {
     const { code, stdout, stderr } = await runDriftCli(["--stack", "clean", "--cwd", clean.dir], cleanEnv);
     expect(code, stderr).toBe(1);
-    expect(stderr).toContain("preview of the program with a refresh");
-    expect(stderr).toContain(
-      `drift: error: The preview of stack "clean"'s program, to compare the live subscriptions with what it declares, failed: `,
-    );
-    expect(stderr).toContain("No program entry in");
-    expect(stderr).toContain("or pass --state-only to compare with the state alone.");
+    expect(stderr).toContain('drift: error: Stack "clean" was deployed by an Automation API inline program');
+    expect(stderr).toContain("Pass --state-only to compare the live subscriptions with the state alone");
+    expect(stderr).not.toContain("No program entry in");
     expect(stdout).toContain("`npx webhook-subscriptions drift --stack clean`");
     expectNoSecrets(stdout + stderr);
   });
