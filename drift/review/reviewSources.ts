@@ -223,9 +223,12 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
     notes: [...notes, ...failedLists.map((l) => `Could not list ${l}`)],
     stacks: stacks.flatMap((s) => (s.stackReport ? [s.stackReport] : [])),
   };
+  const failedSources = review.sources.filter((s) => s.status !== "reviewed").length;
   progress(
-    `reviewed ${plural(sources.length, "source")} in ${(review.durationMs / 1000).toFixed(1)}s: ${countsInWords(summary)}` +
-      (options.baseline ? ` (${fresh} new)` : ""),
+    failedSources > 0
+      ? `the review failed for ${plural(failedSources, "source")} of ${sources.length}: see the report`
+      : `reviewed ${plural(sources.length, "source")} in ${(review.durationMs / 1000).toFixed(1)}s: ${countsInWords(summary)}` +
+          (options.baseline ? ` (${fresh} new)` : ""),
   );
   return review;
 }
