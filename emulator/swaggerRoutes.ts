@@ -5,14 +5,12 @@
  * page is authorized with the dev Builder token, so "Try it out" works at once. Without
  * JavaScript the page still lists the documents as plain links.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { BUILDER_TOKEN } from "./auth";
 import type { EmulatorContext } from "./context";
 import { documentedVersions, openApiDocument, SECURITY_SCHEME } from "./openapi";
 import { errorOutcome, sendOutcome } from "./outcome";
-import { SWAGGER_UI_ASSETS, swaggerUiDir } from "./swaggerAssets";
+import { readSwaggerAsset, SWAGGER_UI_ASSETS } from "./swaggerAssets";
 import { DEFAULT_API_VERSION, type ApiVersion } from "../provider/wire";
 
 /** Where the page is. */
@@ -95,6 +93,6 @@ export function registerSwaggerRoutes(app: FastifyInstance, context: EmulatorCon
     const { file } = request.params as { file: string };
     const type = Object.hasOwn(SWAGGER_UI_ASSETS, file) ? SWAGGER_UI_ASSETS[file] : undefined;
     if (type === undefined) return sendOutcome(reply, errorOutcome(404, `No such file: ${ASSET_PATH}/${file}`));
-    return reply.type(type).send(await readFile(join(swaggerUiDir(), file)));
+    return reply.type(type).send(await readSwaggerAsset(file));
   });
 }

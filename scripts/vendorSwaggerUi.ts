@@ -7,13 +7,12 @@
  */
 import { copyFileSync, mkdirSync } from "node:fs";
 import * as path from "node:path";
-import { SWAGGER_UI_ASSETS, SWAGGER_UI_LICENCE_FILES, VENDORED_DIR } from "../emulator/swaggerAssets";
+import { SWAGGER_UI_FILES, VENDORED_DIR } from "../emulator/swaggerAssets";
 
 /** Copies the page's files into `<root>/dist/emulator/swagger-ui/`. */
 export function vendorSwaggerUi(root: string): void {
   const source = path.dirname(require.resolve("swagger-ui-dist/package.json", { paths: [root, __dirname] }));
   const target = path.join(root, "dist", "emulator", VENDORED_DIR);
   mkdirSync(target, { recursive: true });
-  for (const file of [...Object.keys(SWAGGER_UI_ASSETS), ...SWAGGER_UI_LICENCE_FILES])
-    copyFileSync(path.join(source, file), path.join(target, file));
+  for (const file of SWAGGER_UI_FILES) copyFileSync(path.join(source, file), path.join(target, file));
 }

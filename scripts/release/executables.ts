@@ -12,9 +12,10 @@
  * Each is a Node.js single executable application: every door (launcher/doors.ts) bundled with
  * everything it uses into one script of its own, each an asset of a SEA blob whose main script is
  * the launcher (launcher/sea.ts: it picks the door and reads that door's bundle alone), with the
- * schema, the resource's description and the version as assets too, made by the same Node.js
- * version as the runtimes (nodeRuntime.ts) and injected into each platform's `node` with
- * postject. Where this machine can run the target's runtime, the blob also carries V8's code cache
+ * schema, the resource's description, the version and the emulator's Swagger UI files (read only
+ * when its `/swagger` page asks for one: emulator/swaggerAssets.ts) as assets too, made by the
+ * same Node.js version as the runtimes (nodeRuntime.ts) and injected into each platform's `node`
+ * with postject. Where this machine can run the target's runtime, the blob also carries V8's code cache
  * of each door's bundle, trained by that runtime on a launch of that door (codeCache/: every
  * function the launch calls arrives compiled). The linux runtimes are
  * stripped of their debug symbols first with Debian's llvm-strip (123 → 106 MB for linux-amd64; installed when missing): the darwin ones
@@ -28,6 +29,7 @@ import { gzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
 import { build, type Plugin } from "esbuild";
 import { bundleName, type Door, DOOR_ENTRIES, DOORS } from "../../launcher/doors";
+import { SWAGGER_UI_FILES, swaggerAssetKey } from "../../emulator/swaggerAssets";
 import { packageSchema, resourceDescription } from "../packageSchema";
 import { ensureCommand } from "./debianPackages";
 import { nodeRuntime, SEA_NODE_VERSION, type Target, TARGETS, targetName, targetsNamed } from "./nodeRuntime";
@@ -105,10 +107,11 @@ async function bundle(entry: string, outfile: string, external: string[] = [], p
 
 /**
  * The SEA blob for `target`: launcher/sea.ts as its main script; each door's bundle, the schema,
- * the resource's description and the version (launcher/seaFiles.ts reads them) and each trained
- * code cache as assets. Made by this machine's runtime: a blob without SEA's own code cache or a
- * snapshot is the same for every platform of one Node.js version, and the caches it carries were
- * made by the target's runtime.
+ * the resource's description and the version (launcher/seaFiles.ts reads them), Swagger UI's
+ * files (`swagger-ui/<file>`, which the emulator reads) and each trained code cache as assets.
+ * Made by this machine's runtime: a blob without SEA's own code cache or a snapshot is the same
+ * for every platform of one Node.js version, and the caches it carries were made by the target's
+ * runtime.
  */
 function seaBlob(files: BuiltFiles, target: Target, caches: ReadonlyMap<Door, string>): string {
   const config = path.join(WORK, `sea-config-${targetName(target)}.json`);
@@ -118,6 +121,7 @@ function seaBlob(files: BuiltFiles, target: Target, caches: ReadonlyMap<Door, st
     "schema.json": files.schema,
     "description.json": files.description,
     version: files.version,
+    ...files.swaggerUi,
   };
   for (const [door, cache] of caches) assets[`${door}.codecache`] = cache;
   writeFileSync(
@@ -216,11 +220,14 @@ interface BuiltFiles extends TrainingFiles {
   readonly schema: string;
   readonly description: string;
   readonly version: string;
+  /** Swagger UI's files from the swagger-ui-dist development dependency, by asset name. */
+  readonly swaggerUi: Readonly<Record<string, string>>;
 }
 
 /**
- * The bundles (each door, the SEA entry, the trainer) and the plugin folder a training launch
- * reads as a plugin directory: schema.json, description.json and package.json's version.
+ * The bundles (each door, the SEA entry, the trainer), the plugin folder a training launch
+ * reads as a plugin directory (schema.json, description.json and package.json's version), and
+ * Swagger UI's files in the swagger-ui-dist development dependency, as vendorSwaggerUi copies them.
  */
 async function buildFiles(version: string): Promise<BuiltFiles> {
   const at = (name: string) => path.join(WORK, name);
@@ -237,6 +244,7 @@ async function buildFiles(version: string): Promise<BuiltFiles> {
   writeFileSync(path.join(pluginDir, "description.json"), `${JSON.stringify(description, null, 2)}\n`);
   writeFileSync(path.join(pluginDir, "package.json"), JSON.stringify({ version }));
   writeFileSync(at("version"), version);
+  const swaggerUiDist = path.dirname(require.resolve("swagger-ui-dist/package.json", { paths: [ROOT] }));
   return {
     doors,
     bundles: doors,
@@ -246,6 +254,9 @@ async function buildFiles(version: string): Promise<BuiltFiles> {
     schema: path.join(pluginDir, "schema.json"),
     description: path.join(pluginDir, "description.json"),
     version: at("version"),
+    swaggerUi: Object.fromEntries(
+      SWAGGER_UI_FILES.map((file) => [swaggerAssetKey(file), path.join(swaggerUiDist, file)]),
+    ),
   };
 }
 

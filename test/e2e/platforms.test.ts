@@ -13,13 +13,14 @@
  * - the same three started from the CLI's archive answer as the CLI (launcher/pickDoor.ts):
  *   `--version`, the usage with no argument (the executable's name picks it); linux-amd64 with no
  *   Node.js on PATH and no node_modules also `drift --help`, a command that needs the npm package
- *   saying so, and `emulator --port 0` answering HTTP;
+ *   saying so, and `emulator --port 0` answering HTTP: an API description, and the `/swagger`
+ *   page with each of Swagger UI's files, served from the executable's assets;
  * - darwin-amd64 and darwin-arm64: a Mach-O of the right CPU type, the NODE_SEA segment holding
  *   the schema, and an ad-hoc signature whose every page hash matches the final bytes
  *   (support/machoSignature.ts, and rcodesign's own hashes of them), refused once one byte changes;
  * - windows-arm64 (wine here runs amd64 only): PE32+ for ARM64 with the SEA blob and the schema;
  * - every blob carries each door's bundle (launcher/doors.ts), the schema, the resource's
- *   description and the version;
+ *   description, the version and Swagger UI's files (emulator/swaggerAssets.ts);
  * - these three have no code cache: no runtime here can make one they would accept.
  */
 import { type ChildProcess, spawn, type StdioOptions } from "node:child_process";
@@ -33,6 +34,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SWAGGER_UI_ASSETS, SWAGGER_UI_FILES, swaggerAssetKey, swaggerUiDir } from "../../emulator/swaggerAssets";
 import { encode } from "../../provider/native/codec";
 import { TARGETS, targetName, type Target } from "../../scripts/release/nodeRuntime";
 import { cliArchiveName, cliExecutableName } from "../../scripts/release/release";
@@ -124,8 +126,14 @@ interface Started {
   readonly stderr: () => string;
 }
 
-/** The assets of every blob but the trained caches: each door's bundle and what the doors read (launcher/). */
-const SEA_ASSETS = ["cli.js", "description.json", "pulumi.js", "schema.json", "terraform.js", "version"];
+/**
+ * The assets of every blob but the trained caches, sorted: each door's bundle and what the doors
+ * read (launcher/), and Swagger UI's files, which the emulator reads.
+ */
+const SEA_ASSETS = [
+  ...["cli.js", "description.json", "pulumi.js", "schema.json", "terraform.js", "version"],
+  ...SWAGGER_UI_FILES.map(swaggerAssetKey),
+].sort();
 
 /** What the SEA entry prints when V8 refuses a trained code cache (launcher/sea.ts). */
 const CACHE_REJECTED = "rejected the executable's code cache";
@@ -361,7 +369,7 @@ describe.each(runnableTargets())("$os-$arch: started from its archive", (target)
   );
 
   it.runIf(name === "linux-amd64")(
-    "with no Node.js on PATH and no node_modules: drift --help, a command that needs the npm package says so, and the emulator answers HTTP",
+    "with no Node.js on PATH and no node_modules: drift --help, a command that needs the npm package says so, and the emulator serves its API description and the /swagger page with Swagger UI's files",
     async () => {
       const cli = join(root, `${name}-cli`, cliExecutableName(target.os));
       // PATH holds the CLI's folder alone, as a user's would after unpacking it; the working directory is empty.
@@ -383,6 +391,21 @@ describe.each(runnableTargets())("$os-$arch: started from its archive", (target)
         log(`${name}: GET ${url}/swagger/3/swagger.json → ${response.status}, OpenAPI ${document.openapi}`);
         expect(response.status).toBe(200);
         expect(document).toMatchObject({ openapi: "3.0.3", info: { version: "3" } });
+        // The page, and each file it loads: the executable's assets, the bytes swagger-ui-dist has.
+        const swagger = await fetch(`${url}/swagger`);
+        const page = await swagger.text();
+        expect(swagger.status).toBe(200);
+        expect(swagger.headers.get("content-type")).toBe("text/html; charset=utf-8");
+        for (const [file, type] of Object.entries(SWAGGER_UI_ASSETS)) {
+          const path = `/swagger/ui/${file}`;
+          expect(page, `the page loads ${path}`).toContain(`"${path}"`);
+          const asset = await fetch(`${url}${path}`);
+          const bytes = Buffer.from(await asset.arrayBuffer());
+          log(`${name}: GET ${url}${path} → ${asset.status}, ${asset.headers.get("content-type")}, ${bytes.length} B`);
+          expect(asset.status, bytes.toString()).toBe(200);
+          expect(asset.headers.get("content-type")).toBe(type);
+          expect(bytes.equals(readFileSync(join(swaggerUiDir(), file))), `${path}: swagger-ui-dist's bytes`).toBe(true);
+        }
       } finally {
         emulator.child.kill("SIGTERM");
       }
