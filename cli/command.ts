@@ -5,13 +5,20 @@
  */
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { Invocation } from "../drift/invocation";
+
+/** What the entry (index.ts `main`) decided once for every subcommand. */
+export interface CommandContext {
+  /** How the commands a subcommand prints run this tool: `npx webhook-subscriptions`, or the executable's name. */
+  readonly invocation: Invocation;
+}
 
 /** One subcommand. */
 export interface Command {
   /** The whole `--help` text. */
   readonly usage: string;
   /** Runs with the arguments after the subcommand's name; resolves with the exit code. */
-  run(argv: readonly string[]): Promise<number>;
+  run(argv: readonly string[], context?: CommandContext): Promise<number>;
 }
 
 /** A command line that cannot run; the message names the flag and the value, then shows the usage. */

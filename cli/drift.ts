@@ -282,7 +282,7 @@ function terraformReaders(args: DriftArgs): TerraformReader[] {
 
 export const driftCommand: Command = {
   usage: USAGE,
-  async run(argv) {
+  async run(argv, context) {
     let args: DriftArgs | "help";
     try {
       args = parseDriftArgs(argv);
@@ -302,12 +302,14 @@ export const driftCommand: Command = {
       ...(args.baseline ? { baseline: args.baseline } : {}),
       onProgress: say,
     });
+    // The commands the report prints run the review as this one was run: npx, or the executable.
+    const options = { invocation: context?.invocation };
     for (const report of args.reports) {
       mkdirSync(dirname(report.path), { recursive: true });
-      writeFileSync(report.path, render(review, report.format));
+      writeFileSync(report.path, render(review, report.format, options));
       say(`wrote ${report.file}`);
     }
-    process.stdout.write(render(review, args.format));
+    process.stdout.write(render(review, args.format, options));
     return review.exitCode;
   },
 };

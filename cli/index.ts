@@ -5,7 +5,8 @@
  * host). Each subcommand's module loads only when that subcommand runs, so `emulator` never loads
  * the Pulumi SDK and `--help` loads nothing.
  */
-import type { Command } from "./command";
+import type { Command, CommandContext } from "./command";
+import { commandPrefix } from "../drift/invocation";
 import { failureDetail } from "../engine/output";
 import { UsageError } from "./command";
 
@@ -79,7 +80,7 @@ function usage(host: CliHost): string {
     ...listed.map(([name, { summary }]) => `  ${name.padEnd(9)} ${summary}`),
     "",
     host.executable
-      ? `${packageOnly.join(", ")}: from the npm package (\`npx webhook-subscriptions <command>\`), not this executable.`
+      ? `${packageOnly.join(", ")}: from the npm package (\`${commandPrefix("package")} <command>\`), not this executable.`
       : "preview, up, refresh and destroy take --cwd <program directory> --stack <name> [--fast].",
     "`webhook-subscriptions <command> --help` describes each command's flags; --version prints the version.",
   ].join("\n");
@@ -90,7 +91,7 @@ function needsPackage(name: string): string {
   return (
     `${name}: this command needs the npm package, not the single executable (it runs Pulumi programs ` +
     "in-process, or builds the engine from the Go modules the package ships). In a project that has it " +
-    `(npm install pulumi-webhook-subscriptions), run: npx webhook-subscriptions ${name} …`
+    `(npm install pulumi-webhook-subscriptions), run: ${commandPrefix("package")} ${name} …`
   );
 }
 
@@ -115,8 +116,10 @@ export async function main(argv: readonly string[], host: CliHost = PACKAGE_HOST
     return 1;
   }
   const command = await entry.load();
+  // Decided once, here: the commands a subcommand prints are typed as this one was.
+  const context: CommandContext = { invocation: host.executable ? "executable" : "package" };
   try {
-    return await command.run(rest);
+    return await command.run(rest, context);
   } catch (err) {
     // An engine failure is summed up in its error lines, not the whole command output.
     process.stderr.write(`${name}: ${err instanceof UsageError ? err.message : failureDetail(err)}\n`);

@@ -10,7 +10,8 @@ export * from "./report";
 export type { SnippetKind } from "./snippet";
 export { DriftError, DriftErrorCode } from "./errors";
 export { formatReport } from "./format";
-export { formatMarkdown } from "./markdown";
+export { formatMarkdown, type MarkdownOptions } from "./markdown";
+export type { Invocation } from "./invocation";
 export type { PolicyReview, PolicyViolation } from "./policyReview";
 export * from "./review/model";
 export {

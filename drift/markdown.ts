@@ -5,6 +5,7 @@
  * "secret differs", an unmanaged header value "set, not shown".
  */
 import { webhookName } from "../provider/wire";
+import { commandPrefix, type Invocation } from "./invocation";
 import { plural } from "./plural";
 import { cell, code } from "./markdownText";
 import { policySection } from "./policyMarkdown";
@@ -239,11 +240,18 @@ function notesBlock(report: DriftReport): string {
   return report.notes.map((note) => `> **Note:** ${cell(note.charAt(0).toUpperCase() + note.slice(1))}`).join("\n");
 }
 
+/** How the report is printed. */
+export interface MarkdownOptions {
+  /** How the commands it prints run the tool (drift/invocation.ts); the npm package's bin by default. */
+  readonly invocation?: Invocation;
+}
+
 /**
  * The command that runs this review again, with its stacks and ignore rules: the package's bin,
- * which exists wherever the package is installed (this repository's `npm run drift` does not).
+ * which exists wherever the package is installed (this repository's `npm run drift` does not), or
+ * the single executable it was run from.
  */
-function rerunCommand(report: DriftReport, ...extra: readonly string[]): string {
+function rerunCommand(report: DriftReport, options: MarkdownOptions, ...extra: readonly string[]): string {
   const flags = [
     ...[report.stack, ...(report.alsoManagedBy ?? [])].flatMap((stack) => ["--stack", stack]),
     ...(report.ignored?.rules ?? []).flatMap((rule) => ["--ignore", rule]),
@@ -252,21 +260,21 @@ function rerunCommand(report: DriftReport, ...extra: readonly string[]): string 
     ...(report.comparison === "state" ? ["--state-only"] : []),
     ...extra,
   ];
-  return ["npx webhook-subscriptions drift", ...flags.map(shellWord)].join(" ");
+  return [commandPrefix(options.invocation), "drift", ...flags.map(shellWord)].join(" ");
 }
 
-function footer(report: DriftReport): string {
+function footer(report: DriftReport, options: MarkdownOptions): string {
   const facts = [
     // "state in …": the backend may read "the backend the Pulumi CLI is logged in to".
     report.backend ? `state in ${report.backend}` : "",
     report.instance ? `api-version ${report.instance.apiVersion}` : "",
     `reviewed in ${(report.durationMs / 1000).toFixed(1)}s`,
   ].filter(Boolean);
-  return `<sub>${cell(facts.join(" · "))} · ${code(rerunCommand(report))}</sub>`;
+  return `<sub>${cell(facts.join(" · "))} · ${code(rerunCommand(report, options))}</sub>`;
 }
 
 /** The whole comment; long reports fold the in-sync rows, then drop the snippets, then cut rows, to fit in one comment. */
-export function formatMarkdown(report: DriftReport): string {
+export function formatMarkdown(report: DriftReport, options: MarkdownOptions = {}): string {
   const drift = [
     ...report.managed.filter((m) => m.status !== "in-sync").flatMap(managedRows),
     ...report.unmanaged.map((u) => unmanagedRow(u, (report.instances?.length ?? 1) > 1)),
@@ -274,7 +282,7 @@ export function formatMarkdown(report: DriftReport): string {
   const inSync = report.managed.filter((m) => m.status === "in-sync");
   const folded =
     inSync.length > 0 ? [`| ${STATUS_TEXT["in-sync"]} | ${plural(inSync.length, "subscription")} |  |  |  |  |`] : [];
-  const tooLong = `*The report is too long for one comment: run ${code(rerunCommand(report, "--format", "json"))} for all of it.*`;
+  const tooLong = `*The report is too long for one comment: run ${code(rerunCommand(report, options, "--format", "json"))} for all of it.*`;
 
   const render = (rows: readonly string[], withSnippets: boolean, note = "") =>
     [
@@ -288,7 +296,7 @@ export function formatMarkdown(report: DriftReport): string {
       note,
       withSnippets ? snippets(report) : "",
       notesBlock(report),
-      footer(report),
+      footer(report, options),
     ]
       .filter(Boolean)
       .join("\n\n")

@@ -3,6 +3,7 @@
  * each a small renderer over the one model (drift/review/model.ts); a new format never touches
  * the analysis.
  */
+import type { Invocation } from "../invocation";
 import type { Review } from "../review/model";
 import { renderHtml } from "./html";
 import { renderJunit } from "./junit";
@@ -26,12 +27,14 @@ export const EXTENSIONS: Readonly<Record<string, Format>> = {
 export interface RenderOptions {
   /** This tool's version, which SARIF states. */
   readonly version?: string;
+  /** How the commands the markdown prints run the tool (drift/invocation.ts); the npm package's by default. */
+  readonly invocation?: Invocation;
 }
 
 /** The review in `format`, ending in a newline. */
 export function render(review: Review, format: Format, options: RenderOptions = {}): string {
   const text = {
-    md: () => renderMarkdown(review),
+    md: () => renderMarkdown(review, options),
     json: () => JSON.stringify(review, null, 2),
     sarif: () => renderSarif(review, options),
     junit: () => renderJunit(review),

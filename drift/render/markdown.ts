@@ -5,7 +5,7 @@
  * report, then the findings no stack's report shows (a Terraform source's, and the unmanaged
  * ones of instances no stack reaches). Each finding is printed once.
  */
-import { formatMarkdown } from "../markdown";
+import { formatMarkdown, type MarkdownOptions } from "../markdown";
 import { cell, code } from "../markdownText";
 import { plural } from "../plural";
 import { CLASS_TITLES, FINDING_CLASSES, type Finding, type Review, type SourceSummary } from "../review/model";
@@ -69,9 +69,9 @@ function ignoredSection(review: Review): string[] {
 }
 
 /** The review as markdown; see the module comment. */
-export function renderMarkdown(review: Review): string {
+export function renderMarkdown(review: Review, options: MarkdownOptions = {}): string {
   const stacksOnly = review.sources.every((s) => s.source.kind === "pulumi-stack");
-  const stackParts = review.stacks.map((r) => formatMarkdown(r));
+  const stackParts = review.stacks.map((r) => formatMarkdown(r, options));
   const extra = ignoredSection(review);
   if (stacksOnly && stackParts.length > 0 && !review.baseline)
     return stackParts.join("\n---\n\n") + (extra.length > 0 ? `${extra.join("\n")}\n` : "");

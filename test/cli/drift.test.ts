@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../cli/command";
 import { driftCommand, failedReview, parseDriftArgs } from "../../cli/drift";
+import { main } from "../../cli/index";
 import { formatMarkdown } from "../../drift";
 
 const fixtures = join(__dirname, "..", "drift", "fixtures");
@@ -162,4 +163,28 @@ describe("parseDriftArgs", () => {
       "npx webhook-subscriptions drift --stack a --stack b --ignore https://legacy.example.com/",
     );
   });
+});
+
+describe("webhook-subscriptions drift, run by the entry", () => {
+  /** What `main` printed on stdout for a review that fails at once (no Pulumi.yaml, or no pulumi), from `host`. */
+  async function report(host: Parameters<typeof main>[1]): Promise<string> {
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const empty = mkdtempSync(join(tmpdir(), "drift-invocation-"));
+      expect(await main(["drift", "--stack", "a", "--cwd", empty, "--state-only"], host)).toBe(1);
+      return stdout.mock.calls.map(([chunk]) => String(chunk)).join("");
+    } finally {
+      vi.restoreAllMocks();
+    }
+  }
+
+  it("the report's commands run the review as it was run: npx from the npm package, the executable's name from it", async () => {
+    const version = () => "0.0.0";
+    const footer = /<sub>.*`(.*drift --stack a --state-only)`<\/sub>$/m;
+    expect(footer.exec(await report({ version }))?.[1]).toBe("npx webhook-subscriptions drift --stack a --state-only");
+    expect(footer.exec(await report({ version, executable: true }))?.[1]).toBe(
+      "webhook-subscriptions drift --stack a --state-only",
+    );
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatReport } from "../../drift/format";
-import { formatMarkdown, MAX_COMMENT_CHARS, summaryLine } from "../../drift/markdown";
+import type { Invocation } from "../../drift/invocation";
+import { formatMarkdown, MAX_COMMENT_CHARS, summaryLine, type MarkdownOptions } from "../../drift/markdown";
 import {
   driftReport,
   errorReport,
@@ -203,6 +204,26 @@ describe("formatMarkdown", () => {
     expect(footer(shared)).toContain(
       "`npx webhook-subscriptions drift --stack prod --stack billing --ignore 'https://legacy.example.com/hooks?team=a&b' --ignore 3f2a9c1d-0000-4000-8000-000000000001`",
     );
+  });
+
+  it("prints its commands as the review was run: npx from the npm package, the name alone from the single executable", () => {
+    const report = driftReport({ ...context, comparison: "state" }, [inSync(1)], []);
+    const footer = (options?: MarkdownOptions) => formatMarkdown(report, options).trimEnd().split("\n").at(-1);
+    expect(footer()).toMatch(/ · `npx webhook-subscriptions drift --stack prod --state-only`<\/sub>$/);
+    expect(footer({ invocation: "package" })).toBe(footer());
+    expect(footer({ invocation: "executable" })).toMatch(
+      / · `webhook-subscriptions drift --stack prod --state-only`<\/sub>$/,
+    );
+    // The note of a report cut to fit one comment too.
+    const many = Array.from({ length: 3000 }, (_, i): ManagedSubscription => ({
+      ...deleted,
+      urn: `u${i}`,
+      name: `g${i}`,
+    }));
+    const long = (invocation: Invocation) => formatMarkdown(driftReport(context, many, []), { invocation });
+    expect(long("package")).toContain("run `npx webhook-subscriptions drift --stack prod --format json` for all of it");
+    expect(long("executable")).toContain("run `webhook-subscriptions drift --stack prod --format json` for all of it");
+    expect(long("executable")).not.toContain("npx");
   });
 });
 

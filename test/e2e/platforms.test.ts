@@ -12,7 +12,8 @@
  *   so on stderr when V8 refuses a cache, as it does one made by another platform's runtime);
  * - the same three started from the CLI's archive answer as the CLI (launcher/pickDoor.ts):
  *   `--version`, the usage with no argument (the executable's name picks it); linux-amd64 with no
- *   Node.js on PATH and no node_modules also `drift --help`, a command that needs the npm package
+ *   Node.js on PATH and no node_modules also `drift --help`, a review whose report's footer runs
+ *   it again as `webhook-subscriptions drift …` (no npx), a command that needs the npm package
  *   saying so, and `emulator --port 0` answering HTTP: an API description, and the `/swagger`
  *   page with each of Swagger UI's files, served from the executable's assets;
  * - darwin-amd64 and darwin-arm64: a Mach-O of the right CPU type, the NODE_SEA segment holding
@@ -369,7 +370,7 @@ describe.each(runnableTargets())("$os-$arch: started from its archive", (target)
   );
 
   it.runIf(name === "linux-amd64")(
-    "with no Node.js on PATH and no node_modules: drift --help, a command that needs the npm package says so, and the emulator serves its API description and the /swagger page with Swagger UI's files",
+    "with no Node.js on PATH and no node_modules: drift --help, a review's footer without npx, a command that needs the npm package says so, and the emulator serves its API description and the /swagger page with Swagger UI's files",
     async () => {
       const cli = join(root, `${name}-cli`, cliExecutableName(target.os));
       // PATH holds the CLI's folder alone, as a user's would after unpacking it; the working directory is empty.
@@ -378,6 +379,11 @@ describe.each(runnableTargets())("$os-$arch: started from its archive", (target)
       const drift = await runCli(target, cli, ["drift", "--help"], bare);
       expect(drift.code, drift.stderr).toBe(0);
       expect(drift.stdout).toMatch(/^usage: webhook-subscriptions drift /);
+      // A review that fails at once (no pulumi on PATH) still ends with the command that runs it
+      // again, as this executable runs it: no npx.
+      const review = await runCli(target, cli, ["drift", "--stack", "dev", "--state-only"], bare);
+      expect(review.code, review.stderr).toBe(1);
+      expect(review.stdout).toMatch(/ · `webhook-subscriptions drift --stack dev --state-only`<\/sub>$/m);
       const up = await runCli(target, cli, ["up", "--stack", "dev"], bare);
       expect(up.code).toBe(1);
       expect(up.stderr).toContain("up: this command needs the npm package");
