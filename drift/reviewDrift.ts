@@ -16,7 +16,6 @@
 import {
   mayMeanGone,
   NotFoundError,
-  statusLine,
   VISIBILITY_NOTE,
   WebhookSubscriptionClient,
   type RequestEvent,
@@ -26,11 +25,11 @@ import { isLegacy, type Subscription } from "../provider/wire";
 import type { Engine } from "../engine/provision";
 import { displayBackend } from "../engine/backend";
 import { classify, engineSawChange } from "./classify";
-import { DriftError, DriftErrorCode, failureDetail, toDriftError } from "./errors";
+import { DriftError, DriftErrorCode, toDriftError } from "./errors";
 import { openReviewStack, reviewEngine } from "./openReviewStack";
 import { plural } from "./plural";
-import { refreshProgressReporter } from "./progress";
-import { RefreshObserver } from "./refreshObserver";
+import { refreshPreview } from "./refreshPreview";
+import type { RefreshObserver } from "./refreshObserver";
 import {
   driftReport,
   undeterminedReport,
@@ -243,27 +242,12 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
           `refresh preview of ${state.managed.length} (nothing is written to the state)`,
       );
 
-      let observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
-      let staleCredential = false;
-      try {
-        await stack.previewRefresh({ onEvent: observer.onEvent });
-      } catch (err) {
-        if (!observer.errors.some(isUnauthorized)) throw refreshFailure(options.stackName, err, observer.errors);
-        // The list above was accepted with the current settings, so the refused credential is the
-        // state's record of an older one: a plain refresh configures the providers from the state.
-        // Running the program configures them from the current settings, as `up` would.
-        progress(
-          "the credential the state recorded at the last `pulumi up` was refused, the current one works: " +
-            "refresh preview again, running the program (`--run-program`)",
-        );
-        observer = new RefreshObserver(refreshProgressReporter(state.managed.length, progress));
-        staleCredential = true;
-        try {
-          await stack.previewRefresh({ onEvent: observer.onEvent, runProgram: true });
-        } catch (again) {
-          throw refreshFailure(options.stackName, again, observer.errors);
-        }
-      }
+      const { observer, staleCredential } = await refreshPreview(
+        stack,
+        options.stackName,
+        state.managed.length,
+        progress,
+      );
 
       const managed = (
         await Promise.all(
@@ -372,21 +356,6 @@ function ignoreNotFound(err: unknown): undefined {
   // A 400 that may mean gone needs no confirming here: the refresh preview already decided.
   if (err instanceof NotFoundError || mayMeanGone(err)) return undefined;
   throw err;
-}
-
-/** The refresh preview's failure, with the engine's own diagnostics as the reason. */
-function refreshFailure(stackName: string, err: unknown, diagnostics: readonly string[]): DriftError {
-  const reason = diagnostics.length > 0 ? diagnostics.join("; ") : failureDetail(err);
-  return new DriftError(
-    DriftErrorCode.RefreshFailed,
-    `The refresh preview of stack "${stackName}" failed: ${reason}. Nothing was written to the state.`,
-    { cause: err },
-  );
-}
-
-/** Whether an engine diagnostic is a provider's 401 (the client's message starts with the status line). */
-function isUnauthorized(diagnostic: string): boolean {
-  return diagnostic.includes(statusLine(401));
 }
 
 /** A progress line for every retried request, so a slow or flaky instance does not look hung. */
