@@ -95,9 +95,11 @@ describe("npm start's hints, followed as printed, with the passphrase from the e
     async () => {
       const typo = await npmStart("WEBHOOKS_STACK=typo npm start -- --drift");
       expect(typo.code, tail(typo)).toBe(1);
-      // The CLI on the same backend, as the printed inspect block sets it.
+      // The CLI on the same backend, with the engine on PATH, as the printed inspect block sets them:
+      // the review runs the team's own pulumi from PATH.
       const backend = `PULUMI_BACKEND_URL=${pathToFileURL(join(copy, ".pulumi-state")).href}`;
-      const cli = await npmStart(`${backend} npx webhook-subscriptions drift --stack typo`);
+      const path = `PATH=${requireEngine().binDir}:"$PATH"`;
+      const cli = await npmStart(`${path} ${backend} npx webhook-subscriptions drift --stack typo`);
       expect(cli.code, tail(cli)).toBe(1);
       const refusal = `No stack named "typo"`;
       expect(cli.stdout + cli.stderr).toContain(refusal);
