@@ -357,13 +357,9 @@ it("after tofu is killed mid-apply, what it created but never recorded is unmana
           headers: { authorization: `Bearer ${TOKEN}` },
         },
       )
-    ).json()) as { Result: { GUID: string; SubscriberURL: string }[] };
-  await until(
-    async () => (await all()).Result.some((s) => s.SubscriberURL === url),
-    15_000,
-    "the service committed it",
-  );
-  const orphan = (await all()).Result.find((s) => s.SubscriberURL === url)!.GUID;
+    ).json()) as { GUID: string; SubscriberURL: string }[];
+  await until(async () => (await all()).some((s) => s.SubscriberURL === url), 15_000, "the service committed it");
+  const orphan = (await all()).find((s) => s.SubscriberURL === url)!.GUID;
   await admin("DELETE", "/faults");
 
   const killed = await attempt("webhook-subscriptions drift --terraform infra/killed --format json > killed.json");
@@ -383,5 +379,5 @@ it("after tofu is killed mid-apply, what it created but never recorded is unmana
   expect(adopted.output).not.toMatch(/Error: /);
   expect(after.reviewed.map((r) => r.guid)).toContain(orphan);
   expect(after.findings.map((f) => f.guid)).not.toContain(orphan);
-  expect((await all()).Result.filter((s) => s.SubscriberURL === url)).toHaveLength(1);
+  expect((await all()).filter((s) => s.SubscriberURL === url)).toHaveLength(1);
 }, 600_000);
