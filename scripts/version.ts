@@ -25,6 +25,7 @@ const ROOT = path.resolve(__dirname, "..");
 /** Files that name the package's version (and nothing else by that number): it moves with `npm version`. */
 export const VERSIONED_FILES = [
   "README.md",
+  "docs/drift.md",
   "docs/native-provider.md",
   "docs/registry/installation-configuration.md",
   "examples/README.md",

@@ -19,9 +19,15 @@ import { CHECKOUT_VERSION as OLD, RELEASE_VERSION as NEXT, sharedRelease } from 
 const JAVA_PACKAGE = "io/github/webhooksubscriptions/webhooks";
 const MAVEN_PATH = "io/github/webhook-subscriptions/webhooks";
 
-/** Files that may still name the old version: the changelog's history, and third-party modules' versions. */
+/**
+ * Files that may still name the old version: the changelog's history, third-party modules' versions,
+ * and test fixtures, which record what a past release wrote (a plan, a state) and must keep it.
+ */
 const MAY_NAME_OLD = (file: string) =>
-  file === "CHANGELOG.md" || file === "package-lock.json" || file.endsWith("go.sum");
+  file === "CHANGELOG.md" ||
+  file === "package-lock.json" ||
+  file.endsWith("go.sum") ||
+  (file.startsWith("test/") && file.includes("/fixtures/"));
 
 let clone: string;
 let release: string;
@@ -116,6 +122,9 @@ describe(`npm run dist: every artifact names ${NEXT}`, () => {
     `terraform-provider-webhooks_${NEXT}_SHA256SUMS`,
     `terraform-provider-webhooks_${NEXT}_SHA256SUMS.sig`,
     `terraform-provider-webhooks_${NEXT}_manifest.json`,
+    ...PLATFORMS.map(
+      (platform) => `webhook-subscriptions-v${NEXT}-${platform}.${platform.startsWith("windows") ? "zip" : "tar.gz"}`,
+    ),
   ];
 
   it("file names: each versioned artifact, none of the old version; SHA256SUMS lists exactly them", () => {
