@@ -11,7 +11,7 @@ const ROOT = join(__dirname, "../..");
 const run = promisify(execFile);
 
 it("npm start -- --help prints the usage and builds nothing", { timeout: 60_000 }, async () => {
-  // As README.md writes it.
+  // As docs/getting-started.md writes it.
   const { stdout } = await run("npm", ["start", "--", "--help"], { cwd: ROOT });
   expect(stdout).toMatch(/^usage: npm start \[-- --fast \| --drift \| --help\]$/m);
   expect(stdout).toContain("--drift    review the stack's drift");
