@@ -10,9 +10,10 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, extname, resolve } from "node:path";
-import { EXIT_CODE, reviewDrift, type DriftReport } from "../drift";
+import { EXIT_CODE, reviewDrift, StackStates, type DriftReport } from "../drift";
 import { DriftError, toDriftError } from "../drift/errors";
 import { invalidIgnoreRule } from "../drift/ignore";
+import { reviewEngine } from "../drift/openReviewStack";
 import { readPolicyFile } from "../drift/policy";
 import { errorReport } from "../drift/report";
 import { EXTENSIONS, FORMATS, render, type Format } from "../drift/render";
@@ -29,6 +30,7 @@ import {
   type TerraformCli,
 } from "../drift/sources/terraformDirectory";
 import { reviewTerraformStateFile } from "../drift/sources/terraformStateFile";
+import type { Engine } from "../engine/provision";
 import type { PolicySettings } from "../policy/settings";
 import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
 
@@ -205,8 +207,20 @@ function say(line: string): void {
   process.stderr.write(`drift: ${line}\n`);
 }
 
+/** What the reviews of the stacks of one run read once and share: the `pulumi` on PATH, the states. */
+interface SharedStackReads {
+  readonly engine: () => Promise<Engine>;
+  readonly states: StackStates;
+}
+
+/** A fresh SharedStackReads; no `pulumi` on PATH fails each stack's review, saying what to install. */
+function sharedStackReads(): SharedStackReads {
+  let engine: Promise<Engine> | undefined;
+  return { engine: () => (engine ??= reviewEngine(process.env)), states: new StackStates() };
+}
+
 /** A stack's review as a source; a failure becomes its error report, so the others are still reviewed. */
-function stackReader(stackName: string, args: DriftArgs): StackReader {
+function stackReader(stackName: string, args: DriftArgs, shared: SharedStackReads): StackReader {
   const ref = stackRef(stackName, args.workDir, args.cwd);
   return {
     ref,
@@ -217,6 +231,8 @@ function stackReader(stackName: string, args: DriftArgs): StackReader {
         report = await reviewDrift({
           stackName,
           workDir: args.workDir,
+          engine: await shared.engine(),
+          stackStates: shared.states,
           onProgress: args.stacks.length > 1 ? (line) => say(`${stackName}: ${line}`) : say,
           alsoManagedBy: args.stacks.filter((s) => s !== stackName),
           ignore: args.ignore,
@@ -294,9 +310,10 @@ export const driftCommand: Command = {
       process.stdout.write(`${USAGE}\n`);
       return EXIT_CODE.noDrift;
     }
+    const shared = sharedStackReads();
     const review = await reviewSources({
       terraform: terraformReaders(args),
-      stacks: args.stacks.map((name) => stackReader(name, args)),
+      stacks: args.stacks.map((name) => stackReader(name, args, shared)),
       ignore: args.ignore,
       ignoreEntries: args.ignoreEntries,
       ...(args.baseline ? { baseline: args.baseline } : {}),

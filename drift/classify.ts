@@ -3,19 +3,23 @@
  * changed out of band (which fields, old and new values), or deleted out of band.
  *
  * Visible fields are compared in the engine's own before/after outputs. Secrets are masked in
- * engine events, so when the engine saw a change, secret fields are compared as plaintext
- * between the state and the live subscription, and reported by name only.
+ * engine events, so when the engine saw a change (or, refreshing inside a preview of the program,
+ * does not say), secret fields are compared as plaintext between the state and the live
+ * subscription, and reported by name only.
  */
 import type { Subscription } from "../provider/wire";
 import { COMPARED_FIELDS, MASKED, SECRET_FIELDS, unwrapValue } from "./fields";
-import type { RefreshObservation } from "./refreshObserver";
+import { REFRESH_OP, type RefreshObservation } from "./refreshObserver";
 import type { FieldChange, ManagedSubscription } from "./report";
 import type { StateSubscription } from "./stateSnapshot";
 
 /** Engine ops of a refresh step that leave the resource as it was. */
-const UNCHANGED_OPS: ReadonlySet<string> = new Set(["same", "refresh", "read"]);
+const UNCHANGED_OPS: ReadonlySet<string> = new Set(["same", "read"]);
 
-/** Whether the engine saw a change, so that secrets need comparing (and the live subscription is needed). */
+/**
+ * Whether the engine saw a change, or (a program preview's refresh step, REFRESH_OP) does not say:
+ * then secrets need comparing, and the live subscription is needed.
+ */
 export function engineSawChange(observation: RefreshObservation): boolean {
   return observation.new !== undefined && !UNCHANGED_OPS.has(observation.op);
 }
@@ -58,7 +62,9 @@ export function classify(
       visible.push({ field, secret: false, state: before ?? null, live: after ?? null });
     }
   }
-  const changes = [...visible, ...secretChanges(state, live, visible.length > 0)];
+  // A refresh step that does not say it changed puts no change on a secret it cannot read.
+  const explained = visible.length > 0 || observation.op === REFRESH_OP;
+  const changes = [...visible, ...secretChanges(state, live, explained)];
   // The engine also reports a step when only recorded inputs differ; that is no out-of-band change.
   return { ...base, status: changes.length > 0 ? "changed" : "in-sync", changes };
 }

@@ -6,6 +6,7 @@
  * (provider/model.ts), the wire vocabulary, and the team's own `pulumi`, `tofu` or `terraform`.
  */
 export { reviewDrift, legacyReason, type ReviewDriftOptions } from "./reviewDrift";
+export { StackStates } from "./stackStates";
 export * from "./report";
 export type { SnippetKind } from "./snippet";
 export { DriftError, DriftErrorCode } from "./errors";

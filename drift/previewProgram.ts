@@ -12,42 +12,95 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { Stack, Workspace } from "@pulumi/pulumi/automation";
+import type { EngineEvent, Stack, Workspace } from "@pulumi/pulumi/automation";
 import { findProgramEntry } from "../engine/automation";
 import { filesOnPath, PULUMI_INSTALL_URL } from "../engine/pulumiOnPath";
 import { commandStderr, DriftError, DriftErrorCode, failureDetail } from "./errors";
 import { programDifferences } from "./programDifferences";
 import { ProgramObserver } from "./programObserver";
+import { refreshProgressReporter } from "./progress";
+import { RefreshObserver } from "./refreshObserver";
+import { isUnauthorized, refreshFailure, type RefreshPreview } from "./refreshPreview";
 import type { ProgramDifference } from "./report";
 
+/** What the preview of the program saw: the refresh of every managed subscription, and the program's steps. */
+export interface ProgramPreview extends RefreshPreview {
+  /** The subscriptions whose live values differ from what the program declares. */
+  readonly differences: ProgramDifference[];
+}
+
 /**
- * The subscriptions whose live values differ from what `stack`'s program declares.
- * @param runProgram refresh with the providers the program configures (`--run-program`), not the
- *   state's: when the state records a credential the instance now refuses.
+ * Previews `stack`'s program with a refresh (see the module comment): one run that both refreshes
+ * the `managed` subscriptions, as a refresh preview would (its refresh steps), and compares the
+ * program with the live values (its program steps). When the provider refuses the credential the
+ * state recorded, it runs again refreshing with the providers the program configures
+ * (`--run-program`), as refreshPreview.ts does.
  */
 export async function previewProgram(
   stack: Stack,
   stackName: string,
-  runProgram = false,
-): Promise<ProgramDifference[]> {
+  managed: number,
+  progress: (line: string) => void,
+): Promise<ProgramPreview> {
   // An inline program (reviewDrift's `program`) is served from this process: nothing to find on disk.
   if (!stack.workspace.program) await expectProgramOnDisk(stack, stackName);
-  const observer = new ProgramObserver();
-  try {
-    await stack.preview({ refresh: true, onEvent: observer.onEvent, ...(runProgram ? { runProgram } : {}) });
-  } catch (err) {
-    const cannotRun = programCannotRun(stack, stackName, err, observer.errors);
-    if (cannotRun) throw cannotRun;
-    const reason = observer.errors.length > 0 ? observer.errors.join("; ") : failureDetail(err);
-    throw new DriftError(
-      DriftErrorCode.ProgramPreviewFailed,
-      `The preview of stack "${stackName}"'s program, to compare the live subscriptions with what it declares, failed: ${reason}. ` +
-        "Nothing was applied. Run the review where the program runs (its language and dependencies installed, as for `pulumi preview`), " +
-        "or pass --state-only to compare with the state alone.",
-      { cause: err },
+  let run = await previewOnce(stack, managed, progress, false);
+  const staleCredential = run.failure !== undefined && run.refresh.errors.some(isUnauthorized);
+  if (staleCredential) {
+    progress(
+      "the credential the state recorded at the last `pulumi up` was refused, the current one works: " +
+        "preview again, refreshing with the providers the program configures (`--run-program`)",
     );
+    run = await previewOnce(stack, managed, progress, true);
   }
-  return programDifferences(observer.all());
+  if (run.failure !== undefined) throw previewFailure(stack, stackName, managed, run);
+  return { observer: run.refresh, staleCredential, differences: programDifferences(run.program.all()) };
+}
+
+/** One preview's observers, and its failure if it failed. */
+interface PreviewRun {
+  readonly refresh: RefreshObserver;
+  readonly program: ProgramObserver;
+  readonly failure?: unknown;
+}
+
+async function previewOnce(
+  stack: Stack,
+  managed: number,
+  progress: (line: string) => void,
+  runProgram: boolean,
+): Promise<PreviewRun> {
+  const refresh = new RefreshObserver(refreshProgressReporter(managed, progress), "program-preview");
+  const program = new ProgramObserver();
+  const onEvent = (event: EngineEvent) => {
+    refresh.onEvent(event);
+    program.onEvent(event);
+  };
+  try {
+    await stack.preview({ refresh: true, onEvent, ...(runProgram ? { runProgram } : {}) });
+    return { refresh, program };
+  } catch (failure) {
+    return { refresh, program, failure: failure ?? new Error("the preview failed") };
+  }
+}
+
+/**
+ * Why the preview failed: the program could not run (what to install), the refresh failed (a
+ * managed subscription it could not read), or the program's preview did.
+ */
+function previewFailure(stack: Stack, stackName: string, managed: number, run: PreviewRun): DriftError {
+  const { failure, program } = run;
+  const cannotRun = programCannotRun(stack, stackName, failure, program.errors);
+  if (cannotRun) return cannotRun;
+  if (run.refresh.finished < managed) return refreshFailure(stackName, failure, run.refresh.errors);
+  const reason = program.errors.length > 0 ? program.errors.join("; ") : failureDetail(failure);
+  return new DriftError(
+    DriftErrorCode.ProgramPreviewFailed,
+    `The preview of stack "${stackName}"'s program, to compare the live subscriptions with what it declares, failed: ${reason}. ` +
+      "Nothing was applied. Run the review where the program runs (its language and dependencies installed, as for `pulumi preview`), " +
+      "or pass --state-only to compare with the state alone.",
+    { cause: failure },
+  );
 }
 
 /** What the Automation API records as an update's `exec.kind` when it served an inline program. */

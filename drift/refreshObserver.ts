@@ -10,6 +10,13 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { isWebhookSubscriptionType } from "../provider/model";
 
+/**
+ * The op of a refresh step in a preview of the program (`pulumi preview --refresh`). Unlike a
+ * refresh preview's `same`, `update` or `delete`, it does not say whether the resource changed or
+ * is gone: its outputs do (drift/classify.ts).
+ */
+export const REFRESH_OP = "refresh";
+
 /** What the refresh preview says about one resource. */
 export interface RefreshObservation {
   /** The engine's step op of the resource's outputs event, e.g. `same`, `update`, `delete`. */
@@ -27,7 +34,14 @@ export interface RefreshProgress {
 }
 
 /**
- * Collects observations; pass `onEvent` to `stack.previewRefresh`. `onProgress` is called after
+ * Which run the events come from: a refresh preview (`stack.previewRefresh`), whose every step is a
+ * refresh, or a preview of the program with a refresh (`stack.preview({ refresh: true })`), whose
+ * refresh steps (op `refresh`) come first and whose program steps are not observations.
+ */
+export type RefreshEvents = "refresh-preview" | "program-preview";
+
+/**
+ * Collects observations; pass `onEvent` to the run `events` names. `onProgress` is called after
  * every WebhookSubscription event.
  */
 export class RefreshObserver {
@@ -36,18 +50,21 @@ export class RefreshObserver {
   /** Diagnostics the engine reported as errors, for the failure message. */
   readonly errors: string[] = [];
 
-  constructor(private readonly onProgress: (progress: RefreshProgress) => void = () => {}) {}
+  constructor(
+    private readonly onProgress: (progress: RefreshProgress) => void = () => {},
+    private readonly events: RefreshEvents = "refresh-preview",
+  ) {}
 
   /** The event handler. */
   readonly onEvent = (event: EngineEvent): void => {
     if (event.diagnosticEvent?.severity === "error") this.errors.push(event.diagnosticEvent.message.trim());
     const pre = event.resourcePreEvent?.metadata;
-    if (pre && isWebhookSubscriptionType(pre.type)) {
+    if (pre && this.isRefreshStep(pre)) {
       this.started.add(pre.urn);
       this.report();
     }
     const done = event.resOutputsEvent?.metadata;
-    if (done && isWebhookSubscriptionType(done.type)) {
+    if (done && this.isRefreshStep(done)) {
       this.observations.set(done.urn, {
         op: done.op,
         ...(done.old ? { old: done.old.outputs } : {}),
@@ -60,6 +77,16 @@ export class RefreshObserver {
   /** The observation for `urn`, if the engine reported one. */
   get(urn: string): RefreshObservation | undefined {
     return this.observations.get(urn);
+  }
+
+  /** How many WebhookSubscriptions the refresh has finished. */
+  get finished(): number {
+    return this.observations.size;
+  }
+
+  /** Whether a step is a WebhookSubscription's refresh (in a program preview, not a program step). */
+  private isRefreshStep(step: { readonly type: string; readonly op: string }): boolean {
+    return isWebhookSubscriptionType(step.type) && (this.events === "refresh-preview" || step.op === REFRESH_OP);
   }
 
   private report(): void {

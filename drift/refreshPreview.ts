@@ -44,8 +44,8 @@ export async function refreshPreview(
   return { observer, staleCredential: true };
 }
 
-/** The refresh preview's failure, with the engine's own diagnostics as the reason. */
-function refreshFailure(stackName: string, err: unknown, diagnostics: readonly string[]): DriftError {
+/** The refresh's failure, with the engine's own diagnostics as the reason. */
+export function refreshFailure(stackName: string, err: unknown, diagnostics: readonly string[]): DriftError {
   const reason = diagnostics.length > 0 ? diagnostics.join("; ") : failureDetail(err);
   return new DriftError(
     DriftErrorCode.RefreshFailed,
@@ -55,6 +55,6 @@ function refreshFailure(stackName: string, err: unknown, diagnostics: readonly s
 }
 
 /** Whether an engine diagnostic is a provider's 401 (the client's message starts with the status line). */
-function isUnauthorized(diagnostic: string): boolean {
+export function isUnauthorized(diagnostic: string): boolean {
   return diagnostic.includes(statusLine(401));
 }

@@ -6,12 +6,12 @@
  * 2. list the instance's subscriptions with our own client: this fails fast, with the client's
  *    plain errors, on bad credentials or an unreachable instance, and it yields the unmanaged
  *    subscriptions and the plaintext of changed secrets;
- * 3. run a refresh *preview* through the Automation API: the provider's own `read` decides
- *    what changed and what is gone, exactly as `pulumi refresh` would;
- * 4. classify each managed subscription and list the unmanaged ones;
- * 5. unless `stateOnly`, preview the stack's program with a refresh (previewProgram.ts): what
- *    differs from the program, which a state comparison cannot see once a refresh has accepted
- *    the live values into the state.
+ * 3. preview the stack's program with a refresh (previewProgram.ts), or with `stateOnly` run a
+ *    refresh *preview* (refreshPreview.ts), through the Automation API, writing nothing: its refresh
+ *    steps, the provider's own `read`, decide what changed and what is gone, exactly as `pulumi
+ *    refresh` would; its program steps say what differs from the program, which a state comparison
+ *    cannot see once a refresh has accepted the live values into the state;
+ * 4. classify each managed subscription and list the unmanaged ones.
  */
 import {
   mayMeanGone,
@@ -27,6 +27,7 @@ import { displayBackend } from "../engine/backend";
 import { classify, engineSawChange } from "./classify";
 import { DriftError, DriftErrorCode, toDriftError } from "./errors";
 import { openReviewStack, reviewEngine } from "./openReviewStack";
+import { StackStates } from "./stackStates";
 import { plural } from "./plural";
 import { refreshPreview } from "./refreshPreview";
 import type { RefreshObserver } from "./refreshObserver";
@@ -86,6 +87,12 @@ export interface ReviewDriftOptions {
    * means managed by none of the stacks. @default []
    */
   readonly alsoManagedBy?: readonly string[];
+  /**
+   * The states already exported by the other reviews of one run (drift/stackStates.ts): pass the
+   * same object to the review of each stack of `alsoManagedBy`, and each state is read once.
+   * @default a new one: this review exports every state it needs
+   */
+  readonly stackStates?: StackStates;
   /**
    * Subscriptions deliberately managed elsewhere: GUIDs or subscriber-URL prefixes. Matching
    * live subscriptions are not reported as unmanaged; the report lists them under `ignored`.
@@ -154,14 +161,14 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     const shownBackend = displayBackend(backend);
 
     // The state is exported with plaintext secrets: used to compare, never printed.
-    const [config, exported, project] = await Promise.all([
+    const stackStates = options.stackStates ?? new StackStates();
+    const [config, state, project] = await Promise.all([
       stack.getAllConfig(),
-      stack.exportStack(),
+      stackStates.of(options.stackName, async () => stateSnapshot((await stack.exportStack()).deployment)),
       stack.workspace.projectSettings(),
     ]);
     for (const entry of Object.values(config)) if (entry.secret) secrets.push(entry.value);
     const source: ConfigSource = { get: (key) => config[key]?.value };
-    const state = stateSnapshot(exported.deployment);
     progress(
       `stack "${options.stackName}" in ${shownBackend}: ${plural(state.managed.length, "managed subscription")} in state`,
     );
@@ -169,19 +176,25 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
     const alsoManagedBy = options.alsoManagedBy ?? [];
     const managedGuids = new Set(state.guids);
     const others: StackSubscriptions[] = [];
-    for (const other of alsoManagedBy) {
-      progress(`reading the state of stack "${other}" (its subscriptions count as managed)`);
-      const { stack: otherStack } = await openReviewStack({
-        engine,
-        stackName: other,
-        workDir: options.workDir,
-        backendUrl: options.backendUrl,
-        env: options.env ?? {},
-      });
-      const otherState = stateSnapshot((await otherStack.exportStack()).deployment);
-      for (const guid of otherState.guids) managedGuids.add(guid);
-      others.push({ stack: other, managed: otherState.managed });
-    }
+    const otherStates = await Promise.all(
+      alsoManagedBy.map((other) =>
+        stackStates.of(other, async () => {
+          progress(`reading the state of stack "${other}" (its subscriptions count as managed)`);
+          const { stack: otherStack } = await openReviewStack({
+            engine,
+            stackName: other,
+            workDir: options.workDir,
+            backendUrl: options.backendUrl,
+            env: options.env ?? {},
+          });
+          return stateSnapshot((await otherStack.exportStack()).deployment);
+        }),
+      ),
+    );
+    alsoManagedBy.forEach((other, n) => {
+      for (const guid of otherStates[n]!.guids) managedGuids.add(guid);
+      others.push({ stack: other, managed: otherStates[n]!.managed });
+    });
     const terraformStates = options.terraformStates ?? [];
     for (const tf of terraformStates) {
       for (const { guid } of tf.subscriptions) managedGuids.add(guidKey(guid));
@@ -234,20 +247,21 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       );
       const lists = results.map((r) => r.subscriptions);
       instances.forEach((i, n) => options.onListed?.(i.settings, lists[n]!));
+      const listed = plural(
+        lists.reduce((n, l) => n + l.length, 0),
+        "subscription",
+      );
+      const where = instances.length === 1 ? "the instance" : `${instances.length} instances`;
+      // With the program, its preview refreshes too: one run gives both comparisons, as `pulumi preview --refresh`.
       progress(
-        `${plural(
-          lists.reduce((n, l) => n + l.length, 0),
-          "subscription",
-        )} on ${instances.length === 1 ? "the instance" : `${instances.length} instances`}; ` +
-          `refresh preview of ${state.managed.length} (nothing is written to the state)`,
+        options.stateOnly
+          ? `${listed} on ${where}; refresh preview of ${state.managed.length} (nothing is written to the state)`
+          : `${listed} on ${where}; preview of the program with a refresh of ${state.managed.length}, ` +
+              "to compare the live subscriptions with the state and with the program (nothing is applied or written)",
       );
-
-      const { observer, staleCredential } = await refreshPreview(
-        stack,
-        options.stackName,
-        state.managed.length,
-        progress,
-      );
+      const { observer, differences } = options.stateOnly
+        ? { ...(await refreshPreview(stack, options.stackName, state.managed.length, progress)), differences: [] }
+        : await previewProgram(stack, options.stackName, state.managed.length, progress);
 
       const managed = (
         await Promise.all(
@@ -286,13 +300,6 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       // A managed entry that cannot be read already failed the refresh preview, naming its field.
       const notes = [VISIBILITY_NOTE, ...results.flatMap((r) => r.problems.map((p) => p.message))];
       const recovery = recoveryCommands(options.stackName, state.pendingCreates.length, [...pendingCreates.values()]);
-      let differsFromProgram: Awaited<ReturnType<typeof previewProgram>> = [];
-      if (!options.stateOnly) {
-        progress(
-          "preview of the program with a refresh, to compare the live subscriptions with it (nothing is applied)",
-        );
-        differsFromProgram = await previewProgram(stack, options.stackName, staleCredential);
-      }
       const report = driftReport(
         { ...context, ...(ignore.length > 0 ? { ignored: { rules: ignore, guids: ignoredGuids } } : {}) },
         managed,
@@ -301,7 +308,7 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
         {
           coOwned: coOwnedSubscriptions({ stack: options.stackName, managed: state.managed }, others),
           recovery,
-          differsFromProgram,
+          differsFromProgram: differences,
         },
       );
       progress(`done in ${(report.durationMs / 1000).toFixed(1)}s: ${report.status}`);

@@ -215,15 +215,26 @@ export async function projectWorkspace(options: {
   return { workspace, backend };
 }
 
+/** Each engine's PulumiCommand, found once (see pulumiCommandOf). */
+const PULUMI_COMMANDS = new WeakMap<Engine, Promise<PulumiCommand>>();
+
 /**
  * The engine's own `pulumi`: PulumiCommand looks for it at <root>/bin/pulumi, where ours lives and
  * where most installs keep it. One found on PATH in a directory of another name runs as `pulumi`,
  * which the engine's environment (`baseEnv`) finds first on PATH.
  */
 function pulumiCommandOf(engine: Engine): Promise<PulumiCommand> {
-  return engine.source === "path" && join(engine.root, "bin") !== engine.binDir
-    ? PulumiCommand.get()
-    : PulumiCommand.get({ root: engine.root });
+  // PulumiCommand.get runs `pulumi version`: once per engine, not once per stack a review opens.
+  let command = PULUMI_COMMANDS.get(engine);
+  if (!command) {
+    command =
+      engine.source === "path" && join(engine.root, "bin") !== engine.binDir
+        ? PulumiCommand.get()
+        : PulumiCommand.get({ root: engine.root });
+    PULUMI_COMMANDS.set(engine, command);
+    command.catch(() => PULUMI_COMMANDS.delete(engine));
+  }
+  return command;
 }
 
 /** Creates or selects a stack on the local backend. */

@@ -98,4 +98,38 @@ describe("classify", () => {
   it("is in sync when only recorded inputs differed", () => {
     expect(classify(state, observation("update", live), live)).toMatchObject({ status: "in-sync", changes: [] });
   });
+
+  describe("a refresh step of a preview of the program (op refresh, which says neither changed nor gone)", () => {
+    it("is in sync when the outputs and the secrets' plaintexts are equal", () => {
+      expect(classify(state, observation("refresh", live), live)).toMatchObject({ status: "in-sync", changes: [] });
+    });
+
+    it("is deleted when the refresh read nothing", () => {
+      expect(classify(state, observation("refresh")).status).toBe("deleted");
+    });
+
+    it("names a visible field that changed", () => {
+      const after = { ...live, subscriberUrl: "https://hooks.example.com/moved" };
+      expect(classify(state, observation("refresh", after), after).changes).toEqual([
+        {
+          field: "subscriberUrl",
+          secret: false,
+          state: "https://hooks.example.com/b",
+          live: "https://hooks.example.com/moved",
+        },
+      ]);
+    });
+
+    it("finds a secret changed alone, from the plaintexts (the events mask it)", () => {
+      const after = { ...live, customHeaderValue: "v2" };
+      expect(classify(state, observation("refresh", after), after)).toMatchObject({
+        status: "changed",
+        changes: [{ field: "customHeaderValue", secret: true }],
+      });
+    });
+
+    it("puts no change on a secret it cannot read", () => {
+      expect(classify(state, observation("refresh", live))).toMatchObject({ status: "in-sync", changes: [] });
+    });
+  });
 });

@@ -71,4 +71,32 @@ describe("RefreshObserver", () => {
     });
     expect(observer.errors).toEqual(["boom"]);
   });
+
+  it("in a preview of the program, keeps the refresh steps and leaves the program's steps of the same resources", () => {
+    const progress: [number, number][] = [];
+    const observer = new RefreshObserver((p) => progress.push([p.started, p.finished]), "program-preview");
+    observer.onEvent(event("resourcePreEvent", "urn:a", "refresh"));
+    observer.onEvent(event("resourcePreEvent", "urn:b", "refresh"));
+    observer.onEvent(event("resOutputsEvent", "urn:a", "refresh"));
+    observer.onEvent(event("resOutputsEvent", "urn:b", "refresh", TYPE, false));
+    // The program's steps: b declared again (create), a updated back to the program, c new.
+    observer.onEvent(event("resourcePreEvent", "urn:b", "create"));
+    observer.onEvent(event("resOutputsEvent", "urn:b", "create"));
+    observer.onEvent(event("resOutputsEvent", "urn:a", "update"));
+    observer.onEvent(event("resourcePreEvent", "urn:c", "create"));
+    expect(observer.get("urn:a")).toEqual({
+      op: "refresh",
+      old: { subscriberUrl: "https://old" },
+      new: { subscriberUrl: "https://new" },
+    });
+    expect(observer.get("urn:b")).toEqual({ op: "refresh", old: { subscriberUrl: "https://old" } });
+    expect(observer.get("urn:c")).toBeUndefined();
+    expect(observer.finished).toBe(2);
+    expect(progress).toEqual([
+      [1, 0],
+      [2, 0],
+      [2, 1],
+      [2, 2],
+    ]);
+  });
 });

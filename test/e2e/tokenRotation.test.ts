@@ -89,11 +89,11 @@ describe("rotated in stack config (`pulumi config set --secret webhooks:token`)"
     await pulumi(["config", "set", "--secret", "webhooks:token", "--", newToken]);
   }, 600_000);
 
-  it("the drift review uses the new token: in sync (its refresh preview runs the program when the state's is refused)", async () => {
+  it("the drift review uses the new token: in sync (its preview refreshes with the program's providers when the state's token is refused)", async () => {
     const { code, stdout, stderr } = await runDriftCli(["--stack", "config", "--cwd", dir], setting.env);
     expect(code, stderr).toBe(0);
     expect(stdout).toContain("all 3 managed subscriptions are in sync");
-    expect(stderr).toContain("refresh preview again, running the program (`--run-program`)");
+    expect(stderr).toContain("preview again, refreshing with the providers the program configures (`--run-program`)");
     expect(stdout + stderr).not.toContain(newToken);
   });
 
