@@ -9,17 +9,16 @@
  * Each rule of rules.ts becomes one policy, over the dynamic resource and the native
  * `webhooks:index:WebhookSubscription` alike; `--policy-pack-config` configures each by name.
  */
-import {
-  PolicyPack,
-  type PolicyPackConfig,
-  type ResourceValidationPolicy,
-  type StackValidationPolicy,
-} from "@pulumi/policy";
+import type { PolicyPackConfig, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { isWebhookSubscriptionType } from "../provider/model";
 import { apiVersionOf, fieldsOfInputs, type ProviderView } from "./fields";
+import { loadPulumiPolicy } from "./pulumiPolicy";
 import type { CollectionRule, Rule, SubscriptionRule } from "./rules";
 import { RULES } from "./rules";
 import { configSchemaOf, parsePolicySettings, resolveRules, ruleOptions, type PolicySettings } from "./settings";
+
+/** `@pulumi/policy`'s pack, loaded so that its absence says which package to install (pulumiPolicy.ts). */
+const { PolicyPack } = loadPulumiPolicy();
 
 /** The pack's name when none is given: what `pulumi preview` prints beside each violation. */
 export const DEFAULT_PACK_NAME = "webhook-guard";

@@ -54,25 +54,30 @@ function typeName(attribute: Attribute): string {
   return type[0] === "list" ? "List of Object" : "Object";
 }
 
+/** The notes tfplugindocs writes after an attribute's type, and whether each applies. */
+const NOTES: readonly [string, (attribute: Attribute) => boolean][] = [
+  ["Sensitive", (a) => Boolean(a.sensitive)],
+  ["Write-only", (a) => Boolean(a.writeOnly)],
+];
+
 /**
- * A sensitive attribute's description without its "Sensitive: " lead: the item's notes already say
- * Sensitive (as tfplugindocs writes it), and the schema's description, read where no notes show
- * (an editor, `providers schema -json`), keeps it.
+ * A description without the "Sensitive: " or "Write-only: " lead of a note the item's notes already
+ * show (as tfplugindocs writes them); the schema's description, read where no notes show (an
+ * editor, `providers schema -json`), keeps it.
  */
-function withoutSensitiveLead(description: string): string {
-  return description.replace(/\bSensitive: (\w)/, (_, first: string) => first.toUpperCase());
+function withoutNoteLeads(description: string, notes: readonly string[]): string {
+  return notes.reduce(
+    (text, note) => text.replace(new RegExp(`\\b${note}: (\\w)`), (_, first: string) => first.toUpperCase()),
+    description,
+  );
 }
 
 /** One argument or attribute as a list item: name, type and what it is (and the variable it falls back to). */
 function item(attribute: Attribute, variable?: string): string {
-  const notes = [
-    typeName(attribute),
-    ...(attribute.sensitive ? ["Sensitive"] : []),
-    ...(attribute.writeOnly ? ["Write-only"] : []),
-  ];
-  const description = oneLine(attribute.description);
+  const notes = NOTES.filter(([, applies]) => applies(attribute)).map(([note]) => note);
+  const description = withoutNoteLeads(oneLine(attribute.description), notes);
   const fallback = variable ? ` Falls back to \`${variable}\`.` : "";
-  return `- \`${attribute.name}\` (${notes.join(", ")}) ${attribute.sensitive ? withoutSensitiveLead(description) : description}${fallback}`;
+  return `- \`${attribute.name}\` (${[typeName(attribute), ...notes].join(", ")}) ${description}${fallback}`;
 }
 
 /** tfplugindocs' sections: required, optional, read-only. */

@@ -27,7 +27,7 @@ export const VERSIONED_FILES = [
   "README.md",
   "docs/drift.md",
   "docs/native-provider.md",
-  "docs/registry/installation-configuration.md",
+  "docs/installation-configuration.md",
   "examples/README.md",
   "examples/go/go.mod",
   "examples/java/pom.xml",

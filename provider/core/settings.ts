@@ -145,10 +145,15 @@ export function readSettings(
     labels.set(name, label(name, fromEnv));
     return value;
   };
+  /** The command that sets `name`: a secret's value after `--`, or a token that begins with `-` is read as an option. */
+  const command = (name: SettingName) => {
+    const [key] = SETTING_SOURCES[name];
+    return SECRET_SETTINGS.has(name) ? `pulumi config set --secret ${key} -- …` : `pulumi config set ${key} …`;
+  };
   const how = (name: SettingName) =>
     providerName !== undefined
       ? `the ${name} argument of Provider "${providerName}"`
-      : `\`pulumi config set ${SETTING_SOURCES[name][0]}${SECRET_SETTINGS.has(name) ? " --secret" : ""} …\` or ${SETTING_SOURCES[name][1]}`;
+      : `\`${command(name)}\` or ${SETTING_SOURCES[name][1]}`;
   const where = (name: SettingName) => labels.get(name) ?? label(name, false);
 
   const baseUrl = read("baseUrl");

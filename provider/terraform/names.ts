@@ -37,7 +37,7 @@ export function camelCase(name: string): string {
 export function inHclTerms(text: string, names: Iterable<string>): string {
   let result = text
     .replace(
-      /`pulumi config set webhooks:(\w+)(?: --secret)? …`/g,
+      /`pulumi config set (?:--secret )?webhooks:(\w+)(?: --secret)?(?: --)? …`/g,
       (_, key: string) => `${snakeCase(key)} in the provider block`,
     )
     .replace(/\bwebhooks:(\w+)/g, (_, key: string) => snakeCase(key));

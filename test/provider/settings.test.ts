@@ -82,9 +82,14 @@ describe("readSettings, default provider", () => {
     expect(failure(() => readSettings(undefined, {}))).toMatch(
       /webhooks:baseUrl.*not set.*pulumi config set webhooks:baseUrl .*WEBHOOKS_BASE_URL/,
     );
-    expect(failure(() => readSettings(undefined, { WEBHOOKS_BASE_URL: "https://x.example.com" }))).toMatch(
-      /webhooks:token.*--secret/,
+    // The secret's value after `--`, as docs/installation-configuration.md writes it: a token that
+    // begins with `-` would otherwise be read as an option.
+    expect(failure(() => readSettings(undefined, { WEBHOOKS_BASE_URL: "https://x.example.com" }))).toContain(
+      "set a bearer token with `pulumi config set --secret webhooks:token -- …` or WEBHOOKS_TOKEN",
     );
+    expect(
+      failure(() => readSettings(undefined, { WEBHOOKS_BASE_URL: "https://x.example.com", WEBHOOKS_CLIENT_ID: "c" })),
+    ).toContain("`pulumi config set --secret webhooks:clientSecret -- …` or WEBHOOKS_CLIENT_SECRET");
   });
 
   it("names the setting where the bad value was read: the env var or the config key", () => {

@@ -76,7 +76,7 @@ it("every argument and attribute of the schema is on its page, with the variable
   );
 });
 
-it("says Sensitive once per attribute: in its notes, not again in its description", () => {
+it("says Sensitive, and every other note, once per attribute: in its notes, not again in its description", () => {
   const items = readdirSync(join(TERRAFORM_REGISTRY_DIR, "docs"), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .flatMap((entry) => readFileSync(join(entry.parentPath, entry.name), "utf8").split("\n"))
@@ -88,6 +88,14 @@ it("says Sensitive once per attribute: in its notes, not again in its descriptio
   expect(sensitive.join("\n")).toContain(
     "- `custom_header_value` (String, Sensitive) Value of the custom header. Masked in plan and output, but stored in clear in the state.",
   );
+  // Every note after the type (Sensitive, Write-only, …) once per line: in the notes, not again in the description.
+  const noted = items.map((line) => ({
+    line,
+    notes: /^- `\w+` \(([^)]*)\)/.exec(line)?.[1]?.split(", ").slice(1) ?? [],
+  }));
+  expect(noted.flatMap(({ notes }) => notes)).toContain("Write-only");
+  for (const { line, notes } of noted)
+    for (const note of notes) expect(line.split(note).length - 1, `${note} in ${line}`).toBe(1);
 });
 
 it(`tfplugindocs ${TFPLUGINDOCS_VERSION} builds from the Go module proxy into the cache, once`, async () => {
