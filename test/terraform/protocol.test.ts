@@ -1,13 +1,13 @@
 /**
  * The vendored protocol: each .proto equals the pinned Go module's copy (fetched through the Go
- * module proxy, as the probe did), and the generated descriptor the provider loads is what
+ * module proxy, as the probe did), and the generated module the provider loads is what
  * `npm run gen-tfplugin` makes from them now.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { descriptorModule } from "../../provider/terraform/protocol/parse";
+import { messagesModule } from "../../provider/terraform/protocol/parse";
 import { serviceDefinition } from "../../provider/terraform/protocol/services";
 
 const PROTOCOL = join(__dirname, "../../provider/terraform/protocol");
@@ -42,12 +42,12 @@ describe("the vendored plugin protocol", () => {
     120_000,
   );
 
-  it("has its generated descriptor up to date (npm run gen-tfplugin)", async () => {
+  it("has its generated messages module up to date (npm run gen-tfplugin)", async () => {
     const prettier = await import("prettier");
-    const file = join(PROTOCOL, "descriptor.ts");
+    const file = join(PROTOCOL, "messages.ts");
     const options = await prettier.resolveConfig(file);
     expect(readFileSync(file, "utf8")).toBe(
-      await prettier.format(descriptorModule(PROTOCOL), { ...options, filepath: file }),
+      await prettier.format(messagesModule(PROTOCOL), { ...options, filepath: file }),
     );
   });
 

@@ -1,8 +1,9 @@
 /**
- * What the generated descriptor (descriptor.ts) says of each gRPC method besides the message
- * declarations: enough for grpc-js's service definition without building any message type, and
- * the declarations its messages need, so a launch builds only those of the methods it is called on.
+ * What the generated module (messages.ts) says of each gRPC method, enough for grpc-js's service
+ * definition, and what it holds for each message: its codec, protobufjs's generated functions as
+ * static code.
  */
+import type { IConversionOptions, Writer } from "protobufjs/minimal";
 
 /** One method of a service. */
 export interface MethodDescriptor {
@@ -11,12 +12,19 @@ export interface MethodDescriptor {
   readonly response: string;
   readonly requestStream: boolean;
   readonly responseStream: boolean;
-  /**
-   * The top-level declarations (full names, `tfplugin6.Schema`) holding both messages and every
-   * type they refer to, transitively: each taken whole, with its nested types.
-   */
-  readonly declarations: readonly string[];
 }
 
 /** The methods of each service, by service full name, then method name. */
 export type ServiceTable = Readonly<Record<string, Readonly<Record<string, MethodDescriptor>>>>;
+
+/** A message type's codec: what protobufjs's reflection generates for a `Type`, with the same signatures. */
+export interface MessageCodec {
+  /** A message from a plain object (snake_case field names), as `Type.fromObject`. */
+  fromObject(object: object): object;
+  /** The message's bytes, as `Type.encode`. */
+  encode(message: object): Writer;
+  /** A message from its bytes, as `Type.decode`. */
+  decode(bytes: Uint8Array): object;
+  /** The message as a plain object, as `Type.toObject`. */
+  toObject(message: object, options: IConversionOptions): Record<string, unknown>;
+}

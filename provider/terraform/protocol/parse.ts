@@ -1,7 +1,8 @@
 /**
- * The protocol's .proto files, parsed with protobufjs into one JSON descriptor and a table of the
- * services' methods (methods.ts): build tooling (scripts/genTerraformProtocol.ts) and its test; the
- * provider itself loads the result (descriptor.ts) through services.ts.
+ * The protocol's .proto files, parsed with protobufjs into a table of the services' methods
+ * (methods.ts) and each message's codec as static code: build tooling
+ * (scripts/genTerraformProtocol.ts) and its tests; the provider itself loads the result
+ * (messages.ts) through services.ts.
  */
 import * as path from "node:path";
 import * as protobuf from "protobufjs";
@@ -10,8 +11,8 @@ import type { MethodDescriptor, ServiceTable } from "./methods";
 /** The vendored files: Terraform's plugin protocol 6 and go-plugin's own services. */
 export const PROTO_FILES = ["tfplugin6.proto", "grpc_broker.proto", "grpc_controller.proto", "grpc_stdio.proto"];
 
-/** The vendored files, parsed and resolved. */
-function protocolRoot(dir: string): protobuf.Root {
+/** The vendored files, parsed (field names as written: snake_case) and resolved. */
+export function protocolRoot(dir: string): protobuf.Root {
   const root = new protobuf.Root();
   root.loadSync(
     PROTO_FILES.map((file) => path.join(dir, file)),
@@ -21,34 +22,19 @@ function protocolRoot(dir: string): protobuf.Root {
   return root;
 }
 
-/** The JSON descriptor of every vendored file, with the Google types they import. */
-export function protocolDescriptor(dir = __dirname): protobuf.INamespace {
-  return protocolRoot(dir).toJSON();
+/** The message types of every vendored file, with the Google types they import, resolved. */
+export function protocolTypes(dir = __dirname): protobuf.Type[] {
+  const types: protobuf.Type[] = [];
+  const collect = (namespace: protobuf.NamespaceBase) =>
+    namespace.nestedArray.forEach((nested) => {
+      if (nested instanceof protobuf.Type) types.push(nested);
+      if (nested instanceof protobuf.Namespace) collect(nested);
+    });
+  collect(protocolRoot(dir));
+  return types;
 }
 
-/** The declaration directly in a package that holds `type` (itself when it is not nested in a message). */
-const topLevel = (type: protobuf.ReflectionObject): protobuf.ReflectionObject =>
-  type.parent instanceof protobuf.Type ? topLevel(type.parent) : type;
-
-/** The message types in `type` and nested in it, at any depth. */
-const messagesIn = (type: protobuf.ReflectionObject): protobuf.Type[] =>
-  type instanceof protobuf.Type ? [type, ...type.nestedArray.flatMap(messagesIn)] : [];
-
-/** The top-level declarations `types` need, transitively, in their full names without the leading dot. */
-function declarationsOf(types: protobuf.Type[]): string[] {
-  const found = new Set<protobuf.ReflectionObject>();
-  const visit = (type: protobuf.ReflectionObject) => {
-    const declaration = topLevel(type);
-    if (found.has(declaration)) return;
-    found.add(declaration);
-    for (const message of messagesIn(declaration))
-      for (const field of message.fieldsArray) if (field.resolvedType) visit(field.resolvedType);
-  };
-  types.forEach(visit);
-  return [...found].map((declaration) => declaration.fullName.slice(1)).sort();
-}
-
-/** Every service's methods, with the declarations each needs. */
+/** Every service's methods. */
 export function serviceTable(dir = __dirname): ServiceTable {
   const root = protocolRoot(dir);
   const services: protobuf.Service[] = [];
@@ -73,7 +59,6 @@ export function serviceTable(dir = __dirname): ServiceTable {
               response: response.fullName.slice(1),
               requestStream: method.requestStream ?? false,
               responseStream: method.responseStream ?? false,
-              declarations: declarationsOf([request, response]),
             },
           ];
         }),
@@ -82,18 +67,77 @@ export function serviceTable(dir = __dirname): ServiceTable {
   );
 }
 
-/** The generated module's text: the descriptor and the table as JSON strings, which V8 parses faster than object literals. */
-export function descriptorModule(dir = __dirname): string {
+/**
+ * One message type's codec as the text of an object literal: the very functions protobufjs's
+ * reflection generates with `Function()` when a type is first used (its constructor, encoder,
+ * decoder and the two converters, from protobufjs's own generators), written out here so that a
+ * launch compiles them from the bundle, where V8's code cache holds them. Their free variables
+ * are what protobufjs passes them: `Reader`, `Writer`, `util` (protobufjs/minimal) and `types`,
+ * the codecs of the type's fields' types in field order (`null` for a scalar field).
+ */
+function messageCodec(type: protobuf.Type, index: (type: protobuf.Type | protobuf.Enum) => number): string {
+  const types = type.fieldsArray.map((field) => {
+    const resolved = field.resolve().resolvedType;
+    return resolved ? `T[${index(resolved)}]` : "null";
+  });
+  const functions = [
+    ["ctor", protobuf.Type.generateConstructor(type)],
+    ["encode", protobuf.encoder(type)],
+    ["decode", protobuf.decoder(type)],
+    ["fromObject", protobuf.converter.fromObject(type)],
+    ["toObject", protobuf.converter.toObject(type)],
+  ] as const;
+  return [
+    `// ${type.fullName.slice(1)}`,
+    "{",
+    `  const types = [${types.join(", ")}];`,
+    ...functions.map(([name, codegen]) => `  T[${index(type)}].${name} = ${codegen.toString()};`),
+    "}",
+  ].join("\n");
+}
+
+/**
+ * The generated module's text: the services' table as a JSON string (which V8 parses faster than
+ * an object literal), and every message's codec (messageCodec) by full name. Enums appear as
+ * protobufjs's reflection has them (`values`, name to number and number to name), which the
+ * converters read for `enums: String` only.
+ */
+export function messagesModule(dir = __dirname): string {
+  const messages = protocolTypes(dir);
+  const enums = [
+    ...new Set(
+      messages.flatMap((type) =>
+        type.fieldsArray.flatMap((field) => {
+          const resolved = field.resolve().resolvedType;
+          return resolved instanceof protobuf.Enum ? [resolved] : [];
+        }),
+      ),
+    ),
+  ];
+  const all: (protobuf.Type | protobuf.Enum)[] = [...messages, ...enums];
+  const index = (type: protobuf.Type | protobuf.Enum) => all.indexOf(type);
+  const enumValues = (type: protobuf.Enum) =>
+    JSON.stringify({ ...Object.fromEntries(Object.entries(type.valuesById)), ...type.values });
   return [
     "// Generated by `npm run gen-tfplugin` (scripts/genTerraformProtocol.ts) from the .proto files beside it: do not edit.",
-    'import type { INamespace } from "protobufjs/light";',
-    'import type { ServiceTable } from "./methods";',
+    "/* eslint-disable */",
+    "// @ts-nocheck: protobufjs's generated code, as its reflection would compile it",
+    'import { Reader, Writer, util } from "protobufjs/minimal";',
+    'import type { MessageCodec, ServiceTable } from "./methods";',
     "",
-    "/** The vendored protocol files, parsed. */",
-    `export const PROTOCOL_DESCRIPTOR = JSON.parse(${JSON.stringify(JSON.stringify(protocolDescriptor(dir)))}) as INamespace;`,
-    "",
-    "/** Their services' methods, and the declarations each method's messages need. */",
+    "/** The vendored protocol's services' methods. */",
     `export const PROTOCOL_SERVICES = JSON.parse(${JSON.stringify(JSON.stringify(serviceTable(dir)))}) as ServiceTable;`,
+    "",
+    `const T = Array.from({ length: ${all.length} }, () => ({}));`,
+    "",
+    ...messages.map((type) => messageCodec(type, index)),
+    "",
+    ...enums.map((type) => `// ${type.fullName.slice(1)}\nT[${index(type)}].values = ${enumValues(type)};`),
+    "",
+    "/** Each message's codec, by full name (`tfplugin6.GetMetadata.Request`). */",
+    "export const MESSAGES: Readonly<Record<string, MessageCodec>> = {",
+    ...messages.map((type) => `  ${JSON.stringify(type.fullName.slice(1))}: T[${index(type)}],`),
+    "};",
     "",
   ].join("\n");
 }

@@ -1,19 +1,18 @@
 /**
- * The protocol's gRPC services as @grpc/grpc-js definitions, from the generated descriptor
- * (descriptor.ts): each method's path from the generated table, and its messages' encoding with
- * protobufjs's light build (no .proto parser at run time). A method's message types are built on
- * its first message, from only the declarations it needs: a launch is called on a handful of the
- * protocol's methods, and building all of its types cost more than the rest of the start.
- * Messages are plain objects with the .proto's snake_case field names, enums as numbers, 64-bit
- * integers as numbers and bytes as Buffers.
+ * The protocol's gRPC services as @grpc/grpc-js definitions, from the generated module
+ * (messages.ts): each method's path from its table, and its messages' encoding with the codecs
+ * it holds, protobufjs's generated functions written out at build time (scripts/genTerraformProtocol.ts),
+ * so that a launch compiles none with `Function()` and the executable's code cache holds those it
+ * calls. Messages are plain objects with the .proto's snake_case field names, enums as numbers,
+ * 64-bit integers as numbers and bytes as Buffers.
  */
 import type * as grpc from "@grpc/grpc-js";
-import * as protobuf from "protobufjs/light";
-import { PROTOCOL_DESCRIPTOR, PROTOCOL_SERVICES } from "./descriptor";
-import type { MethodDescriptor } from "./methods";
+import type { IConversionOptions } from "protobufjs/minimal";
+import type { MessageCodec } from "./methods";
+import { MESSAGES, PROTOCOL_SERVICES } from "./messages";
 
 /** How a decoded message looks: defaults filled in, so a handler reads `request.config?.msgpack` plainly. */
-const AS_OBJECT: protobuf.IConversionOptions = {
+const AS_OBJECT: IConversionOptions = {
   longs: Number,
   enums: Number,
   bytes: Buffer,
@@ -21,34 +20,8 @@ const AS_OBJECT: protobuf.IConversionOptions = {
   oneofs: true,
 };
 
-/** The descriptor cut down to `declarations` (full names), each whole, in its packages. */
-function subset(declarations: readonly string[]): protobuf.INamespace {
-  const out: protobuf.INamespace = { nested: {} };
-  for (const name of declarations) {
-    const parts = name.split(".");
-    const last = parts.pop()!;
-    let from = PROTOCOL_DESCRIPTOR;
-    let to = out;
-    for (const part of parts) {
-      from = from.nested![part] as protobuf.INamespace;
-      to = (to.nested![part] ??= { nested: {} }) as protobuf.INamespace;
-    }
-    to.nested![last] = from.nested![last]!;
-  }
-  return out;
-}
-
-/** A method's request and response types, built on first use. */
-function messageTypes(method: MethodDescriptor): () => { request: protobuf.Type; response: protobuf.Type } {
-  let types: { request: protobuf.Type; response: protobuf.Type } | undefined;
-  return () => {
-    if (!types) {
-      const root = protobuf.Root.fromJSON(subset(method.declarations));
-      types = { request: root.lookupType(method.request), response: root.lookupType(method.response) };
-    }
-    return types;
-  };
-}
+const encode = (codec: MessageCodec, value: object) => Buffer.from(codec.encode(codec.fromObject(value)).finish());
+const decode = (codec: MessageCodec, bytes: Buffer) => codec.toObject(codec.decode(bytes), AS_OBJECT);
 
 /** A service's definition for `grpc.Server.addService`, by its full name (`tfplugin6.Provider`). */
 export function serviceDefinition(name: string): grpc.ServiceDefinition {
@@ -56,23 +29,21 @@ export function serviceDefinition(name: string): grpc.ServiceDefinition {
   if (!methods) throw new Error(`no service ${name} in the protocol descriptor`);
   return Object.fromEntries(
     Object.entries(methods).map(([method, descriptor]) => {
-      const types = messageTypes(descriptor);
+      const request = MESSAGES[descriptor.request]!;
+      const response = MESSAGES[descriptor.response]!;
       return [
         method,
         {
           path: `/${name}/${method}`,
           requestStream: descriptor.requestStream,
           responseStream: descriptor.responseStream,
-          requestSerialize: (value: object) => encode(types().request, value),
-          requestDeserialize: (bytes: Buffer) => decode(types().request, bytes),
-          responseSerialize: (value: object) => encode(types().response, value),
-          responseDeserialize: (bytes: Buffer) => decode(types().response, bytes),
+          requestSerialize: (value: object) => encode(request, value),
+          requestDeserialize: (bytes: Buffer) => decode(request, bytes),
+          responseSerialize: (value: object) => encode(response, value),
+          responseDeserialize: (bytes: Buffer) => decode(response, bytes),
           originalName: method,
         },
       ];
     }),
   ) as grpc.ServiceDefinition;
 }
-
-const encode = (type: protobuf.Type, value: object) => Buffer.from(type.encode(type.fromObject(value)).finish());
-const decode = (type: protobuf.Type, bytes: Buffer) => type.toObject(type.decode(bytes), AS_OBJECT);
