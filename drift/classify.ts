@@ -8,7 +8,7 @@
  * subscription, and reported by name only.
  */
 import type { Subscription } from "../provider/wire";
-import { COMPARED_FIELDS, MASKED, SECRET_FIELDS, unwrapValue } from "./fields";
+import { comparableValue, COMPARED_FIELDS, MASKED, SECRET_FIELDS, unwrapValue } from "./fields";
 import { REFRESH_OP, type RefreshObservation } from "./refreshObserver";
 import type { FieldChange, ManagedSubscription } from "./report";
 import type { StateSubscription } from "./stateSnapshot";
@@ -58,7 +58,8 @@ export function classify(
   for (const field of COMPARED_FIELDS.filter((f) => !SECRET_FIELDS.has(f))) {
     const before = unwrapValue(observation.old?.[field]);
     const after = unwrapValue(observation.new?.[field]);
-    if (before !== after && before !== MASKED && after !== MASKED) {
+    // State from before event names records `webhook: 0` where the plugin now reads "PacketCreated": the same event.
+    if (comparableValue(field, before) !== comparableValue(field, after) && before !== MASKED && after !== MASKED) {
       visible.push({ field, secret: false, state: before ?? null, live: after ?? null });
     }
   }

@@ -3,6 +3,7 @@
  * value read from state or from engine events is made comparable.
  */
 import { SECRET_OUTPUTS, SUBSCRIPTION_FIELDS } from "../provider/model";
+import { Webhook } from "../provider/wire";
 import type { FieldValue } from "./report";
 
 /**
@@ -38,4 +39,19 @@ export function unwrapValue(value: unknown): FieldValue | typeof MASKED | undefi
     return value;
   // Objects and arrays do not occur in these outputs; compare them by their JSON text.
   return JSON.stringify(value);
+}
+
+/**
+ * A value of `field` in the form two records of the same subscription agree on: the event as its
+ * integer, whether a record holds it so (the dynamic provider, and the native plugin's state from
+ * before event names, `webhook: 0`) or by name (the native plugin today, which reads the integer
+ * as the same event).
+ */
+export function comparableValue(
+  field: string,
+  value: FieldValue | typeof MASKED | undefined,
+): FieldValue | typeof MASKED | undefined {
+  if (field === "webhook" && typeof value === "string" && Object.hasOwn(Webhook, value))
+    return Webhook[value as keyof typeof Webhook];
+  return value;
 }

@@ -131,5 +131,25 @@ describe("classify", () => {
     it("puts no change on a secret it cannot read", () => {
       expect(classify(state, observation("refresh", live))).toMatchObject({ status: "in-sync", changes: [] });
     });
+
+    it("is in sync when the state records the event as an integer (before event names) and the plugin reads its name", () => {
+      const legacy: RefreshObservation = {
+        op: "refresh",
+        old: { ...eventOutputs(live), webhook: 3 },
+        new: { ...eventOutputs(live), webhook: "BusinessObjectCreated" },
+      };
+      expect(classify(state, legacy, live)).toMatchObject({ status: "in-sync", changes: [] });
+    });
+
+    it("still names an event that changed, whichever form each side records", () => {
+      const moved: RefreshObservation = {
+        op: "refresh",
+        old: { ...eventOutputs(live), webhook: 3 },
+        new: { ...eventOutputs(live), webhook: "PacketCreated" },
+      };
+      expect(classify(state, moved, live).changes).toEqual([
+        { field: "webhook", secret: false, state: 3, live: "PacketCreated" },
+      ]);
+    });
   });
 });
