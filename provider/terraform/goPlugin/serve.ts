@@ -1,12 +1,21 @@
 /**
  * A go-plugin gRPC server: the application's service beside go-plugin's own (services.ts), on
  * 127.0.0.1 at a port in the client's range, with AutoMTLS when the client sent its certificate:
- * the server requires a client certificate and verifies it against exactly that one, with its own
- * certificate (certificate.ts) announced in the handshake line. TLS 1.2 at least, HTTP/2 over ALPN
- * as gRPC clients require (grpc-js's defaults).
+ * the server requires a client certificate, and serves a connection only when it is exactly that
+ * one, with its own certificate (certificate.ts) announced in the handshake line. TLS 1.2 at
+ * least, HTTP/2 over ALPN as gRPC clients require.
+ *
+ * With AutoMTLS, TLS ends on a `tls.Server` of our own, which hands each connection it accepts to
+ * grpc-js (`createConnectionInjector`): grpc-js's own TLS (`ServerCredentials.createSsl`) would give
+ * the client's certificate to Node.js as a CA, and Node.js builds its whole bundled root store for
+ * any context that adds one (about 140 certificates parsed: 15-30 ms of a launch's CPU), though
+ * the handshake trusts that one certificate alone. Ours trusts no store (`ca: []`) and compares the
+ * certificate the client presented, whose key TLS has proved it holds, with the handshake's.
  */
+import { X509Certificate } from "node:crypto";
+import { createServer as createTlsServer, type Server as TlsServer, type TLSSocket } from "node:tls";
 import * as grpc from "@grpc/grpc-js";
-import { serverCertificate } from "./certificate";
+import { serverCertificate, type ServerCertificate } from "./certificate";
 import { isFreePort } from "./freePort";
 import { handshakeLine, type HandshakeRequest } from "./handshake";
 import { brokerService, controllerService, stdioService } from "./services";
@@ -51,38 +60,76 @@ export async function serveGoPlugin(
   };
   server.addService(definitions("plugin.GRPCController"), controllerService(shutdown));
 
-  let credentials = grpc.ServerCredentials.createInsecure();
-  let der: Buffer | undefined;
-  if (request.clientCertificate) {
-    const own = await serverCertificate();
-    der = own.der;
-    credentials = grpc.ServerCredentials.createSsl(
-      Buffer.from(request.clientCertificate),
-      [{ private_key: Buffer.from(own.privateKeyPem), cert_chain: Buffer.from(own.certificatePem) }],
-      true,
+  if (!request.clientCertificate) {
+    const insecure = grpc.ServerCredentials.createInsecure();
+    const port = await bindInRange(
+      (port) =>
+        new Promise<number>((resolve, reject) =>
+          server.bindAsync(`127.0.0.1:${port}`, insecure, (err, bound) => (err ? reject(err) : resolve(bound))),
+        ),
+      request.ports,
     );
+    return {
+      line: handshakeLine(`127.0.0.1:${port}`),
+      port,
+      close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    };
   }
-  const port = await bindInRange(server, credentials, request.ports);
+  const own = await serverCertificate();
+  const listener = mutualTlsListener(server, own, new X509Certificate(request.clientCertificate));
+  const port = await bindInRange(
+    (port) =>
+      new Promise<number>((resolve, reject) => {
+        listener.once("error", reject);
+        listener.listen(port, "127.0.0.1", () => {
+          listener.off("error", reject);
+          resolve((listener.address() as { port: number }).port);
+        });
+      }),
+    request.ports,
+  );
   return {
-    line: handshakeLine(`127.0.0.1:${port}`, der),
+    line: handshakeLine(`127.0.0.1:${port}`, own.der),
     port,
-    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        listener.close();
+        server.tryShutdown(() => resolve());
+      }),
   };
 }
 
 /**
- * Binds to the first free port of the range (any port for 0..0), as go-plugin's listener does;
- * taken ports are passed over after a probe (freePort.ts), so grpc-js has no failed bind to report.
+ * AutoMTLS's listener (see the module comment): a TLS server with our certificate that asks for
+ * the client's, trusting no store, and hands grpc-js the connections whose certificate is `client`
+ * byte for byte; it closes the others, as a TLS server trusting only `client` would refuse them.
  */
-async function bindInRange(
-  server: grpc.Server,
-  credentials: grpc.ServerCredentials,
-  ports: HandshakeRequest["ports"],
-): Promise<number> {
-  const bind = (port: number) =>
-    new Promise<number>((resolve, reject) =>
-      server.bindAsync(`127.0.0.1:${port}`, credentials, (err, bound) => (err ? reject(err) : resolve(bound))),
-    );
+function mutualTlsListener(server: grpc.Server, own: ServerCertificate, client: X509Certificate): TlsServer {
+  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  const listener = createTlsServer({
+    ca: [],
+    cert: own.certificatePem,
+    key: own.privateKeyPem,
+    requestCert: true,
+    // Checked here instead, against exactly the client's certificate (the store is empty).
+    rejectUnauthorized: false,
+    ALPNProtocols: ["h2"],
+    minVersion: "TLSv1.2",
+  });
+  listener.on("secureConnection", (socket: TLSSocket) => {
+    // A connection's errors end it; they must not end the process (grpc-js does the same for its own).
+    socket.on("error", () => undefined);
+    if (socket.getPeerX509Certificate()?.raw.equals(client.raw)) injector.injectConnection(socket);
+    else socket.destroy();
+  });
+  return listener;
+}
+
+/**
+ * Binds to the first free port of the range (any port for 0..0), as go-plugin's listener does;
+ * taken ports are passed over after a probe (freePort.ts), so that no failed bind is reported.
+ */
+async function bindInRange(bind: (port: number) => Promise<number>, ports: HandshakeRequest["ports"]): Promise<number> {
   if (ports.min === 0 && ports.max === 0) return bind(0);
   let last: unknown;
   for (let port = ports.min; port <= (ports.max || ports.min); port++) {
