@@ -6,6 +6,7 @@
  *
  *   npm run build:plugin                                  # dist/ and the plugin, from this checkout
  *   npx tsx scripts/recordStateFixtures.ts <name> …       # dynamic, native, terraform
+ *   npx tsx scripts/recordStateFixtures.ts --out /tmp/try native   # elsewhere, the fixtures untouched
  *
  * Each fixture: the emulator on FIXTURE_BASE_URL with a fresh state file; `pulumi up` (or `tofu
  * apply`) of the fixture's program; then each Signature the emulator made is replaced by an
@@ -31,7 +32,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { startEmulator } from "../emulator";
@@ -110,12 +111,11 @@ export function providerMirrorCliConfig(dir: string, pluginDir: string): string 
   return config;
 }
 
-/** The environment of `pulumi` for the fixtures' stacks: the engine's bin first, its own home and file backend under `root`. */
+/** What the environment of `pulumi` for the fixtures' stacks sets: the engine's bin first on PATH, a home and a file backend of its own under `root`, the passphrase and the token. */
 export function fixturePulumiEnv(engineBin: string, root: string): NodeJS.ProcessEnv {
   const backend = join(root, "backend");
   mkdirSync(backend, { recursive: true });
   return {
-    ...process.env,
     PATH: [engineBin, process.env.PATH].join(delimiter),
     PULUMI_HOME: join(root, "pulumi-home"),
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -164,12 +164,17 @@ function legacyWebhookForm(deployment: string): string {
 }
 
 /** Records one fixture into test/fixtures/state/<fixture>/. */
-async function record(fixture: StateFixture, tools: { engineBin: string; tofu: string; pluginDir: string }) {
+async function record(
+  fixture: StateFixture,
+  into: string,
+  tools: { engineBin: string; tofu: string; pluginDir: string },
+) {
   const root = mkdtempSync(join(REPO, ".work", `state-fixture-${fixture}-`));
   const statePath = join(root, "emulator.json");
   const dir = join(root, "program");
   writeFixtureProgram(fixture, dir, tools.pluginDir);
-  const out = join(STATE_FIXTURES_DIR, fixture);
+  const out = join(into, fixture);
+  mkdirSync(out, { recursive: true });
   const serve = () => startEmulator({ port: FIXTURE_PORT, statePath });
 
   let emulator = await serve();
@@ -192,7 +197,7 @@ async function record(fixture: StateFixture, tools: { engineBin: string; tofu: s
       await tofu(["apply", "-refresh-only", "-auto-approve", "-input=false"]);
       copyFileSync(join(dir, "terraform.tfstate"), join(out, "terraform.tfstate"));
     } else {
-      const env = fixturePulumiEnv(tools.engineBin, root);
+      const env = { ...process.env, ...fixturePulumiEnv(tools.engineBin, root) };
       const pulumi = (args: string[]) => sh("pulumi", [...args, "--stack", FIXTURE_STACK], dir, env);
       await sh("pulumi", ["stack", "init", FIXTURE_STACK, "--secrets-provider", "passphrase"], dir, env);
       await pulumi(["config", "set", "webhooks:baseUrl", FIXTURE_BASE_URL]);
@@ -209,13 +214,17 @@ async function record(fixture: StateFixture, tools: { engineBin: string; tofu: s
   }
   copyFileSync(statePath, join(out, "live.json"));
   rmSync(root, { recursive: true, force: true });
-  console.log(`recorded test/fixtures/state/${fixture}/`);
+  console.log(`recorded ${out}`);
 }
 
-async function main(names: string[]): Promise<void> {
+async function main(args: string[]): Promise<void> {
+  // --out <dir>: somewhere else than test/fixtures/state/, e.g. to try the recording without touching the fixtures.
+  const at = args.indexOf("--out");
+  const into = at >= 0 ? resolve(args[at + 1] ?? "") : STATE_FIXTURES_DIR;
+  const names = at >= 0 ? args.filter((_, i) => i !== at && i !== at + 1) : args;
   const unknown = names.filter((n) => !(STATE_FIXTURES as readonly string[]).includes(n));
-  if (names.length === 0 || unknown.length > 0)
-    throw new Error(`usage: npx tsx scripts/recordStateFixtures.ts ${STATE_FIXTURES.join("|")} …`);
+  if (names.length === 0 || unknown.length > 0 || (at >= 0 && !args[at + 1]))
+    throw new Error(`usage: npx tsx scripts/recordStateFixtures.ts [--out <dir>] ${STATE_FIXTURES.join("|")} …`);
   const pluginDir = join(REPO, "dist", "plugin", "webhooks");
   if (!existsSync(join(pluginDir, "index.js")))
     throw new Error("no plugin in dist/plugin/webhooks: run `npm run build:plugin` first");
@@ -223,7 +232,7 @@ async function main(names: string[]): Promise<void> {
   const tofu = await provisionTofu();
   mkdirSync(join(REPO, ".work"), { recursive: true });
   for (const name of names)
-    await record(name as StateFixture, { engineBin: engine.binDir, tofu: tofu.path, pluginDir });
+    await record(name as StateFixture, into, { engineBin: engine.binDir, tofu: tofu.path, pluginDir });
 }
 
 if (require.main === module)
