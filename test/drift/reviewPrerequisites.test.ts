@@ -137,7 +137,7 @@ describe("a Node.js project with no program on disk", () => {
   it("deployed by an Automation API inline program: says so, and points to --state-only and to reviewDrift in code", async () => {
     const dir = projectOnly();
     const probe = stackWithout(dir, { environment: { "exec.kind": "auto.inline" } });
-    const err = await previewProgram(probe.stack, "dev").catch((e: unknown) => e);
+    const err = await previewProgram(probe.stack, "dev", 0, () => {}).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "INLINE_PROGRAM" });
     expect((err as Error).message.replaceAll(dir, "<dir>")).toMatchInlineSnapshot(
       `"Stack "dev" was deployed by an Automation API inline program (its last update ran one), so it has no program on disk to compare the live subscriptions with: <dir> holds no index.ts or index.js, and no \`main\` in Pulumi.yaml or package.json names a file. Pass --state-only to compare the live subscriptions with the state alone, or review it in the code that deploys it, where its program is: \`reviewDrift({ stackName, workDir, program })\` from "pulumi-webhook-subscriptions/drift"."`,
@@ -150,7 +150,7 @@ describe("a Node.js project with no program on disk", () => {
     for (const last of [{ environment: { "exec.kind": "cli" } }, undefined]) {
       const dir = projectOnly();
       const probe = stackWithout(dir, last);
-      const err = await previewProgram(probe.stack, "dev").catch((e: unknown) => e);
+      const err = await previewProgram(probe.stack, "dev", 0, () => {}).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: "NO_PROGRAM" });
       expect((err as Error).message).toContain(`No program in ${dir} to compare stack "dev" with`);
       expect((err as Error).message).toContain("Point --cwd at the stack's program directory. Pass --state-only");
