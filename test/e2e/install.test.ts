@@ -7,13 +7,19 @@
  *
  * - the release holds every artifact of docs' table and SHA256SUMS verifies them (platforms.test.ts
  *   starts or inspects each executable);
+ * - every command and program of the Pulumi Registry's pages (docs/installation-configuration.md,
+ *   docs/_index.md), as written: each language's install line, the plugin's, the `config set`
+ *   lines (with a token that begins with `-`) and the environment variables; each language runs
+ *   the overview's program (its example, as the page shows it);
  * - Python: the wheel in a fresh virtualenv; `pulumi up` downloads the plugin and creates; no
  *   changes; destroy;
- * - YAML: no `plugins:`; the install command the README gives, as written; `pulumi up`;
- * - Go: `go get` of the module path through the release's module proxy; up, no changes, destroy;
- * - Java: README's `mvn` line and `mvn package` with the release's Maven repository in the user's
- *   Maven settings; up, no changes, the lookup's output, destroy;
- * - TypeScript: `…/native` from the npm tarball, installed with README's dist/release line; up, destroy;
+ * - YAML: no `plugins:`; the page's plugin install command; its `config set` lines; `pulumi up`;
+ * - Go: `go get` of the module path through the release's module proxy; the page's environment
+ *   variables; up, no changes, destroy;
+ * - Java: the page's `mvn` line, its `pom.xml` dependency, and `mvn package` with the release's
+ *   Maven repository in the user's Maven settings; up, no changes, the lookup's output, destroy;
+ * - TypeScript: `…/native` from the npm tarball, installed with README's dist/release line, then
+ *   the page's `npm install` line with the tarball for the name; up, destroy;
  * - README's other dist/release lines (the way to install before the first release), as written in
  *   fresh directories: the wheel imports, the Go package lists, the Java project compiles, the
  *   plugin's archive installs. An import or compile check, not `up`: the tests above run `up` in
@@ -36,6 +42,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Engine } from "../../engine/provision";
 import { publicHome } from "../../scripts/packageSchema";
+import { registryProgram } from "../../scripts/registryDocs";
 import { TARGETS } from "../../scripts/release/nodeRuntime";
 import { cliArchiveName } from "../../scripts/release/release";
 import {
@@ -126,25 +133,76 @@ async function newStack(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
 /** README's section of the published packages' install lines, and that of dist/release's. */
 const PUBLISHED = "Install the native provider";
 const FROM_DIST = "Before the first release: install from dist/release";
+/** The Pulumi Registry's pages, where the Registry reads them. */
+const INSTALL_PAGE = join("docs", "installation-configuration.md");
+const OVERVIEW_PAGE = join("docs", "_index.md");
+/** The example instance address the installation page's commands name. */
+const PAGE_URL = "https://instance.example.com/api";
+/** A token that begins with `-`: the installation page's `--` is what lets `pulumi config set` take it. */
+const DASH_TOKEN = "-install-test-builder-token";
 
-/** README's line for `language` (its trailing comment) in `section`'s sh block. */
-function readmeLine(language: string, section = PUBLISHED): string {
-  const blocks = shellBlocks(readFileSync(join(checkout, "README.md"), "utf8")).filter((b) => b.heading === section);
-  const line = blocks[0]?.script.split("\n").find((text) => text.endsWith(`# ${language}`));
-  if (blocks.length !== 1 || !line) throw new Error(`README.md "${section}": no sh block with a line for ${language}`);
+/** The fenced `language` blocks of the checkout's `page` under `## heading`. */
+function pageBlocks(page: string, heading: string, language = "sh"): string[] {
+  return shellBlocks(readFileSync(join(checkout, page), "utf8"), language)
+    .filter((b) => b.heading === heading)
+    .map((b) => b.script);
+}
+
+/** The line for `language` (its trailing comment) in the sh block of `page`'s `section`. */
+function lineFor(page: string, section: string, language: string): string {
+  const blocks = pageBlocks(page, section);
+  const line = blocks[0]?.split("\n").find((text) => text.endsWith(`# ${language}`));
+  if (blocks.length !== 1 || !line) throw new Error(`${page} "${section}": no sh block with a line for ${language}`);
   return line;
 }
 
-/** Runs README's line for `language` in `section` as written, in `dir`. */
-function asWritten(language: string, dir: string, env: NodeJS.ProcessEnv, section = PUBLISHED): Promise<Result> {
-  const line = readmeLine(language, section);
-  console.log(`[install] ${language}: $ ${line}`);
-  return run("bash", ["-euo", "pipefail", "-c", line], dir, env);
+/** README's line for `language` in `section`'s sh block. */
+const readmeLine = (language: string, section = PUBLISHED) => lineFor("README.md", section, language);
+
+/** The installation page's one sh block of `section`; its commands, with `text` once replaced by `by` when given. */
+function pageScript(section: string, match: (script: string) => boolean, replace?: [string, string]): string {
+  const scripts = pageBlocks(INSTALL_PAGE, section).filter(match);
+  if (scripts.length !== 1)
+    throw new Error(`${INSTALL_PAGE} "${section}": expected one such sh block, found ${scripts.length}`);
+  if (!replace) return scripts[0]!;
+  const [text, by] = replace;
+  if (scripts[0]!.split(text).length !== 2) throw new Error(`${INSTALL_PAGE} "${section}": expected ${text} once`);
+  return scripts[0]!.replace(text, by);
 }
+
+/** Runs `script` (a page's commands) in bash, in `dir`. */
+function bash(what: string, script: string, dir: string, env: NodeJS.ProcessEnv): Promise<Result> {
+  console.log(`[install] ${what}:\n$ ${script.split("\n").join("\n$ ")}`);
+  return run("bash", ["-euo", "pipefail", "-c", script], dir, env);
+}
+
+/** Runs the installation page's install line for `language` as written, in `dir`. */
+function asWritten(language: string, dir: string, env: NodeJS.ProcessEnv): Promise<Result> {
+  return bash(language, lineFor(INSTALL_PAGE, "Installation", language), dir, env);
+}
+
+/** The installation page's plugin install command. */
+const pluginCommand = () => pageScript("The plugin", () => true);
 
 /** Runs README's dist/release line for `language` as written, in `dir`, with `RELEASE` set as it says. */
 function fromDist(language: string, dir: string, env: NodeJS.ProcessEnv): Promise<Result> {
-  return asWritten(language, dir, { ...env, RELEASE: release }, FROM_DIST);
+  return bash(language, readmeLine(language, FROM_DIST), dir, { ...env, RELEASE: release });
+}
+
+/**
+ * The program `file` of examples/`example`, as the user's copy in `dir` (the one that runs) has it,
+ * is the Registry overview's program for that example (docs/_index.md shows each without its
+ * opening comment and, for YAML, the checkout's `plugins:`).
+ */
+function expectOverviewProgram(dir: string, example: string, file: string): void {
+  const page = readFileSync(join(checkout, OVERVIEW_PAGE), "utf8");
+  const marker = `<!-- generated: example examples/${example}/${file} -->`;
+  const shown = /```\w+\n([\s\S]*?)```/.exec(page.slice(page.indexOf(marker)))?.[1];
+  if (!page.includes(marker) || shown === undefined)
+    throw new Error(`${OVERVIEW_PAGE}: no program of examples/${example}/${file}`);
+  expect(registryProgram(file, readFileSync(join(dir, file), "utf8")), `${OVERVIEW_PAGE}: examples/${example}`).toBe(
+    shown,
+  );
 }
 
 /** The release server's log since `from`, as lines. */
@@ -216,6 +274,7 @@ describe("the release", () => {
 describe("Python: pip install pulumi_webhooks, then pulumi up downloads the plugin", () => {
   it("create, no changes, destroy, with no Node.js language host", async () => {
     const dir = userProject("python", "python");
+    expectOverviewProgram(dir, "python", "__main__.py");
     const { env, home } = user("python", ["python"]);
     expect(installedPlugins(home)).toEqual([]);
     await run("python3", ["-m", "venv", "venv"], dir);
@@ -260,15 +319,33 @@ describe("Go: go get through the module proxy, then pulumi up downloads the plug
       GOFLAGS: "-mod=mod",
       GOTOOLCHAIN: "local",
     };
+    expectOverviewProgram(dir, "go", "main.go");
     await asWritten("Go", dir, goEnv);
-    await newStack(dir, goEnv);
+    // No stack config: the instance and the token from the page's environment variables, as written.
+    await pulumi(dir, goEnv, ["stack", "init"]);
+    const exports = pageScript("Configuration", (script) => script.includes("export "), [PAGE_URL, service.url]);
+    const { stdout: after } = await bash("the environment variables", `${exports}\nenv -0`, dir, {
+      ...goEnv,
+      TOKEN: "dev-builder",
+    });
+    const values = new Map(
+      after
+        .split("\0")
+        .filter((entry) => entry.includes("="))
+        .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+    );
+    const exported = Object.fromEntries(
+      [...exports.matchAll(/^export (\w+)=/gm)].map(([, name]) => [name!, values.get(name!)]),
+    );
+    expect(exported).toEqual({ WEBHOOKS_BASE_URL: service.url, WEBHOOKS_TOKEN: "dev-builder" });
+    const configured = { ...goEnv, ...exported };
     const from = server.log.length;
-    expect((await pulumi(dir, goEnv, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
+    expect((await pulumi(dir, configured, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
     console.log(`[install] go: release server during up:\n${served(from)}`);
     expect(served(from)).toContain(`GET /${ARCHIVE} 200`);
     expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
-    expect((await pulumi(dir, goEnv, ["preview", "--expect-no-changes"])).stdout).toMatch(/3 unchanged/);
-    expect((await pulumi(dir, goEnv, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+    expect((await pulumi(dir, configured, ["preview", "--expect-no-changes"])).stdout).toMatch(/3 unchanged/);
+    expect((await pulumi(dir, configured, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
     expect(await service.all()).toEqual([]);
   }, 900_000);
 });
@@ -301,6 +378,12 @@ describe("Java: the Maven dependency from the release's repository, then pulumi 
 
   it("mvn package, create, no changes, the lookup, destroy, with no Node.js language host", async () => {
     const dir = userProject("java", "java");
+    expectOverviewProgram(dir, "java", "src/main/java/example/App.java");
+    // The page's pom.xml dependency is the one the project declares (and `mvn package` builds with).
+    const words = (xml: string) => xml.replace(/\s+/g, "");
+    const [dependency] = pageBlocks(INSTALL_PAGE, "Installation", "xml");
+    expect(dependency, `${INSTALL_PAGE}: the pom.xml dependency`).toContain(`<version>${VERSION}</version>`);
+    expect(words(readFileSync(join(dir, "pom.xml"), "utf8"))).toContain(words(dependency!));
     const { env, home } = user("java", ["java"]);
     const javaEnv = { ...env, ...mavenUser() };
     const timed = async <T>(what: string, step: () => Promise<T>): Promise<T> => {
@@ -309,7 +392,7 @@ describe("Java: the Maven dependency from the release's repository, then pulumi 
       console.log(`[install] java: ${what}: ${((Date.now() - from) / 1000).toFixed(1)} s`);
       return result;
     };
-    await timed("README's line", () => asWritten("Java", dir, javaEnv));
+    await timed("the page's line", () => asWritten("Java", dir, javaEnv));
     await timed("mvn package", () =>
       run("mvn", ["--batch-mode", "--quiet", "-Dstyle.color=never", "package"], dir, javaEnv),
     );
@@ -348,24 +431,60 @@ describe("Java: the Maven dependency from the release's repository, then pulumi 
   }, 900_000);
 });
 
-describe("YAML: README's install command, then pulumi up", () => {
-  it("pulumi plugin install resource webhooks <v> --server <production>, then create and destroy", async () => {
+describe("YAML: the installation page's plugin command and config lines, then pulumi up", () => {
+  it("pulumi plugin install resource webhooks <v> --server <production>; config set with a token that begins with -; create and destroy", async () => {
     const dir = userProject("yaml", "yaml");
+    expectOverviewProgram(dir, "yaml", "Pulumi.yaml");
     const { env, home } = user("yaml", ["yaml"]);
     const from = server.log.length;
-    expect(readmeLine("YAML")).toContain(`pulumi plugin install resource webhooks ${VERSION} --server ${PRODUCTION}`);
-    await asWritten("YAML", dir, env);
+    expect(pluginCommand()).toBe(`pulumi plugin install resource webhooks ${VERSION} --server ${PRODUCTION}`);
+    await bash("the plugin", pluginCommand(), dir, env);
     expect(served(from)).toContain(`GET /${ARCHIVE} 200`);
     expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
-    await newStack(dir, env);
-    expect((await pulumi(dir, env, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
-    expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+    // An instance that takes a Builder token beginning with `-` (its admin token).
+    const instance = await EmulatorHarness.start({ adminToken: DASH_TOKEN });
+    try {
+      await pulumi(dir, env, ["stack", "init"]);
+      const config = pageScript("Configuration", (script) => script.includes("config set"), [PAGE_URL, instance.url]);
+      await bash("the stack config", config, dir, { ...env, TOKEN: DASH_TOKEN });
+      const token = await pulumi(dir, env, ["config", "get", "webhooks:token"]);
+      expect(token.stdout.trim()).toBe(DASH_TOKEN);
+      expect((await pulumi(dir, env, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
+      expect(await instance.all()).toHaveLength(2);
+      expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+      expect(await instance.all()).toEqual([]);
+    } finally {
+      await instance.close();
+    }
   }, 900_000);
+
+  it("the stack config lines need their `--`: without it, the CLI takes that token for an option", async () => {
+    const config = pageScript("Configuration", (script) => script.includes("config set"), [PAGE_URL, service.url]);
+    const line = config.split("\n").find((text) => text.includes("webhooks:token"));
+    expect(line).toContain(' -- "$TOKEN"');
+    const dir = join(root, "no-dashes");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: no-dashes\nruntime: yaml\n");
+    const { env } = user("no-dashes", ["yaml"]);
+    await pulumi(dir, env, ["stack", "init"]);
+    const without = await run("bash", ["-c", line!.replace(" -- ", " ")], dir, { ...env, TOKEN: DASH_TOKEN }, 1);
+    expect(without.stderr).toMatch(/unknown shorthand flag/);
+  });
+});
+
+describe("README's install lines", () => {
+  it("are the installation page's (which the tests above run), word for word", () => {
+    const words = (line: string) => line.replace(/\s+/g, " ").trim();
+    for (const language of ["TypeScript", "Python", "Go", "Java"])
+      expect(words(readmeLine(language)), language).toBe(words(lineFor(INSTALL_PAGE, "Installation", language)));
+    expect(words(readmeLine("YAML"))).toBe(`${pluginCommand()} # YAML`);
+  });
 });
 
 describe("TypeScript: …/native from the npm tarball (README's dist/release line), then pulumi up downloads the plugin", () => {
   it("create and destroy", async () => {
     const dir = userProject("typescript-native", "typescript-native");
+    expectOverviewProgram(dir, "typescript-native", "index.ts");
     const { env, home } = user("typescript", ["nodejs"]);
     const lock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as {
       packages: Record<string, { version: string }>;
@@ -383,6 +502,11 @@ describe("TypeScript: …/native from the npm tarball (README's dist/release lin
     expect(manifest.dependencies["pulumi-webhook-subscriptions"]).toMatch(
       new RegExp(`pulumi-webhook-subscriptions-${VERSION}\\.tgz$`),
     );
+    // The installation page's line, the package's name standing for the tarball (not on npm yet).
+    const line = lineFor(INSTALL_PAGE, "Installation", "TypeScript");
+    const tarball = join(release, `pulumi-webhook-subscriptions-${VERSION}.tgz`);
+    expect(line.split(" pulumi-webhook-subscriptions ").length, line).toBe(2);
+    await bash("TypeScript", line.replace(" pulumi-webhook-subscriptions ", ` ${tarball} `), dir, NPM);
     await newStack(dir, env);
     const from = server.log.length;
     expect((await pulumi(dir, env, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);

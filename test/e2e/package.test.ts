@@ -229,6 +229,26 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     expect(loaded.filter((path) => !path.startsWith(own))).toEqual([]);
   });
 
+  it("the policy entry without @pulumi/policy (an optional peer: not installed) says which package to install", async () => {
+    expect(existsSync(join(user, "node_modules", "@pulumi", "policy"))).toBe(false);
+    // Loaded as a program does, uncaught: what reaches the user is what Node prints.
+    const failed = await run("node", ["-e", 'require("pulumi-webhook-subscriptions/policy")'], user, env, 1);
+    console.log(
+      `[${toolchain.name}] require("pulumi-webhook-subscriptions/policy") without @pulumi/policy:\n${failed.stderr.trim()}`,
+    );
+    expect(failed.stderr).toContain(
+      "pulumi-webhook-subscriptions/policy needs @pulumi/policy: run `npm install @pulumi/policy`",
+    );
+    expect(failed.stderr).not.toContain("Cannot find module");
+    // The rest of the package does not need it.
+    await run(
+      "node",
+      ["-e", 'require("pulumi-webhook-subscriptions"); require("pulumi-webhook-subscriptions/drift")'],
+      user,
+      env,
+    );
+  });
+
   it("`npx webhook-subscriptions emulator` serves", async () => {
     const child = spawn("npx", ["webhook-subscriptions", "emulator", "--port", "0"], {
       cwd: user,
