@@ -41,6 +41,7 @@ import { admin } from "./emulatorAdmin";
 import type { BenchContext } from "./engineRuns";
 import type { Entry } from "./entry";
 import { roundOrder } from "./frontDoors";
+import { terraformConfig } from "./terraform";
 import { median } from "./median";
 import { ensurePackagings, EXECUTABLE } from "./pluginStart";
 import { underProcessTree, type PreviewRun } from "./yamlPreview";
@@ -118,22 +119,7 @@ export function stackNames(n: number): string[] {
 
 /** main.tf of directory `name`: `n` subscriptions of one resource block, each to a URL of its own. */
 export function directoryConfig(name: string, n: number): string {
-  return `terraform {
-  required_providers {
-    webhooks = { source = "${PROVIDER_SOURCE}" }
-  }
-}
-
-provider "webhooks" {}
-
-resource "webhooks_subscription" "bench" {
-  count              = ${n}
-  webhook            = "BusinessObjectCreated"
-  filter_object_type = 7
-  custom_header      = "X-Bench"
-  subscriber_url     = "https://hooks.example.com/drift-sources/${name}/\${count.index}"
-}
-`;
+  return terraformConfig(n, `https://hooks.example.com/drift-sources/${name}`);
 }
 
 /** The CLI configuration installing the provider from an unpacked filesystem mirror, as `tofu init` takes it. */

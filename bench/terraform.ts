@@ -49,8 +49,8 @@ export const FLOOR_OPERATION: Record<TfCommand, RawOperation> = {
 /** A wall-time entry with the CPU-time entry beside it. */
 export type TfComparison = Entry & { cpu: Entry };
 
-/** main.tf: `n` subscriptions of one resource block (`count`), each to its own URL. */
-export function terraformConfig(n: number): string {
+/** main.tf: `n` subscriptions of one resource block (`count`), each to its own URL under `urlBase`. */
+export function terraformConfig(n: number, urlBase = "https://hooks.example.com/bench"): string {
   return `terraform {
   required_providers {
     webhooks = { source = "webhook-subscriptions/webhooks" }
@@ -65,7 +65,7 @@ resource "webhooks_subscription" "bench" {
   filter_object_type = 2
   filter_object_guid = "6f1c2a3b-0000-4000-8000-000000000001"
   custom_header      = "X-Bench"
-  subscriber_url     = "https://hooks.example.com/bench/\${count.index}"
+  subscriber_url     = "${urlBase}/\${count.index}"
 }
 `;
 }
