@@ -36,7 +36,7 @@
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get as httpsGet } from "node:https";
-import { homedir, tmpdir } from "node:os";
+import { homedir, tmpdir, userInfo } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -604,7 +604,8 @@ describe("before the first release: README's dist/release lines, as written, in 
   }, 600_000);
 
   it("Java: install-file into the local Maven repository; examples/java compiles against it offline", async () => {
-    const local = join(homedir(), ".m2", "repository", MAVEN_PATH, VERSION);
+    // Maven's local repository is under Java's user.home, which Java takes from the passwd entry, not $HOME.
+    const local = join(userInfo().homedir, ".m2", "repository", MAVEN_PATH, VERSION);
     // A copy left by the Java test above would hide the line's own work.
     rmSync(local, { recursive: true, force: true });
     try {
