@@ -45,8 +45,7 @@ export async function previewProgram(
   // An inline program (reviewDrift's `program`) is served from this process: nothing to find on disk.
   if (!stack.workspace.program) await expectProgramOnDisk(stack, stackName);
   let run = await previewOnce(stack, managed, progress, false);
-  const staleCredential = run.failure !== undefined && run.refresh.errors.some(isUnauthorized);
-  if (staleCredential) {
+  if (run.failure !== undefined && run.refresh.errors.some(isUnauthorized)) {
     progress(
       "the credential the state recorded at the last `pulumi up` was refused, the current one works: " +
         "preview again, refreshing with the providers the program configures (`--run-program`)",
@@ -54,7 +53,7 @@ export async function previewProgram(
     run = await previewOnce(stack, managed, progress, true);
   }
   if (run.failure !== undefined) throw previewFailure(stack, stackName, managed, run);
-  return { observer: run.refresh, staleCredential, differences: programDifferences(run.program.all()) };
+  return { observer: run.refresh, differences: programDifferences(run.program.all()) };
 }
 
 /** One preview's observers, and its failure if it failed. */

@@ -11,10 +11,9 @@ import { DriftError, DriftErrorCode, failureDetail } from "./errors";
 import { refreshProgressReporter } from "./progress";
 import { RefreshObserver } from "./refreshObserver";
 
-/** What the refresh preview saw, and whether it had to run the program for a stale credential. */
+/** What the refresh preview saw. */
 export interface RefreshPreview {
   readonly observer: RefreshObserver;
-  readonly staleCredential: boolean;
 }
 
 /** Runs the refresh preview of `stack` (`managed` subscriptions, for progress); see the module comment. */
@@ -27,7 +26,7 @@ export async function refreshPreview(
   let observer = new RefreshObserver(refreshProgressReporter(managed, progress));
   try {
     await stack.previewRefresh({ onEvent: observer.onEvent });
-    return { observer, staleCredential: false };
+    return { observer };
   } catch (err) {
     if (!observer.errors.some(isUnauthorized)) throw refreshFailure(stackName, err, observer.errors);
   }
@@ -41,7 +40,7 @@ export async function refreshPreview(
   } catch (again) {
     throw refreshFailure(stackName, again, observer.errors);
   }
-  return { observer, staleCredential: true };
+  return { observer };
 }
 
 /** The refresh's failure, with the engine's own diagnostics as the reason. */
