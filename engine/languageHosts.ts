@@ -71,7 +71,8 @@ export async function buildLanguageHosts(source: string, binDir: string, log: (l
   log(`building the language hosts (${hosts.join(", ")}) from ${source}`);
   try {
     const env = { ...process.env, CGO_ENABLED: "0", GOTOOLCHAIN: "local" };
-    await run("bash", [join(source, "build.sh"), scratch, ...hosts], source, env, log);
+    // One build per host, side by side: each one's link is single-threaded, and yaml compiles its own pkg pins meanwhile.
+    await Promise.all(hosts.map((host) => run("bash", [join(source, "build.sh"), scratch, host], source, env, log)));
     // Each host's own binary after its helpers (pulumi-language-python-exec): its presence says the host is complete.
     const markers = new Set<string>(hosts.map(hostBinary));
     const built = readdirSync(scratch).sort((a, b) => Number(markers.has(a)) - Number(markers.has(b)));

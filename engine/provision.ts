@@ -231,7 +231,8 @@ async function buildFromGoModules(
   await run("go", ["mod", "download"], wrapper, env, log);
 
   const tmp = join(binDir, `pulumi.tmp-${process.pid}`);
-  const ldflags = `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`;
+  // No symbol table or DWARF (-s -w): less to link, and nothing here debugs the CLI.
+  const ldflags = `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`;
   log("compiling pulumi…");
   await run(
     "go",
