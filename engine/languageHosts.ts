@@ -72,7 +72,12 @@ export async function buildLanguageHosts(source: string, binDir: string, log: (l
   try {
     const env = { ...process.env, CGO_ENABLED: "0", GOTOOLCHAIN: "local" };
     // One build per host, side by side: each one's link is single-threaded, and yaml compiles its own pkg pins meanwhile.
-    await Promise.all(hosts.map((host) => run("bash", [join(source, "build.sh"), scratch, host], source, env, log)));
+    // Every build ends before the scratch folder goes: a failed one does not leave the others writing into nothing.
+    const builds = await Promise.allSettled(
+      hosts.map((host) => run("bash", [join(source, "build.sh"), scratch, host], source, env, log)),
+    );
+    const failed = builds.find((build) => build.status === "rejected");
+    if (failed) throw failed.reason;
     // Each host's own binary after its helpers (pulumi-language-python-exec): its presence says the host is complete.
     const markers = new Set<string>(hosts.map(hostBinary));
     const built = readdirSync(scratch).sort((a, b) => Number(markers.has(a)) - Number(markers.has(b)));
