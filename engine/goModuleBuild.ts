@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { GO_BUILD_ENV, GO_BUILD_FLAGS } from "./goBuild";
 import { run } from "./run";
 
 const execFileAsync = promisify(execFile);
@@ -36,9 +37,7 @@ export async function buildGoModuleCommand(
 ): Promise<void> {
   const env = {
     ...process.env,
-    CGO_ENABLED: "0",
-    // The module's go.mod names the Go it needs; never fetch another toolchain behind the user's back.
-    GOTOOLCHAIN: "local",
+    ...GO_BUILD_ENV,
     // The module's go.sum pins every dependency.
     GOFLAGS: "-mod=readonly",
   };
@@ -58,7 +57,7 @@ export async function buildGoModuleCommand(
     mkdirSync(join(out, ".."), { recursive: true });
     await run(
       "go",
-      ["build", "-v", "-trimpath", "-ldflags", command.ldflags, "-o", tmp, command.packageDir],
+      ["build", "-v", ...GO_BUILD_FLAGS, "-ldflags", command.ldflags, "-o", tmp, command.packageDir],
       scratch,
       env,
       log,

@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { GO_BUILD_ENV } from "./goBuild";
 import { run } from "./run";
 
 /** The environment variable naming the source folder. */
@@ -70,7 +71,8 @@ export async function buildLanguageHosts(source: string, binDir: string, log: (l
   mkdirSync(scratch, { recursive: true });
   log(`building the language hosts (${hosts.join(", ")}) from ${source}`);
   try {
-    const env = { ...process.env, CGO_ENABLED: "0", GOTOOLCHAIN: "local" };
+    // build.sh passes -trimpath itself.
+    const env = { ...process.env, ...GO_BUILD_ENV };
     // One build per host, side by side: each one's link is single-threaded, and yaml compiles its own pkg pins meanwhile.
     // Every build ends before the scratch folder goes: a failed one does not leave the others writing into nothing.
     const builds = await Promise.allSettled(

@@ -26,6 +26,7 @@ import { promisify } from "node:util";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
 import { SemVer, satisfies } from "semver";
 import { cacheHome } from "./cacheHome";
+import { GO_BUILD_ENV, GO_BUILD_FLAGS } from "./goBuild";
 import { buildLanguageHosts, languageHostSource, NODEJS_HOST } from "./languageHosts";
 import { run } from "./run";
 
@@ -221,9 +222,8 @@ async function buildFromGoModules(
   mkdirSync(binDir, { recursive: true });
   const env = {
     ...process.env,
-    CGO_ENABLED: "0",
-    // The wrapper's go.sum pins every module; never switch toolchains behind the user's back.
-    GOTOOLCHAIN: "local",
+    ...GO_BUILD_ENV,
+    // The wrapper's go.sum pins every module.
     GOFLAGS: "-mod=readonly",
   };
 
@@ -236,7 +236,7 @@ async function buildFromGoModules(
   log("compiling pulumi…");
   await run(
     "go",
-    ["build", "-v", "-trimpath", "-ldflags", ldflags, "-o", tmp, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"],
+    ["build", "-v", ...GO_BUILD_FLAGS, "-ldflags", ldflags, "-o", tmp, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"],
     wrapper,
     env,
     log,
@@ -272,7 +272,7 @@ async function buildLanguageHostFromProxy(
     const getEnv = { ...env, GOFLAGS: "-mod=mod", GOSUMDB: "off" };
     await run("go", ["get", `${LANGUAGE_HOST_MODULE}@${pseudo}`], scratch, getEnv, log);
     const tmp = join(binDir, `${NODEJS_HOST}.tmp-${process.pid}`);
-    await run("go", ["build", "-trimpath", "-o", tmp, LANGUAGE_HOST_MODULE], scratch, env, log);
+    await run("go", ["build", ...GO_BUILD_FLAGS, "-o", tmp, LANGUAGE_HOST_MODULE], scratch, env, log);
     renameSync(tmp, join(binDir, NODEJS_HOST));
     log(`built ${NODEJS_HOST}`);
   } catch (err) {

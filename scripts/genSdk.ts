@@ -19,6 +19,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { GO_BUILD_ENV, GO_BUILD_FLAGS } from "../engine/goBuild";
 import { hostBinary, LANGUAGE_HOST_SOURCE_VARIABLE } from "../engine/languageHosts";
 import { provisionEngine, PULUMI_VERSION } from "../engine/provision";
 import { javaBuildFiles } from "./javaSdk";
@@ -62,10 +63,11 @@ export async function generateSdks(out: string, log: (line: string) => void = ()
       mkdirSync(path.dirname(path.join(generated, "java", file)), { recursive: true });
       writeFileSync(path.join(generated, "java", file), text);
     }
-    // gen-go's go.mod and go.sum pin every module; never switch toolchains behind the user's back.
-    execFileSync("go", ["run", ".", schema, path.join(generated, "go")], {
+    // gen-go's go.mod and go.sum pin every module, the CLI's versions: built as the CLI is, it
+    // reuses the packages the engine's build compiled.
+    execFileSync("go", ["run", ...GO_BUILD_FLAGS, ".", schema, path.join(generated, "go")], {
       cwd: path.join(ROOT, "scripts", "gen-go"),
-      env: { ...env, GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" },
+      env: { ...env, ...GO_BUILD_ENV, GOFLAGS: "-mod=readonly" },
       stdio: ["ignore", "inherit", "inherit"],
     });
     for (const language of SDK_LANGUAGES) {

@@ -3,8 +3,10 @@
  * of this branch (prepack builds), installed into a fresh user project, and run the way users run it — plain `pulumi up`,
  * `preview`, `refresh`, `destroy`, `cancel` and `stack output` in the project directory, through
  * the real Node.js language host — plus what the package ships: `npx webhook-subscriptions …` and
- * `require(…)`. One scenario set, run on each toolchain of support/toolchain.ts. Every command
- * must exit as asserted; any other exit fails the test with its output.
+ * `require(…)`. The checks of what a toolchain changes (the install, a TypeScript and a JavaScript
+ * program, the bin's runner) run on each toolchain of support/toolchain.ts; each longer scenario,
+ * which tests the package rather than the toolchain, on one of them (`SCENARIO_TOOLCHAIN`). Every
+ * command must exit as asserted; any other exit fails the test with its output.
  *
  * The drift review also runs from where a platform team installs it once: the same tarball
  * installed globally (`npm install -g`, into a prefix of the test's), and `npm run drift` in the
@@ -53,6 +55,16 @@ const sub = new WebhookSubscription("types", {
 });
 exports.guid = sub.guid;
 `;
+
+/**
+ * Where each longer scenario runs. The drift review on yesterday's toolchain, whose user project
+ * has the oldest SDK, furthest from the one a global install resolves; the others on today's.
+ */
+const SCENARIO_TOOLCHAIN = {
+  twoStacks: TOOLCHAINS.at(-1)!,
+  driftReview: TOOLCHAINS[0]!,
+  killedUp: TOOLCHAINS.at(-1)!,
+} as const;
 
 /** Subscriptions of the program whose `pulumi up` is killed. */
 const FLEET = 12;
@@ -295,30 +307,33 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     },
   );
 
-  it("two stacks declaring the same subscription each own theirs: `up` both, `destroy` one, the other's stays live and settled", async () => {
-    // staging: a second stack of the TypeScript project, so the very same subscription as dev's.
-    const dev = async () => (await service.all()).filter((s) => s.SubscriberURL === "https://hooks.example.com/ts");
-    const [devSubscription] = await dev();
-    expect(devSubscription).toBeDefined();
-    await pulumi("ts-infra", ["stack", "init"], 0, "staging");
-    const up = await pulumi("ts-infra", ["up", "--yes"], 0, "staging");
-    expect(up.stdout).toMatch(/\+ 2 created/);
-    // Not taken over: its own, with one warning naming dev's and how to take it over instead.
-    const diagnostics = up.stdout.slice(up.stdout.indexOf("Diagnostics:"), up.stdout.lastIndexOf("Resources:"));
-    expect(diagnostics.match(/an identical subscription already exists/g) ?? []).toHaveLength(1);
-    expect(up.stdout).toContain(`(${devSubscription!.GUID}; same event, scope, URL and header name)`);
-    const staging = JSON.parse((await pulumi("ts-infra", ["stack", "output", "--json"], 0, "staging")).stdout) as {
-      guid: string;
-    };
-    expect(staging.guid).not.toBe(devSubscription!.GUID);
-    expect((await dev()).map((s) => s.GUID).sort()).toEqual([devSubscription!.GUID, staging.guid].sort());
+  const scenario = (name: keyof typeof SCENARIO_TOOLCHAIN) => toolchain === SCENARIO_TOOLCHAIN[name];
 
-    expect((await pulumi("ts-infra", ["destroy", "--yes"], 0, "staging")).stdout).toMatch(/- 2 deleted/);
-    await pulumi("ts-infra", ["stack", "rm", "--yes"], 0, "staging");
-    // dev's subscription is untouched, and dev sees no change.
-    expect(await dev()).toEqual([devSubscription]);
-    expect((await pulumi("ts-infra", ["preview", "--expect-no-changes"])).stdout).toMatch(/2 unchanged/);
-  });
+  if (scenario("twoStacks"))
+    it("two stacks declaring the same subscription each own theirs: `up` both, `destroy` one, the other's stays live and settled", async () => {
+      // staging: a second stack of the TypeScript project, so the very same subscription as dev's.
+      const dev = async () => (await service.all()).filter((s) => s.SubscriberURL === "https://hooks.example.com/ts");
+      const [devSubscription] = await dev();
+      expect(devSubscription).toBeDefined();
+      await pulumi("ts-infra", ["stack", "init"], 0, "staging");
+      const up = await pulumi("ts-infra", ["up", "--yes"], 0, "staging");
+      expect(up.stdout).toMatch(/\+ 2 created/);
+      // Not taken over: its own, with one warning naming dev's and how to take it over instead.
+      const diagnostics = up.stdout.slice(up.stdout.indexOf("Diagnostics:"), up.stdout.lastIndexOf("Resources:"));
+      expect(diagnostics.match(/an identical subscription already exists/g) ?? []).toHaveLength(1);
+      expect(up.stdout).toContain(`(${devSubscription!.GUID}; same event, scope, URL and header name)`);
+      const staging = JSON.parse((await pulumi("ts-infra", ["stack", "output", "--json"], 0, "staging")).stdout) as {
+        guid: string;
+      };
+      expect(staging.guid).not.toBe(devSubscription!.GUID);
+      expect((await dev()).map((s) => s.GUID).sort()).toEqual([devSubscription!.GUID, staging.guid].sort());
+
+      expect((await pulumi("ts-infra", ["destroy", "--yes"], 0, "staging")).stdout).toMatch(/- 2 deleted/);
+      await pulumi("ts-infra", ["stack", "rm", "--yes"], 0, "staging");
+      // dev's subscription is untouched, and dev sees no change.
+      expect(await dev()).toEqual([devSubscription]);
+      expect((await pulumi("ts-infra", ["preview", "--expect-no-changes"])).stdout).toMatch(/2 unchanged/);
+    });
 
   it("the bin's runner (for machines without a language host) finds the program and agrees: no changes", async () => {
     const args = ["webhook-subscriptions", "preview", "--cwd", join(user, "ts-infra"), "--stack", "dev"];
@@ -327,158 +342,169 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     expect(stdout).not.toMatch(/to (create|update|delete|replace)/);
   });
 
-  it("`pulumi destroy`; the drift review in sync, then drift after an out-of-band edit, which `pulumi refresh` records and `pulumi up` reverts; the same from a global install and from the checkout", async () => {
-    // One project per instance: the JavaScript one goes, or the review would list its subscription as unmanaged.
-    expect((await pulumi("js-infra", ["destroy", "--yes"])).stdout).toMatch(/- 2 deleted/);
-    const program = join(user, "ts-infra");
-    const args = ["--stack", "dev", "--cwd", program, "--format", "json"];
-    /** Where the review runs from: the project's own install, a global one, this repository's checkout. */
-    const reviewers = {
-      npx: async () => ({ command: "npx", args: ["webhook-subscriptions", "drift", ...args], cwd: user }),
-      global: async () => ({ command: await globalInstall(env), args: ["drift", ...args], cwd: user }),
-      checkout: async () => ({ command: "npm", args: ["run", "--silent", "drift", "--", ...args], cwd: clone }),
-    };
-    const drift = async (expected: number, from: keyof typeof reviewers = "npx") => {
-      const { command, args, cwd } = await reviewers[from]();
-      const result = await run(command, args, cwd, env, expected);
-      // The engine's words for two copies of @pulumi/pulumi never reach the reader, on any exit.
-      expect(result.stdout + result.stderr).not.toMatch(/serialization failure|pulumirpc/);
-      const report = JSON.parse(result.stdout) as {
-        status: string;
-        sources: { comparison: string }[];
-        reviewed: { guid: string }[];
-        findings: { class: string; guid: string; fields?: unknown[] }[];
+  if (scenario("driftReview"))
+    it("`pulumi destroy`; the drift review in sync, then drift after an out-of-band edit, which `pulumi refresh` records and `pulumi up` reverts; the same from a global install and from the checkout", async () => {
+      // One project per instance: the JavaScript one goes, or the review would list its subscription as unmanaged.
+      expect((await pulumi("js-infra", ["destroy", "--yes"])).stdout).toMatch(/- 2 deleted/);
+      const program = join(user, "ts-infra");
+      const args = ["--stack", "dev", "--cwd", program, "--format", "json"];
+      /** Where the review runs from: the project's own install, a global one, this repository's checkout. */
+      const reviewers = {
+        npx: async () => ({ command: "npx", args: ["webhook-subscriptions", "drift", ...args], cwd: user }),
+        global: async () => ({ command: await globalInstall(env), args: ["drift", ...args], cwd: user }),
+        checkout: async () => ({ command: "npm", args: ["run", "--silent", "drift", "--", ...args], cwd: clone }),
       };
-      console.log(`[${toolchain.name}] drift (ts-infra) from ${from}: exit ${expected}, ${report.status}`);
-      return report;
-    };
-    const clean = await drift(0);
-    expect(clean.status).toBe("in-sync");
-    const guid = clean.reviewed[0]?.guid;
-    expect(guid).toMatch(/^[0-9a-f-]{36}$/);
-    // The CLI installed once, with a @pulumi/pulumi of its own: the program ran, through its language host.
-    for (const from of ["global", "checkout"] as const)
-      expect(await drift(0, from)).toMatchObject({
-        status: "in-sync",
-        sources: [{ comparison: "state-and-program" }],
-        reviewed: [{ guid }],
-        findings: [],
+      const drift = async (expected: number, from: keyof typeof reviewers = "npx") => {
+        const { command, args, cwd } = await reviewers[from]();
+        const result = await run(command, args, cwd, env, expected);
+        // The engine's words for two copies of @pulumi/pulumi never reach the reader, on any exit.
+        expect(result.stdout + result.stderr).not.toMatch(/serialization failure|pulumirpc/);
+        const report = JSON.parse(result.stdout) as {
+          status: string;
+          sources: { comparison: string }[];
+          reviewed: { guid: string }[];
+          findings: { class: string; guid: string; fields?: unknown[] }[];
+        };
+        console.log(`[${toolchain.name}] drift (ts-infra) from ${from}: exit ${expected}, ${report.status}`);
+        return report;
+      };
+      const clean = await drift(0);
+      expect(clean.status).toBe("in-sync");
+      const guid = clean.reviewed[0]?.guid;
+      expect(guid).toMatch(/^[0-9a-f-]{36}$/);
+      // The CLI installed once, with a @pulumi/pulumi of its own: the program ran, through its language host.
+      for (const from of ["global", "checkout"] as const)
+        expect(await drift(0, from)).toMatchObject({
+          status: "in-sync",
+          sources: [{ comparison: "state-and-program" }],
+          reviewed: [{ guid }],
+          findings: [],
+        });
+
+      // Someone changes the subscription outside Pulumi.
+      const edit = await service.config("UpdateWebhookSubscription", {
+        body: { GUID: guid, Webhook: 5, FilterObjectType: 4, SubscriberURL: "https://elsewhere.example.com/ts" },
       });
+      expect(edit.status).toBe(200);
+      expect((await drift(2)).status).toBe("drift");
 
-    // Someone changes the subscription outside Pulumi.
-    const edit = await service.config("UpdateWebhookSubscription", {
-      body: { GUID: guid, Webhook: 5, FilterObjectType: 4, SubscriberURL: "https://elsewhere.example.com/ts" },
+      expect((await pulumi("ts-infra", ["refresh", "--yes"])).stdout).toMatch(/~ 1 updated/);
+      // Only the program still declares the old values: the global install and the checkout see it by running it.
+      for (const from of ["global", "checkout"] as const)
+        expect((await drift(2, from)).findings).toEqual([
+          expect.objectContaining({
+            class: "differs-from-program",
+            guid,
+            fields: [
+              {
+                field: "subscriberUrl",
+                secret: false,
+                declared: "https://hooks.example.com/ts",
+                live: "https://elsewhere.example.com/ts",
+              },
+            ],
+          }),
+        ]);
+      // The state now holds the edit, so the program differs from it.
+      const changes = await pulumi("ts-infra", ["preview", "--expect-no-changes"], UNEXPECTED_CHANGES_EXIT);
+      expect(changes.stdout).toMatch(/~ 1 to update/);
+      expect((await pulumi("ts-infra", ["up", "--yes"])).stdout).toMatch(/~ 1 updated/);
+      expect((await drift(0)).status).toBe("in-sync");
+      expect((await pulumi("ts-infra", ["destroy", "--yes"])).stdout).toMatch(/- 2 deleted/);
+      expect(await service.all()).toEqual([]);
     });
-    expect(edit.status).toBe(200);
-    expect((await drift(2)).status).toBe("drift");
 
-    expect((await pulumi("ts-infra", ["refresh", "--yes"])).stdout).toMatch(/~ 1 updated/);
-    // Only the program still declares the old values: the global install and the checkout see it by running it.
-    for (const from of ["global", "checkout"] as const)
-      expect((await drift(2, from)).findings).toEqual([
-        expect.objectContaining({
-          class: "differs-from-program",
-          guid,
-          fields: [
-            {
-              field: "subscriberUrl",
-              secret: false,
-              declared: "https://hooks.example.com/ts",
-              live: "https://elsewhere.example.com/ts",
-            },
-          ],
-        }),
-      ]);
-    // The state now holds the edit, so the program differs from it.
-    const changes = await pulumi("ts-infra", ["preview", "--expect-no-changes"], UNEXPECTED_CHANGES_EXIT);
-    expect(changes.stdout).toMatch(/~ 1 to update/);
-    expect((await pulumi("ts-infra", ["up", "--yes"])).stdout).toMatch(/~ 1 updated/);
-    expect((await drift(0)).status).toBe("in-sync");
-    expect((await pulumi("ts-infra", ["destroy", "--yes"])).stdout).toMatch(/- 2 deleted/);
-    expect(await service.all()).toEqual([]);
-  });
+  if (scenario("killedUp"))
+    it("a killed `pulumi up` recovers with the commands the drift review prints, run as printed in bash — no duplicates, no orphans", async () => {
+      // The fleet alone on the instance: the other programs' subscriptions would be unmanaged to its review.
+      for (const program of ["ts-infra", "js-infra"]) await pulumi(program, ["destroy", "--yes"]);
+      expect(await service.all()).toEqual([]);
+      const recorded = () => checkpoint(state, "fleet-infra", "dev").resources.filter((r) => r.startsWith("sub-"));
+      // Half the Subscribes answer late: when the kill lands, some are recorded, some in flight.
+      await service.admin("PUT", "/faults", {
+        seed: 8,
+        rules: [{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 3000, probability: 0.5 }],
+      });
+      const fleet = join(user, "fleet-infra");
+      await killMidRun(
+        service,
+        {
+          name: "pulumi up",
+          command: "pulumi",
+          args: ["up", "--yes", "--stack", "dev"],
+          cwd: fleet,
+          env: { ...cleanEnv(), ...env },
+          workDir: fleet,
+          completed: /Duration:/,
+        },
+        { operation: "SubscribeToWebhook", after: KILL_AFTER_SUBSCRIBES, until: () => recorded().length > 0 },
+      );
+      // The delayed Subscribes complete on the service after the kill.
+      await service.admin("DELETE", "/faults");
+      await service.answeredAll();
+      // A kill while the backend rewrote the state's metadata sidecar tears it; docs/recovery.md says to delete it.
+      const torn = removeTornSidecars(state);
+      if (torn.length > 0) console.log(`[${toolchain.name}] the kill tore ${torn.join(", ")}: deleted`);
+      expect(locks(state)).toHaveLength(1);
+      const pending = checkpoint(state, "fleet-infra", "dev").pending.length;
+      expect(pending).toBeGreaterThan(0);
+      const liveAfterKill = (await service.all()).length;
+      const unrecorded = liveAfterKill - recorded().length;
+      expect(unrecorded, "subscriptions the killed run committed but never recorded").toBeGreaterThan(0);
+      console.log(
+        `[${toolchain.name}] after the kill: ${liveAfterKill} live, ${recorded().length} recorded, ${pending} pending creates`,
+      );
 
-  it("a killed `pulumi up` recovers with the commands the drift review prints, run as printed in bash — no duplicates, no orphans", async () => {
-    const recorded = () => checkpoint(state, "fleet-infra", "dev").resources.filter((r) => r.startsWith("sub-"));
-    // Half the Subscribes answer late: when the kill lands, some are recorded, some in flight.
-    await service.admin("PUT", "/faults", {
-      seed: 8,
-      rules: [{ operation: "SubscribeToWebhook", kind: "delay", delayMs: 3000, probability: 0.5 }],
+      // 1. The lock blocks the next run until `pulumi cancel` removes it (the file backend: the lock file).
+      const blocked = await pulumi("fleet-infra", ["up", "--yes"], 1);
+      expect(`${blocked.stdout}${blocked.stderr}`).toMatch(/locked/);
+      await pulumi("fleet-infra", ["cancel", "--yes"]);
+      expect(locks(state)).toEqual([]);
+
+      // 2. The drift review (its markdown, as a user reads it) names the pending creates and prints
+      //    the commands that finish the run: clear them, take over the matched orphans, create the rest.
+      const review = await run(
+        "npx",
+        ["webhook-subscriptions", "drift", "--stack", "dev", "--cwd", fleet],
+        user,
+        env,
+        2,
+      );
+      const printed = shellBlocks(review.stdout).find((b) => b.script.includes("--clear-pending-creates"))?.script;
+      if (!printed) throw new Error(`the drift review printed no recovery commands:\n${review.stdout}`);
+      console.log(`[${toolchain.name}] the drift review's recovery:\n${printed}`);
+      const commands = printed.split("\n");
+      expect(commands[0]).toBe("pulumi refresh --stack dev --clear-pending-creates --yes");
+      expect(commands[1]).toMatch(/^WEBHOOKS_ADOPT_IDENTICAL=true pulumi up --stack dev (--target \S+ )+--yes$/);
+      expect(commands[1]!.match(/--target /g)).toHaveLength(unrecorded);
+      expect(commands.at(-1)).toBe("pulumi up --stack dev --yes");
+
+      // 3. Run as printed, pasted into bash in the program's directory, with the user's environment.
+      const shellEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+      const session = ShellSession.start(fleet, terminalEnv(shellEnv));
+      let transcript: string;
+      try {
+        transcript = await session.run(printed);
+      } finally {
+        await session.close();
+      }
+      console.log(`[${toolchain.name}] the printed recovery, run:\n${transcript}`);
+      expect(checkpoint(state, "fleet-infra", "dev").pending).toEqual([]);
+      const adopted = new Set(
+        [...transcript.matchAll(/adopted the existing identical subscription ([0-9a-f-]{36})/g)].map((m) => m[1]),
+      );
+      expect(adopted.size).toBe(unrecorded);
+      const live = await service.all();
+      expect(new Set(live.map((s) => s.SubscriberURL)).size).toBe(FLEET);
+      expect(live).toHaveLength(FLEET);
+      expect(recorded()).toHaveLength(FLEET);
+      console.log(`[${toolchain.name}] after the printed recovery: ${live.length} live, ${recorded().length} recorded`);
+
+      // 4. Settled.
+      await pulumi("fleet-infra", ["preview", "--expect-no-changes"]);
+      await pulumi("fleet-infra", ["destroy", "--yes"]);
+      expect(await service.all()).toEqual([]);
     });
-    const fleet = join(user, "fleet-infra");
-    await killMidRun(
-      service,
-      {
-        name: "pulumi up",
-        command: "pulumi",
-        args: ["up", "--yes", "--stack", "dev"],
-        cwd: fleet,
-        env: { ...cleanEnv(), ...env },
-        workDir: fleet,
-        completed: /Duration:/,
-      },
-      { operation: "SubscribeToWebhook", after: KILL_AFTER_SUBSCRIBES, until: () => recorded().length > 0 },
-    );
-    // The delayed Subscribes complete on the service after the kill.
-    await service.admin("DELETE", "/faults");
-    await service.answeredAll();
-    // A kill while the backend rewrote the state's metadata sidecar tears it; docs/recovery.md says to delete it.
-    const torn = removeTornSidecars(state);
-    if (torn.length > 0) console.log(`[${toolchain.name}] the kill tore ${torn.join(", ")}: deleted`);
-    expect(locks(state)).toHaveLength(1);
-    const pending = checkpoint(state, "fleet-infra", "dev").pending.length;
-    expect(pending).toBeGreaterThan(0);
-    const liveAfterKill = (await service.all()).length;
-    const unrecorded = liveAfterKill - recorded().length;
-    expect(unrecorded, "subscriptions the killed run committed but never recorded").toBeGreaterThan(0);
-    console.log(
-      `[${toolchain.name}] after the kill: ${liveAfterKill} live, ${recorded().length} recorded, ${pending} pending creates`,
-    );
-
-    // 1. The lock blocks the next run until `pulumi cancel` removes it (the file backend: the lock file).
-    const blocked = await pulumi("fleet-infra", ["up", "--yes"], 1);
-    expect(`${blocked.stdout}${blocked.stderr}`).toMatch(/locked/);
-    await pulumi("fleet-infra", ["cancel", "--yes"]);
-    expect(locks(state)).toEqual([]);
-
-    // 2. The drift review (its markdown, as a user reads it) names the pending creates and prints
-    //    the commands that finish the run: clear them, take over the matched orphans, create the rest.
-    const review = await run("npx", ["webhook-subscriptions", "drift", "--stack", "dev", "--cwd", fleet], user, env, 2);
-    const printed = shellBlocks(review.stdout).find((b) => b.script.includes("--clear-pending-creates"))?.script;
-    if (!printed) throw new Error(`the drift review printed no recovery commands:\n${review.stdout}`);
-    console.log(`[${toolchain.name}] the drift review's recovery:\n${printed}`);
-    const commands = printed.split("\n");
-    expect(commands[0]).toBe("pulumi refresh --stack dev --clear-pending-creates --yes");
-    expect(commands[1]).toMatch(/^WEBHOOKS_ADOPT_IDENTICAL=true pulumi up --stack dev (--target \S+ )+--yes$/);
-    expect(commands[1]!.match(/--target /g)).toHaveLength(unrecorded);
-    expect(commands.at(-1)).toBe("pulumi up --stack dev --yes");
-
-    // 3. Run as printed, pasted into bash in the program's directory, with the user's environment.
-    const shellEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
-    const session = ShellSession.start(fleet, terminalEnv(shellEnv));
-    let transcript: string;
-    try {
-      transcript = await session.run(printed);
-    } finally {
-      await session.close();
-    }
-    console.log(`[${toolchain.name}] the printed recovery, run:\n${transcript}`);
-    expect(checkpoint(state, "fleet-infra", "dev").pending).toEqual([]);
-    const adopted = new Set(
-      [...transcript.matchAll(/adopted the existing identical subscription ([0-9a-f-]{36})/g)].map((m) => m[1]),
-    );
-    expect(adopted.size).toBe(unrecorded);
-    const live = await service.all();
-    expect(new Set(live.map((s) => s.SubscriberURL)).size).toBe(FLEET);
-    expect(live).toHaveLength(FLEET);
-    expect(recorded()).toHaveLength(FLEET);
-    console.log(`[${toolchain.name}] after the printed recovery: ${live.length} live, ${recorded().length} recorded`);
-
-    // 4. Settled.
-    await pulumi("fleet-infra", ["preview", "--expect-no-changes"]);
-    await pulumi("fleet-infra", ["destroy", "--yes"]);
-    expect(await service.all()).toEqual([]);
-  });
 });
 
 /**

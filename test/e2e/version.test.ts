@@ -5,7 +5,7 @@
  * afterwards no file names the old version except the changelog's history and third-party pins.
  * Then `npm run dist` there names the new version in every artifact and manifest. The copy and its
  * release are the run's one release (support/sharedRelease.ts), which install.test.ts and
- * upgrade.test.ts install from.
+ * package.test.ts install from.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { cacheHome } from "../../engine/cacheHome";
+import { GO_BUILD_ENV, GO_BUILD_FLAGS } from "../../engine/goBuild";
 
 const execFileAsync = promisify(execFile);
 
@@ -21,8 +22,8 @@ export async function actionlint(): Promise<string> {
   const binary = join(dir, "actionlint");
   if (existsSync(binary)) return binary;
   try {
-    await execFileAsync("go", ["install", `${MODULE}@${ACTIONLINT_VERSION}`], {
-      env: { ...process.env, GOBIN: dir, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" },
+    await execFileAsync("go", ["install", ...GO_BUILD_FLAGS, `${MODULE}@${ACTIONLINT_VERSION}`], {
+      env: { ...process.env, ...GO_BUILD_ENV, GOBIN: dir, GOFLAGS: "-mod=mod" },
       timeout: 600_000,
     });
   } catch (err) {

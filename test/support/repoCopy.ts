@@ -39,25 +39,6 @@ export async function copyRepository(dir: string, { build = true }: { build?: bo
 }
 
 /**
- * The files of `commit` (an earlier release of this repository) in `dir`, which must be empty or
- * missing, its node_modules linked to this checkout's install as `copyRepository` does: the
- * dependencies of today's lockfile, which must still build that commit.
- */
-export async function copyCommit(dir: string, commit: string): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  await execFileAsync("bash", [
-    "-euo",
-    "pipefail",
-    "-c",
-    'git -C "$0" archive "$1" | tar -x -C "$2"',
-    REPO_ROOT,
-    commit,
-    dir,
-  ]);
-  linkNodeModules(dir);
-}
-
-/**
  * node_modules of the copy: a real directory whose entries link to this checkout's packages,
  * except the self-link, which points at the copy (`..`, as npm made it), `.bin`, whose
  * relative links are recreated so that `webhook-subscriptions` runs the copy's bin, and `.cache`,

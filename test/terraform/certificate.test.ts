@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { GO_BUILD_ENV, GO_BUILD_FLAGS } from "../../engine/goBuild";
 import { serverCertificate } from "../../provider/terraform/goPlugin/certificate";
 import { handshakeLine } from "../../provider/terraform/goPlugin/handshake";
 
@@ -18,11 +19,11 @@ describe("the AutoMTLS server certificate", () => {
     for (let i = 0; i < LAUNCHES; i++)
       lines.push(handshakeLine("127.0.0.1:1", (await serverCertificate()).der).split("|")[5]!);
     expect(lines.every((line) => !line.endsWith("="))).toBe(true);
-    const verdict = execFileSync("go", ["run", "."], {
+    const verdict = execFileSync("go", ["run", ...GO_BUILD_FLAGS, "."], {
       cwd: join(__dirname, "certcheck"),
       input: `${lines.join("\n")}\n`,
       encoding: "utf8",
-      env: { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" },
+      env: { ...process.env, ...GO_BUILD_ENV, GOFLAGS: "-mod=mod" },
     });
     expect(verdict.trim()).toBe(`ok ${LAUNCHES}`);
   }, 120_000);
