@@ -26,7 +26,9 @@ import { vendorSwaggerUi } from "./vendorSwaggerUi";
 /** The two projects, in build order (the SDK's sources import the package's). */
 const PROJECTS = ["tsconfig.json", "tsconfig.native.json"];
 /** Directories of dist/ that other builds write. */
-const NOT_OURS = new Set(["release", "plugin", "executables"]);
+export const NOT_OURS: ReadonlySet<string> = new Set(["release", "plugin", "executables"]);
+/** Where the build keeps its stamp and TypeScript's build info, relative to the repository root. */
+export const BUILD_CACHE = path.join("node_modules", ".cache", "webhook-subscriptions-build");
 
 /** What a build did. */
 export type BuildKind = "up to date" | "incremental" | "clean";
@@ -172,7 +174,7 @@ export function repositoryRoot(from = __dirname): string {
 /** What the last build left and whether dist/ is up to date with the sources (a build would do nothing). */
 function buildState(root: string) {
   const dist = path.join(root, "dist");
-  const cache = path.join(root, "node_modules", ".cache", "webhook-subscriptions-build");
+  const cache = path.join(root, BUILD_CACHE);
   const stampFile = path.join(cache, "stamp.json");
   const stamp = existsSync(stampFile) ? (JSON.parse(readFileSync(stampFile, "utf8")) as Partial<Stamp>) : undefined;
   // The last build's file list holds while no directory of it changed; else TypeScript expands the includes again.

@@ -3,12 +3,17 @@
  * that run what the docs tell a user to type. `npm ci` itself is not run: on this 2-core machine
  * it takes about two minutes and needs the registry or a warm cache. Instead the copy's
  * node_modules links to this checkout's install of the same lockfile, entry by entry, so that
- * the one package that must be the copy's own, the `file:` self-link, is.
+ * the one package that must be the copy's own, the `file:` self-link, is. And the build `npm ci`
+ * runs (`prepare`) starts from this checkout's: its dist/ and the stamp scripts/build.ts keeps,
+ * copied with their timestamps, so that the copy's `npm run build` compiles only what differs
+ * (nothing, when the checkout is built: `npm test` builds first) instead of 38 s of CPU for a
+ * clean build in every copy.
  */
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readlinkSync, realpathSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { BUILD_CACHE, NOT_OURS } from "../../scripts/build";
 
 const execFileAsync = promisify(execFile);
 
@@ -20,8 +25,8 @@ const SELF = "pulumi-webhook-subscriptions";
 /**
  * Copies into `dir` (which must be empty or missing) the files git knows, as they are in the
  * working tree (tracked ones, and new ones that are not ignored): what a clone of the current
- * work holds. Then links node_modules and builds dist/, the build `npm ci` runs (`prepare`),
- * unless `build` is false (the test runs a script that builds it anyway).
+ * work holds. Then links node_modules, copies this checkout's build, and builds dist/, the build
+ * `npm ci` runs (`prepare`), unless `build` is false (the test runs a script that builds it anyway).
  */
 export async function copyRepository(dir: string, { build = true }: { build?: boolean } = {}): Promise<void> {
   const { stdout } = await execFileAsync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
@@ -35,7 +40,24 @@ export async function copyRepository(dir: string, { build = true }: { build?: bo
       cpSync(join(REPO_ROOT, file), join(dir, file), { verbatimSymlinks: true });
   }
   linkNodeModules(dir);
+  await copyBuild(dir);
   if (build) await execFileAsync("npm", ["run", "build", "--silent"], { cwd: dir });
+}
+
+/**
+ * This checkout's build in the copy `dir`: dist/ but the other builds' folders (the plugin, the
+ * executables, the release), and the build's stamp and TypeScript's build info. `cp -a` keeps
+ * each file's modification time to the nanosecond, which the stamp holds (scripts/build.ts).
+ */
+async function copyBuild(dir: string): Promise<void> {
+  const dist = join(REPO_ROOT, "dist");
+  const cache = join(REPO_ROOT, BUILD_CACHE);
+  if (!existsSync(dist) || !existsSync(cache)) return;
+  const ours = readdirSync(dist).filter((entry) => !NOT_OURS.has(entry));
+  mkdirSync(join(dir, "dist"), { recursive: true });
+  mkdirSync(dirname(join(dir, BUILD_CACHE)), { recursive: true });
+  if (ours.length > 0) await execFileAsync("cp", ["-a", ...ours.map((entry) => join(dist, entry)), join(dir, "dist")]);
+  await execFileAsync("cp", ["-a", cache, dirname(join(dir, BUILD_CACHE))]);
 }
 
 /**
