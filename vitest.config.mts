@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { GO_BUILD_ENV } from "./engine/goBuild";
 import { RunOrder } from "./test/support/runOrder.mjs";
 
 export default defineConfig({
@@ -11,6 +12,9 @@ export default defineConfig({
     // idle while it waits on the engine's processes, and with two files a cold CI run kept the
     // cores 167% busy of 200% (57 min).
     maxWorkers: 3,
+    // Every Go build a test starts (examples/README.md's, a Go program's `pulumi up`) compiles as
+    // the CLI's own build did, so it reuses the packages that build compiled (engine/goBuild.ts).
+    env: { ...GO_BUILD_ENV },
     // End-to-end files first, one that builds the run's release ahead of the rest (test/support/runOrder.mts).
     sequence: { sequencer: RunOrder },
     projects: [

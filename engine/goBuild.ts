@@ -1,8 +1,9 @@
 /**
  * What every Go build here shares: the engine's CLI and language hosts, tofu, tfplugindocs, the Go
- * SDK's generator and the tests' Go helpers. Go's build cache keys each compiled package by these
- * settings too, so with the same ones a build reuses every package an earlier build compiled: the
- * Go SDK's generator (scripts/genSdk.ts) takes 4 s of CPU after the CLI's build instead of 200.
+ * SDK's generator, the tests' Go helpers and (the tests' environment: vitest.config.mts) the Go
+ * programs the tests build. Go's build cache keys each compiled package by these settings too, so
+ * with the same ones a build reuses every package an earlier build compiled: the Go SDK's
+ * generator (scripts/genSdk.ts) takes 4 s of CPU after the CLI's build instead of 200.
  */
 
 /**
