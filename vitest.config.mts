@@ -25,6 +25,9 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/e2e/**"],
           testTimeout: 30_000,
+          // One module cache per worker, not per file: each file in a fresh process loaded vitest and
+          // our modules again (335 s of CPU for these files, 192 without; they pass in any order).
+          isolate: false,
         },
       },
       {
