@@ -10,7 +10,8 @@ export default defineConfig({
     reporters: ["default", ["json", { outputFile: ".work/test-results.json" }]],
     // Three files at a time in both projects, one pool, on 2 cores: an end-to-end file leaves a core
     // idle while it waits on the engine's processes, and with two files a cold CI run kept the
-    // cores 167% busy of 200% (57 min).
+    // cores 167% busy of 200% (57 min). With four, 181%: the release took 1201 s instead of 964,
+    // the files waiting for it left a core idle, and a 127-s test passed its 300-s timeout.
     maxWorkers: 3,
     // Every Go build a test starts (examples/README.md's, a Go program's `pulumi up`) compiles as
     // the CLI's own build did, so it reuses the packages that build compiled (engine/goBuild.ts).
