@@ -1,6 +1,18 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { GO_BUILD_ENV } from "./engine/goBuild";
 import { RunOrder } from "./test/support/runOrder.mjs";
+
+/**
+ * The unit files that replace a module with `vi.mock`. A worker that shares its modules between
+ * files shares their mocks too: a file's mock reaches the next file, and a module an earlier file
+ * loaded unmocked stays so (a receiver test once saw no call to its spied timingSafeEqual). So
+ * these run each in a fresh process, as every file did before `isolate: false`.
+ */
+const MOCKING_FILES = readdirSync("test", { recursive: true, encoding: "utf8" })
+  .map((file) => `test/${file}`)
+  .filter((file) => file.endsWith(".test.ts") && !file.startsWith("test/e2e/"))
+  .filter((file) => readFileSync(file, "utf8").includes("vi.mock("));
 
 export default defineConfig({
   test: {
@@ -24,12 +36,16 @@ export default defineConfig({
         test: {
           name: "fast",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/e2e/**"],
+          exclude: ["test/e2e/**", ...MOCKING_FILES],
           testTimeout: 30_000,
           // One module cache per worker, not per file: each file in a fresh process loaded vitest and
-          // our modules again (335 s of CPU for these files, 192 without; they pass in any order).
+          // our modules again (335 s of CPU for these files, 192 without).
           isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: "mocks", include: MOCKING_FILES, testTimeout: 30_000 },
       },
       {
         extends: true,
