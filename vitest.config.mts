@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { GO_BUILD_ENV } from "./engine/goBuild";
+import { MAVEN_JVM_ENV } from "./test/support/mavenJvm";
 import { RunOrder } from "./test/support/runOrder.mjs";
 
 /**
@@ -26,8 +27,9 @@ export default defineConfig({
     // the files waiting for it left a core idle, and a 127-s test passed its 300-s timeout.
     maxWorkers: 3,
     // Every Go build a test starts (examples/README.md's, a Go program's `pulumi up`) compiles as
-    // the CLI's own build did, so it reuses the packages that build compiled (engine/goBuild.ts).
-    env: { ...GO_BUILD_ENV },
+    // the CLI's own build did, so it reuses the packages that build compiled (engine/goBuild.ts);
+    // every Maven run spends half the CPU (support/mavenJvm.ts).
+    env: { ...GO_BUILD_ENV, ...MAVEN_JVM_ENV },
     // End-to-end files first, one that builds the run's release ahead of the rest (test/support/runOrder.mts).
     sequence: { sequencer: RunOrder },
     projects: [

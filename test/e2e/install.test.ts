@@ -57,6 +57,7 @@ import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { freePort } from "../support/freePort";
 import { makeSigningKey, verifySignature, type TestSigningKey } from "../support/gpgKey";
 import { FORK_JOIN_SETTING, newerJavaBin } from "../support/javaRuntime";
+import { MAVEN_JVM_ENV } from "../support/mavenJvm";
 import { writeUserPackage } from "../support/pulumiProject";
 import { PROVIDER_ADDRESS, ProviderRegistry } from "../support/providerRegistry";
 import { ReleaseServer } from "../support/releaseServer";
@@ -355,7 +356,8 @@ describe("Java: the Maven dependency from the release's repository, then pulumi 
    * Maven's user settings, in the Java user's own home: the release's repository beside Central
    * (where a release puts the SDK), and this machine's local repository, so the Pulumi SDK and
    * Maven's plugins are downloaded once per machine, not per run. Maven finds settings under
-   * Java's `user.home`, which Java takes from the passwd entry, not $HOME: MAVEN_OPTS sets it.
+   * Java's `user.home`, which Java takes from the passwd entry, not $HOME: MAVEN_OPTS sets it,
+   * after the run's own JVM settings (support/mavenJvm.ts).
    */
   function mavenUser(): NodeJS.ProcessEnv {
     const home = join(root, "maven-user");
@@ -373,7 +375,7 @@ describe("Java: the Maven dependency from the release's repository, then pulumi 
 </settings>
 `,
     );
-    return { MAVEN_OPTS: `-Duser.home=${home}` };
+    return { MAVEN_OPTS: `${MAVEN_JVM_ENV.MAVEN_OPTS} -Duser.home=${home}` };
   }
 
   it("mvn package, create, no changes, the lookup, destroy, with no Node.js language host", async () => {
