@@ -20,7 +20,7 @@ import { programDifferences } from "./programDifferences";
 import { ProgramObserver } from "./programObserver";
 import { refreshProgressReporter } from "./progress";
 import { RefreshObserver } from "./refreshObserver";
-import { isUnauthorized, refreshFailure, type RefreshPreview } from "./refreshPreview";
+import { refreshFailure, type RefreshingRun, type RefreshPreview, withCurrentCredential } from "./refreshPreview";
 import type { ProgramDifference } from "./report";
 
 /** What the preview of the program saw: the refresh of every managed subscription, and the program's steps. */
@@ -34,7 +34,7 @@ export interface ProgramPreview extends RefreshPreview {
  * the `managed` subscriptions, as a refresh preview would (its refresh steps), and compares the
  * program with the live values (its program steps). When the provider refuses the credential the
  * state recorded, it runs again refreshing with the providers the program configures
- * (`--run-program`), as refreshPreview.ts does.
+ * (`--run-program`: refreshPreview.ts's withCurrentCredential).
  */
 export async function previewProgram(
   stack: Stack,
@@ -44,23 +44,18 @@ export async function previewProgram(
 ): Promise<ProgramPreview> {
   // An inline program (reviewDrift's `program`) is served from this process: nothing to find on disk.
   if (!stack.workspace.program) await expectProgramOnDisk(stack, stackName);
-  let run = await previewOnce(stack, managed, progress, false);
-  if (run.failure !== undefined && run.refresh.errors.some(isUnauthorized)) {
-    progress(
-      "the credential the state recorded at the last `pulumi up` was refused, the current one works: " +
-        "preview again, refreshing with the providers the program configures (`--run-program`)",
-    );
-    run = await previewOnce(stack, managed, progress, true);
-  }
+  const run = await withCurrentCredential(
+    (runProgram) => previewOnce(stack, managed, progress, runProgram),
+    progress,
+    "preview again, refreshing with the providers the program configures",
+  );
   if (run.failure !== undefined) throw previewFailure(stack, stackName, managed, run);
   return { observer: run.refresh, differences: programDifferences(run.program.all()) };
 }
 
 /** One preview's observers, and its failure if it failed. */
-interface PreviewRun {
-  readonly refresh: RefreshObserver;
+interface PreviewRun extends RefreshingRun {
   readonly program: ProgramObserver;
-  readonly failure?: unknown;
 }
 
 async function previewOnce(

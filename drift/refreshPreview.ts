@@ -23,24 +23,47 @@ export async function refreshPreview(
   managed: number,
   progress: (line: string) => void,
 ): Promise<RefreshPreview> {
-  let observer = new RefreshObserver(refreshProgressReporter(managed, progress));
-  try {
-    await stack.previewRefresh({ onEvent: observer.onEvent });
-    return { observer };
-  } catch (err) {
-    if (!observer.errors.some(isUnauthorized)) throw refreshFailure(stackName, err, observer.errors);
-  }
+  const run = await withCurrentCredential(
+    async (runProgram) => {
+      const refresh = new RefreshObserver(refreshProgressReporter(managed, progress));
+      try {
+        await stack.previewRefresh({ onEvent: refresh.onEvent, ...(runProgram ? { runProgram } : {}) });
+        return { refresh };
+      } catch (failure) {
+        return { refresh, failure: failure ?? new Error("the refresh preview failed") };
+      }
+    },
+    progress,
+    "refresh preview again, running the program",
+  );
+  if (run.failure !== undefined) throw refreshFailure(stackName, run.failure, run.refresh.errors);
+  return { observer: run.refresh };
+}
+
+/** One run of a preview that refreshes: what its refresh saw, and its failure if it failed. */
+export interface RefreshingRun {
+  readonly refresh: RefreshObserver;
+  readonly failure?: unknown;
+}
+
+/**
+ * `attempt(false)`, and when it failed because the provider refused the credential the state
+ * recorded (a 401 among its refresh's errors), `attempt(true)`: with the program run
+ * (`--run-program`), which configures the providers from the current settings, as `pulumi up`
+ * would. `again` says what runs the second time.
+ */
+export async function withCurrentCredential<R extends RefreshingRun>(
+  attempt: (runProgram: boolean) => Promise<R>,
+  progress: (line: string) => void,
+  again: string,
+): Promise<R> {
+  const first = await attempt(false);
+  if (first.failure === undefined || !first.refresh.errors.some(isUnauthorized)) return first;
   progress(
     "the credential the state recorded at the last `pulumi up` was refused, the current one works: " +
-      "refresh preview again, running the program (`--run-program`)",
+      `${again} (\`--run-program\`)`,
   );
-  observer = new RefreshObserver(refreshProgressReporter(managed, progress));
-  try {
-    await stack.previewRefresh({ onEvent: observer.onEvent, runProgram: true });
-  } catch (again) {
-    throw refreshFailure(stackName, again, observer.errors);
-  }
-  return { observer };
+  return attempt(true);
 }
 
 /** The refresh's failure, with the engine's own diagnostics as the reason. */

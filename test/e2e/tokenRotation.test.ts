@@ -97,6 +97,17 @@ describe("rotated in stack config (`pulumi config set --secret webhooks:token`)"
     expect(stdout + stderr).not.toContain(newToken);
   });
 
+  it("--state-only too: its refresh preview runs again with the program when the state's token is refused", async () => {
+    const { code, stdout, stderr } = await runDriftCli(
+      ["--stack", "config", "--cwd", dir, "--state-only"],
+      setting.env,
+    );
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain("all 3 managed subscriptions are in sync");
+    expect(stderr).toContain("refresh preview again, running the program (`--run-program`)");
+    expect(stdout + stderr).not.toContain(newToken);
+  });
+
   it("a plain `pulumi refresh`, `pulumi destroy` and `pulumi import` send the state's token: each failure says what to run; nothing changes", async () => {
     const before = await liveGuids();
     const guid = await outOfBand("/imported-config");
