@@ -80,6 +80,8 @@ export interface DriftArgs {
   readonly stacks: readonly string[];
   /** Absolute program directory. */
   readonly workDir: string;
+  /** `--cwd` as given, when given: the commands the report prints repeat it. */
+  readonly cwdFlag?: string;
   /** `--terraform` directories: as given, absolute. */
   readonly terraformDirs: readonly { readonly dir: string; readonly absDir: string }[];
   /** The CLI the directories are planned with; absent without `--terraform`. */
@@ -176,9 +178,11 @@ export function parseDriftArgs(
   const terraformDirs = dirs.map((dir) => ({ dir, absDir: at(dir) }));
   for (const d of terraformDirs) checked(() => checkTerraformDirectory({ ...d, env, cwd }));
   const explicitCli = stringFlag(values, "terraform-cli");
+  const cwdFlag = stringFlag(values, "cwd");
   return {
     stacks,
     workDir,
+    ...(cwdFlag !== undefined ? { cwdFlag } : {}),
     terraformDirs,
     ...(dirs.length > 0 ? { terraformCli: checked(() => findTerraformCli(env, explicitCli)) } : {}),
     terraformStates: states.map((file) =>
@@ -320,7 +324,7 @@ export const driftCommand: Command = {
       onProgress: say,
     });
     // The commands the report prints run the review as this one was run: npx, or the executable.
-    const options = { invocation: context?.invocation };
+    const options = { invocation: context?.invocation, programDir: args.cwdFlag };
     for (const report of args.reports) {
       mkdirSync(dirname(report.path), { recursive: true });
       writeFileSync(report.path, render(review, report.format, options));

@@ -55,7 +55,7 @@ export function summaryLine(report: DriftReport): string {
         s.changed ? `${s.changed} changed out of band` : "",
         s.unmanaged ? `${s.unmanaged} unmanaged` : "",
         report.coOwned.length
-          ? `${report.coOwned.length} co-owned with another stack${report.terraformStates?.length ? " or Terraform state" : ""}`
+          ? `${report.coOwned.length} co-owned with another stack${hasTerraform(report) ? " or Terraform state" : ""}`
           : "",
         s.differsFromProgram
           ? `${s.differsFromProgram} ${s.differsFromProgram === 1 ? DIFFERS_FROM_PROGRAM : "differ from the program"}`
@@ -138,6 +138,11 @@ function programBlock(report: DriftReport): string {
   ].join("\n");
 }
 
+/** Whether Terraform/OpenTofu sources (state files or directories) counted as owners too. */
+function hasTerraform(report: DriftReport): boolean {
+  return (report.terraformStates?.length ?? 0) + (report.terraformDirectories?.length ?? 0) > 0;
+}
+
 /** What the review left out on purpose, and whose subscriptions counted as managed. */
 function scope(report: DriftReport): string {
   const lines = [
@@ -147,6 +152,9 @@ function scope(report: DriftReport): string {
       : "",
     report.terraformStates?.length
       ? `Subscriptions of Terraform state ${report.terraformStates.map(code).join(", ")} count as managed.`
+      : "",
+    report.terraformDirectories?.length
+      ? `Subscriptions of Terraform directory ${report.terraformDirectories.map(code).join(", ")} count as managed.`
       : "",
     report.ignored
       ? `Ignored (${plural(report.ignored.guids.length, "subscription")}): ${report.ignored.rules.map(code).join(", ")}.`
@@ -194,7 +202,7 @@ function coOwnedBlock(report: DriftReport): string {
   return [
     `### Co-owned subscriptions (${report.coOwned.length})`,
     "",
-    `A destroy by any of these ${report.terraformStates?.length ? "owners (stacks, Terraform states)" : "stacks"} unsubscribes the subscription for all of them.`,
+    `A destroy by any of these ${hasTerraform(report) ? "owners (stacks, Terraform states)" : "stacks"} unsubscribes the subscription for all of them.`,
     "",
     "| GUID | Recorded by | What to do |",
     "|---|---|---|",
@@ -244,6 +252,8 @@ function notesBlock(report: DriftReport): string {
 export interface MarkdownOptions {
   /** How the commands it prints run the tool (drift/invocation.ts); the npm package's bin by default. */
   readonly invocation?: Invocation;
+  /** The review's `--cwd`, as given: the command that runs it again repeats it. */
+  readonly programDir?: string;
 }
 
 /**
@@ -254,7 +264,9 @@ export interface MarkdownOptions {
 function rerunCommand(report: DriftReport, options: MarkdownOptions, ...extra: readonly string[]): string {
   const flags = [
     ...[report.stack, ...(report.alsoManagedBy ?? [])].flatMap((stack) => ["--stack", stack]),
+    ...(options.programDir !== undefined ? ["--cwd", options.programDir] : []),
     ...(report.ignored?.rules ?? []).flatMap((rule) => ["--ignore", rule]),
+    ...(report.terraformDirectories ?? []).flatMap((dir) => ["--terraform", dir]),
     ...(report.terraformStates ?? []).flatMap((file) => ["--terraform-state", file]),
     ...(report.policy ? ["--policy", report.policy.file] : []),
     ...(report.comparison === "state" ? ["--state-only"] : []),

@@ -184,6 +184,8 @@ export interface ReportScope {
   readonly alsoManagedBy?: readonly string[];
   /** Terraform/OpenTofu state files (`--terraform-state`) whose subscriptions count as managed. */
   readonly terraformStates?: readonly string[];
+  /** Terraform/OpenTofu working directories (`--terraform`) whose subscriptions count as managed. */
+  readonly terraformDirectories?: readonly string[];
   readonly ignored?: ReportIgnored;
   /** What the live instance was compared with. */
   readonly comparison: Comparison;
@@ -292,6 +294,7 @@ function header(
     ...(context.instances ? { instances: context.instances } : {}),
     ...(context.alsoManagedBy ? { alsoManagedBy: context.alsoManagedBy } : {}),
     ...(context.terraformStates ? { terraformStates: context.terraformStates } : {}),
+    ...(context.terraformDirectories ? { terraformDirectories: context.terraformDirectories } : {}),
     ...(context.ignored ? { ignored: context.ignored } : {}),
     comparison: context.comparison,
     status,

@@ -219,13 +219,16 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       provider: i.provider,
     }));
     const ignore = options.ignore ?? [];
+    const stateFiles = terraformStates.filter((t) => !t.directory).map((t) => t.file);
+    const directories = terraformStates.filter((t) => t.directory).map((t) => t.file);
     const context: ReportContext = {
       stack: options.stackName,
       backend: shownBackend,
       instance: described[0] ?? null,
       instances: described,
       ...(alsoManagedBy.length > 0 ? { alsoManagedBy } : {}),
-      ...(terraformStates.length > 0 ? { terraformStates: terraformStates.map((t) => t.file) } : {}),
+      ...(stateFiles.length > 0 ? { terraformStates: stateFiles } : {}),
+      ...(directories.length > 0 ? { terraformDirectories: directories } : {}),
       comparison: options.stateOnly ? "state" : "state-and-program",
       startedAt,
     };

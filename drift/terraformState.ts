@@ -25,6 +25,11 @@ export interface TerraformState {
   /** The file as named on the command line. */
   readonly file: string;
   readonly subscriptions: readonly TerraformSubscription[];
+  /**
+   * Whether `file` names a Terraform/OpenTofu working directory (`--terraform`), whose state the
+   * review read through the tool, rather than a state file (`--terraform-state`).
+   */
+  readonly directory?: boolean;
 }
 
 /** A state file that cannot be read; the message names the file and what to do. */

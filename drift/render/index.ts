@@ -29,6 +29,8 @@ export interface RenderOptions {
   readonly version?: string;
   /** How the commands the markdown prints run the tool (drift/invocation.ts); the npm package's by default. */
   readonly invocation?: Invocation;
+  /** The review's `--cwd`, as given: the commands the markdown prints repeat it, so they run from where this one ran. */
+  readonly programDir?: string;
 }
 
 /** The review in `format`, ending in a newline. */

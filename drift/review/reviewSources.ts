@@ -98,6 +98,7 @@ function asTerraformStates(results: readonly SourceResult[]): TerraformState[] {
   return results.map((r) => ({
     file: r.summary.source.name,
     subscriptions: r.claims.map((c) => ({ address: c.address, guid: c.guid })),
+    ...(r.summary.source.kind === "terraform-directory" ? { directory: true } : {}),
   }));
 }
 

@@ -166,12 +166,13 @@ describe("parseDriftArgs", () => {
 });
 
 describe("webhook-subscriptions drift, run by the entry", () => {
+  const empty = mkdtempSync(join(tmpdir(), "drift-invocation-"));
+
   /** What `main` printed on stdout for a review that fails at once (no Pulumi.yaml, or no pulumi), from `host`. */
   async function report(host: Parameters<typeof main>[1]): Promise<string> {
     const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
-      const empty = mkdtempSync(join(tmpdir(), "drift-invocation-"));
       expect(await main(["drift", "--stack", "a", "--cwd", empty, "--state-only"], host)).toBe(1);
       return stdout.mock.calls.map(([chunk]) => String(chunk)).join("");
     } finally {
@@ -181,10 +182,13 @@ describe("webhook-subscriptions drift, run by the entry", () => {
 
   it("the report's commands run the review as it was run: npx from the npm package, the executable's name from it", async () => {
     const version = () => "0.0.0";
-    const footer = /<sub>.*`(.*drift --stack a --state-only)`<\/sub>$/m;
-    expect(footer.exec(await report({ version }))?.[1]).toBe("npx webhook-subscriptions drift --stack a --state-only");
+    // --cwd as given too: the command runs from where this one ran.
+    const footer = /<sub>.*`(.*drift --stack a --cwd \S+ --state-only)`<\/sub>$/m;
+    expect(footer.exec(await report({ version }))?.[1]).toBe(
+      `npx webhook-subscriptions drift --stack a --cwd ${empty} --state-only`,
+    );
     expect(footer.exec(await report({ version, executable: true }))?.[1]).toBe(
-      "webhook-subscriptions drift --stack a --state-only",
+      `webhook-subscriptions drift --stack a --cwd ${empty} --state-only`,
     );
   }, 60_000);
 });

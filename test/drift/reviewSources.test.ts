@@ -180,11 +180,11 @@ describe("reviewSources", () => {
         ]).read();
       },
     });
-    const seen: string[][] = [];
+    const seen: [string, boolean | undefined][][] = [];
     const stack: StackReader = {
       ref: { kind: "pulumi-stack", name: "dev", file: "Pulumi.yaml" },
       read: ({ otherTools }) => {
-        seen.push(otherTools.map((t) => t.file));
+        seen.push(otherTools.map((t) => [t.file, t.directory]));
         return Promise.reject(new Error("no engine here"));
       },
     };
@@ -195,7 +195,8 @@ describe("reviewSources", () => {
       concurrency: 3,
     });
     expect(most).toBe(3);
-    expect(seen).toEqual([["d0", "d1", "d2", "d3", "d4", "d5"]]);
+    // Each as a directory: a stack's report names it with --terraform, not --terraform-state.
+    expect(seen).toEqual([["d0", "d1", "d2", "d3", "d4", "d5"].map((dir) => [dir, true])]);
     expect(review.sources[0]).toMatchObject({ source: { name: "dev" }, status: "error" });
   });
 });

@@ -123,4 +123,15 @@ describe("one owner across tools", () => {
     // The footer's command runs the same review again, the state file included.
     expect(text).toContain("npx webhook-subscriptions drift --stack prod --terraform-state infra/terraform.tfstate");
   });
+
+  it("a Terraform directory's subscriptions count as managed under its own name and flag, so the footer's command reads it as a directory", () => {
+    const { terraformStates: _states, ...withoutStates } = context;
+    const report = driftReport({ ...withoutStates, terraformDirectories: ["infra/hooks"] }, [], [], []);
+    expect(report).toMatchObject({ terraformDirectories: ["infra/hooks"] });
+    expect(report).not.toHaveProperty("terraformStates");
+    const text = formatMarkdown(report);
+    expect(text).toContain("Subscriptions of Terraform directory `infra/hooks` count as managed.");
+    expect(text).toContain("npx webhook-subscriptions drift --stack prod --terraform infra/hooks`");
+    expect(text).not.toContain("--terraform-state");
+  });
 });

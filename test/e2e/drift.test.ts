@@ -455,7 +455,8 @@ describe("drift review", () => {
     expect(stderr).toContain('drift: error: Stack "clean" was deployed by an Automation API inline program');
     expect(stderr).toContain("Pass --state-only to compare the live subscriptions with the state alone");
     expect(stderr).not.toContain("No program entry in");
-    expect(stdout).toContain("`npx webhook-subscriptions drift --stack clean`");
+    // The command that runs it again, from where this one ran (its --cwd as given).
+    expect(stdout).toContain(`\`npx webhook-subscriptions drift --stack clean --cwd ${clean.dir}\``);
     expectNoSecrets(stdout + stderr);
   });
 

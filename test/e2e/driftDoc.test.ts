@@ -245,6 +245,12 @@ it("reviews a YAML stack and that directory together, in one report", async () =
   // The staging stack's subscription is claimed by no source reviewed here: unmanaged.
   expect(together.output).toContain("https://hooks.example.com/app/staging");
   expect(together.output).not.toMatch(/serialization failure|pulumirpc/);
+  // The stack's footer prints the command that runs this review again: run as printed, it does.
+  const again = /<sub>.*`(webhook-subscriptions drift [^`]*)`<\/sub>/.exec(together.output)?.[1];
+  expect(again).toBe("webhook-subscriptions drift --stack prod --cwd app --terraform infra/hooks");
+  const rerun = await attempt(again!);
+  expect(rerun.code, rerun.output).toBe(2);
+  expect(rerun.output).toContain("| Terraform directory | `infra/hooks` |");
 }, 600_000);
 
 it("runs every sh block of docs/drift.md as written, none of them failing", async () => {
