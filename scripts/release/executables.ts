@@ -32,7 +32,15 @@ import { bundleName, type Door, DOOR_ENTRIES, DOORS } from "../../launcher/doors
 import { SWAGGER_UI_FILES, swaggerAssetKey } from "../../emulator/swaggerAssets";
 import { packageSchema, resourceDescription } from "../packageSchema";
 import { ensureCommand } from "./debianPackages";
-import { nodeRuntime, SEA_NODE_VERSION, type Target, TARGETS, targetName, targetsNamed } from "./nodeRuntime";
+import {
+  nodeRuntime,
+  SEA_EXEC_ARGV,
+  SEA_NODE_VERSION,
+  type Target,
+  TARGETS,
+  targetName,
+  targetsNamed,
+} from "./nodeRuntime";
 import {
   cliArchiveName,
   cliExecutableName,
@@ -132,6 +140,7 @@ function seaBlob(files: BuiltFiles, target: Target, caches: ReadonlyMap<Door, st
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache: false,
+      execArgv: SEA_EXEC_ARGV,
       assets,
     }),
   );

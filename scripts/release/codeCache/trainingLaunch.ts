@@ -26,7 +26,7 @@ import { RESOURCE_TYPE } from "../../../provider/terraform/names";
 import { serviceDefinition } from "../../../provider/terraform/protocol/services";
 import { objectType, terraformSchema } from "../../../provider/terraform/schema";
 import { toMsgpack, type Value } from "../../../provider/terraform/values/codec";
-import { nodeRuntime, type Target, targetName } from "../nodeRuntime";
+import { nodeRuntime, SEA_EXEC_ARGV, type Target, targetName } from "../nodeRuntime";
 import { runOnTarget } from "../targets";
 
 /**
@@ -62,6 +62,7 @@ export async function trainCodeCache(target: Target, door: Door, files: Training
   const [cache, done, out, err] = ["codecache", "done", "stdout", "stderr"].map((ext) => join(dir, `${name}.${ext}`));
   const client = door === "terraform" ? await serverCertificate() : undefined;
   const how = runOnTarget(target, nodeRuntime(target), [
+    ...SEA_EXEC_ARGV,
     files.trainer,
     door,
     files.bundles[door],
