@@ -30,6 +30,7 @@ import {
   type TerraformCli,
 } from "../drift/sources/terraformDirectory";
 import { reviewTerraformStateFile } from "../drift/sources/terraformStateFile";
+import { terraformScope, type TerraformState } from "../drift/terraformState";
 import type { Engine } from "../engine/provision";
 import type { PolicySettings } from "../policy/settings";
 import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
@@ -249,7 +250,7 @@ function stackReader(stackName: string, args: DriftArgs, shared: SharedStackRead
       } catch (err) {
         const error = err instanceof DriftError ? err : toDriftError(err, { stack: stackName, secrets: [] });
         say(`error: ${error.message}`);
-        report = failedReview(stackName, args, startedAt, error);
+        report = failedReview(stackName, args, startedAt, error, otherTools);
       }
       return stackSource(report, ref, args.workDir);
     },
@@ -258,13 +259,14 @@ function stackReader(stackName: string, args: DriftArgs, shared: SharedStackRead
 
 /**
  * The error report of one stack's review, with the scope it was asked for (the other stacks, the
- * `--ignore` rules), so that its footer's command runs the same review again.
+ * Terraform sources, the `--ignore` rules), so that its footer's command runs the same review again.
  */
 export function failedReview(
   stackName: string,
   args: Pick<DriftArgs, "stacks" | "ignore" | "stateOnly">,
   startedAt: number,
   error: { readonly code: string; readonly message: string },
+  terraformStates: readonly TerraformState[] = [],
 ): DriftReport {
   const others = args.stacks.filter((s) => s !== stackName);
   return errorReport(
@@ -275,6 +277,7 @@ export function failedReview(
       comparison: args.stateOnly ? "state" : "state-and-program",
       startedAt,
       ...(others.length > 0 ? { alsoManagedBy: others } : {}),
+      ...terraformScope(terraformStates),
       ...(args.ignore.length > 0 ? { ignored: { rules: args.ignore, guids: [] } } : {}),
     },
     error,

@@ -48,7 +48,7 @@ import { coOwnedSubscriptions, type StackSubscriptions } from "./coOwnership";
 import { matchPendingCreates, recoveryCommands } from "./pendingCreates";
 import { reviewPolicy, withPolicy } from "./policy";
 import { previewProgram } from "./previewProgram";
-import type { TerraformState } from "./terraformState";
+import { terraformScope, type TerraformState } from "./terraformState";
 import type { PolicySettings } from "../policy/settings";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 
@@ -219,16 +219,13 @@ export async function reviewDrift(options: ReviewDriftOptions): Promise<DriftRep
       provider: i.provider,
     }));
     const ignore = options.ignore ?? [];
-    const stateFiles = terraformStates.filter((t) => !t.directory).map((t) => t.file);
-    const directories = terraformStates.filter((t) => t.directory).map((t) => t.file);
     const context: ReportContext = {
       stack: options.stackName,
       backend: shownBackend,
       instance: described[0] ?? null,
       instances: described,
       ...(alsoManagedBy.length > 0 ? { alsoManagedBy } : {}),
-      ...(stateFiles.length > 0 ? { terraformStates: stateFiles } : {}),
-      ...(directories.length > 0 ? { terraformDirectories: directories } : {}),
+      ...terraformScope(terraformStates),
       comparison: options.stateOnly ? "state" : "state-and-program",
       startedAt,
     };

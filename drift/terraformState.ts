@@ -32,6 +32,23 @@ export interface TerraformState {
   readonly directory?: boolean;
 }
 
+/**
+ * How a report names the Terraform sources whose subscriptions count as managed: state files
+ * (`--terraform-state`) apart from directories (`--terraform`), so that its footer's command
+ * passes each with its own flag.
+ */
+export function terraformScope(states: readonly TerraformState[]): {
+  terraformStates?: string[];
+  terraformDirectories?: string[];
+} {
+  const files = states.filter((t) => !t.directory).map((t) => t.file);
+  const directories = states.filter((t) => t.directory).map((t) => t.file);
+  return {
+    ...(files.length > 0 ? { terraformStates: files } : {}),
+    ...(directories.length > 0 ? { terraformDirectories: directories } : {}),
+  };
+}
+
 /** A state file that cannot be read; the message names the file and what to do. */
 export class TerraformStateError extends Error {
   override readonly name = "TerraformStateError";

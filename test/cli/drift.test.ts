@@ -163,6 +163,18 @@ describe("parseDriftArgs", () => {
       "npx webhook-subscriptions drift --stack a --stack b --ignore https://legacy.example.com/",
     );
   });
+
+  it("an error report keeps the Terraform sources too: its footer passes each with its own flag", () => {
+    const error = { code: "STACK_NOT_FOUND", message: "no stack dve" };
+    const report = failedReview("a", { stacks: ["a"], ignore: [], stateOnly: false }, Date.now(), error, [
+      { file: "infra/hooks", subscriptions: [], directory: true },
+      { file: "terraform.tfstate", subscriptions: [] },
+    ]);
+    expect(report).toMatchObject({ terraformStates: ["terraform.tfstate"], terraformDirectories: ["infra/hooks"] });
+    expect(formatMarkdown(report)).toContain(
+      "npx webhook-subscriptions drift --stack a --terraform infra/hooks --terraform-state terraform.tfstate",
+    );
+  });
 });
 
 describe("webhook-subscriptions drift, run by the entry", () => {
