@@ -2,20 +2,30 @@
  * The Terraform and OpenTofu front door of the plugin executable: the launcher (launcher/) calls
  * `serveTerraform` when the process was started with go-plugin's magic cookie. It reads the
  * client's handshake, serves tfplugin6 and go-plugin's services, prints the handshake line, and
- * exits when the client says Shutdown. The provider's calls (provider.ts: the core, zod, the
- * client) are loaded by the first of them, after the handshake line, as the Pulumi door does.
+ * exits when the client says Shutdown. The calls that describe the provider are answered from its
+ * schema (describe.ts); the others (provider.ts: the core, zod, the client) are loaded by the first
+ * of them, after the handshake line, as the Pulumi door does.
  */
 import * as grpc from "@grpc/grpc-js";
+import { describingCalls, isDescribingCall, type DescribingCall } from "./describe";
 import { serviceDefinition } from "./protocol/services";
+import { terraformSchema } from "./schema";
 import { handshakeRequest } from "./goPlugin/handshake";
 import { serveGoPlugin } from "./goPlugin/serve";
 import type { TerraformProviderOptions } from "./provider";
+import type { ResourceDescription } from "../description/resourceDescription";
 
-/** The Provider service, its implementation loaded on the first call (a failed load fails that call and is tried again). */
+/**
+ * The Provider service: the describing calls from the schema, the others from their
+ * implementation, loaded on the first of them (a failed load fails that call and is tried again).
+ */
 function lazyProvider(
   definition: grpc.ServiceDefinition,
   options: TerraformProviderOptions,
 ): grpc.UntypedServiceImplementation {
+  let describing: Record<DescribingCall, () => unknown> | undefined;
+  const describe = (method: DescribingCall) =>
+    (describing ??= describingCalls(terraformSchema(JSON.parse(options.description) as ResourceDescription)))[method]();
   let loaded: Promise<grpc.UntypedServiceImplementation> | undefined;
   const load = () =>
     (loaded ??= import("./provider").then(
@@ -31,19 +41,29 @@ function lazyProvider(
       .filter(([, method]) => !method.requestStream && !method.responseStream)
       .map(([method]) => [
         method,
-        (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) =>
-          load().then(
-            (implementation) => {
-              const handler = implementation[method] as grpc.handleUnaryCall<unknown, unknown> | undefined;
-              if (handler) handler(call, callback);
-              else
-                callback({
-                  code: grpc.status.UNIMPLEMENTED,
-                  details: `${method} is not implemented by the webhooks provider`,
-                });
-            },
-            (err: unknown) => callback({ code: grpc.status.INTERNAL, details: String(err) }),
-          ),
+        isDescribingCall(method)
+          ? (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+              let answer: unknown;
+              try {
+                answer = describe(method);
+              } catch (err) {
+                return callback({ code: grpc.status.INTERNAL, details: String(err) });
+              }
+              callback(null, answer);
+            }
+          : (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) =>
+              load().then(
+                (implementation) => {
+                  const handler = implementation[method] as grpc.handleUnaryCall<unknown, unknown> | undefined;
+                  if (handler) handler(call, callback);
+                  else
+                    callback({
+                      code: grpc.status.UNIMPLEMENTED,
+                      details: `${method} is not implemented by the webhooks provider`,
+                    });
+                },
+                (err: unknown) => callback({ code: grpc.status.INTERNAL, details: String(err) }),
+              ),
       ]),
   );
 }

@@ -3,7 +3,8 @@
  * the native plugin is. The core decides — what a check refuses, what a change replaces, how a
  * create avoids duplicates, what a refresh finds — and this maps its decisions onto Terraform's
  * calls: values through the codec (values/codec.ts) against the schema (schema.ts), inputs and
- * state through state.ts, failures as diagnostics with attribute paths (diagnostics.ts).
+ * state through state.ts, failures as diagnostics with attribute paths (diagnostics.ts). The calls
+ * that only describe the provider (its schema) are describe.ts's.
  */
 import type * as grpc from "@grpc/grpc-js";
 import type { ResourceDescription } from "../description/resourceDescription";
@@ -26,7 +27,6 @@ import {
   WRITE_ONLY_VERSION,
   type Block,
 } from "./schema";
-import { schemaMessage } from "./schemaMessage";
 import { attributeOfField, inputsOf, outputsOf, plannedCreate, stateOf, type Attributes } from "./state";
 import { validateSubscription, type ClientCapabilities } from "./validate";
 import { fromJson, fromMsgpack, toMsgpack, Unknown, type CtyType, type Value } from "./values/codec";
@@ -100,38 +100,6 @@ export function terraformProvider(options: TerraformProviderOptions): grpc.Untyp
   const usesWriteOnly = (values: Attributes | null) => (values?.[WRITE_ONLY_VERSION] ?? null) !== null;
 
   const handlers: Record<string, (request: Request) => Promise<Response>> = {
-    async GetMetadata() {
-      return {
-        server_capabilities: { plan_destroy: false, get_provider_schema_optional: true },
-        resources: [{ type_name: RESOURCE_TYPE }],
-        data_sources: [{ type_name: SUBSCRIPTION_DATA_SOURCE }, { type_name: SUBSCRIPTIONS_DATA_SOURCE }],
-      };
-    },
-    async GetProviderSchema() {
-      return {
-        provider: schemaMessage(schema.provider),
-        resource_schemas: { [RESOURCE_TYPE]: schemaMessage(resource) },
-        data_source_schemas: Object.fromEntries(
-          Object.entries(schema.dataSources).map(([name, block]) => [name, schemaMessage(block)]),
-        ),
-        server_capabilities: { plan_destroy: false, get_provider_schema_optional: true },
-      };
-    },
-    async GetResourceIdentitySchemas() {
-      return {
-        identity_schemas: {
-          [RESOURCE_TYPE]: {
-            version: identity.version,
-            identity_attributes: identity.attributes.map((a) => ({
-              name: a.name,
-              type: Buffer.from(JSON.stringify(a.type)),
-              required_for_import: true,
-              description: a.description,
-            })),
-          },
-        },
-      };
-    },
     async ValidateProviderConfig() {
       // Checked at ConfigureProvider, when the variables it falls back to are read.
       return {};
