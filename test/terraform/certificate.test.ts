@@ -5,11 +5,103 @@
  * (a serial number's sign byte, say) shows.
  */
 import { execFileSync } from "node:child_process";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { AsnConvert, OctetString } from "@peculiar/asn1-schema";
+import {
+  AlgorithmIdentifier,
+  AttributeTypeAndValue,
+  AttributeValue,
+  BasicConstraints,
+  Certificate,
+  ExtendedKeyUsage,
+  Extension,
+  Extensions,
+  GeneralName,
+  id_ce_basicConstraints,
+  id_ce_extKeyUsage,
+  id_ce_keyUsage,
+  id_ce_subjectAltName,
+  id_kp_clientAuth,
+  id_kp_serverAuth,
+  KeyUsage,
+  KeyUsageFlags,
+  Name,
+  RelativeDistinguishedName,
+  SubjectAlternativeName,
+  SubjectPublicKeyInfo,
+  TBSCertificate,
+  Validity,
+  Version,
+} from "@peculiar/asn1-x509";
 import { describe, expect, it } from "vitest";
 import { GO_BUILD_ENV, GO_BUILD_FLAGS } from "../../engine/goBuild";
-import { serverCertificate } from "../../provider/terraform/goPlugin/certificate";
+import {
+  certificate,
+  serverCertificate,
+  tbsCertificate,
+  type CertificateFields,
+} from "../../provider/terraform/goPlugin/certificate";
 import { handshakeLine } from "../../provider/terraform/goPlugin/handshake";
+
+/** The same certificate built with @peculiar/asn1-x509's structures and @peculiar/asn1-schema's DER: the oracle. */
+function byLibrary(fields: CertificateFields): { tbs: TBSCertificate; signature: AlgorithmIdentifier } {
+  const signature = new AlgorithmIdentifier({ algorithm: "1.2.840.10045.4.3.2" });
+  const name = () =>
+    new Name(
+      [
+        ["2.5.4.3", "localhost"],
+        ["2.5.4.10", "webhook-subscriptions"],
+      ].map(
+        ([type, value]) =>
+          new RelativeDistinguishedName([
+            new AttributeTypeAndValue({ type: type!, value: new AttributeValue({ utf8String: value! }) }),
+          ]),
+      ),
+    );
+  const extension = (extnID: string, critical: boolean, value: unknown) =>
+    new Extension({ extnID, critical, extnValue: new OctetString(AsnConvert.serialize(value)) });
+  const tbs = new TBSCertificate({
+    version: Version.v3,
+    serialNumber: new Uint8Array(fields.serial).buffer,
+    signature,
+    issuer: name(),
+    validity: new Validity({ notBefore: fields.notBefore, notAfter: fields.notAfter }),
+    subject: name(),
+    subjectPublicKeyInfo: AsnConvert.parse(fields.subjectPublicKeyInfo, SubjectPublicKeyInfo),
+    extensions: new Extensions([
+      extension(id_ce_basicConstraints, true, new BasicConstraints({ cA: true })),
+      extension(
+        id_ce_keyUsage,
+        true,
+        new KeyUsage(
+          KeyUsageFlags.digitalSignature |
+            KeyUsageFlags.keyEncipherment |
+            KeyUsageFlags.keyAgreement |
+            KeyUsageFlags.keyCertSign,
+        ),
+      ),
+      extension(id_ce_extKeyUsage, false, new ExtendedKeyUsage([id_kp_clientAuth, id_kp_serverAuth])),
+      extension(id_ce_subjectAltName, false, new SubjectAlternativeName([new GeneralName({ dNSName: "localhost" })])),
+    ]),
+  });
+  return { tbs, signature };
+}
+
+/** Fields as a launch makes them, at `now`. */
+function fieldsAt(now: Date): CertificateFields {
+  const serial = randomBytes(16);
+  serial[0] = (serial[0]! % 0x7f) + 1;
+  return {
+    serial,
+    notBefore: new Date(now.getTime() - 30_000),
+    notAfter: new Date(now.getTime() + 262_980 * 3600_000),
+    subjectPublicKeyInfo: generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({
+      type: "spki",
+      format: "der",
+    }),
+  };
+}
 
 const LAUNCHES = 300;
 
@@ -27,6 +119,24 @@ describe("the AutoMTLS server certificate", () => {
     });
     expect(verdict.trim()).toBe(`ok ${LAUNCHES}`);
   }, 120_000);
+
+  it("is the DER @peculiar/asn1-x509 writes for the same fields, byte for byte (UTCTime and GeneralizedTime alike)", () => {
+    for (const now of [new Date(), new Date("2019-12-31T23:59:59Z"), new Date("2049-12-31T23:59:40Z")]) {
+      const fields = fieldsAt(now);
+      const { tbs, signature } = byLibrary(fields);
+      const ours = tbsCertificate(fields);
+      expect(ours.toString("hex")).toBe(Buffer.from(AsnConvert.serialize(tbs)).toString("hex"));
+      const ecdsaSignature = Buffer.from("3045022100" + "11".repeat(32) + "0220" + "22".repeat(32), "hex");
+      const whole = new Certificate({
+        tbsCertificate: tbs,
+        signatureAlgorithm: signature,
+        signatureValue: new Uint8Array(ecdsaSignature).buffer,
+      });
+      expect(certificate(ours, ecdsaSignature).toString("hex")).toBe(
+        Buffer.from(AsnConvert.serialize(whole)).toString("hex"),
+      );
+    }
+  });
 
   it("makes a new key each time", async () => {
     const [a, b] = await Promise.all([serverCertificate(), serverCertificate()]);
