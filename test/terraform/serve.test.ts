@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { serverCertificate } from "../../provider/terraform/goPlugin/certificate";
 import { serveGoPlugin } from "../../provider/terraform/goPlugin/serve";
 import { serviceDefinition } from "../../provider/terraform/protocol/services";
 
@@ -17,20 +18,25 @@ const listen = (port: number) =>
 describe("serveGoPlugin's port", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it("passes a taken port of the range silently and binds the next", async () => {
+  it.each([
+    ["grpc-js's own listener", false],
+    ["AutoMTLS's listener", true],
+  ])("passes a taken port of the range silently and binds the next: %s", async (_, mutualTls) => {
+    const clientCertificate = mutualTls ? (await serverCertificate()).certificatePem : undefined;
     const taken = await listen(0);
     const port = (taken.address() as { port: number }).port;
     const stderr = vi.spyOn(process.stderr, "write");
     const errors = vi.spyOn(console, "error");
     const running = await serveGoPlugin(
-      { ports: { min: port, max: port + 20 } },
+      { ports: { min: port, max: port + 20 }, ...(clientCertificate ? { clientCertificate } : {}) },
       { definition: serviceDefinition("tfplugin6.Provider"), implementation: {} },
       serviceDefinition,
       () => undefined,
     );
     try {
       expect(running.port).toBeGreaterThan(port);
-      expect(running.line).toBe(`1|6|tcp|127.0.0.1:${running.port}|grpc|`);
+      expect(running.line.startsWith(`1|6|tcp|127.0.0.1:${running.port}|grpc|`)).toBe(true);
+      expect(running.line.endsWith("|")).toBe(!mutualTls);
       expect(errors).not.toHaveBeenCalled();
       expect(stderr).not.toHaveBeenCalled();
     } finally {

@@ -68,6 +68,7 @@ export async function serveGoPlugin(
           server.bindAsync(`127.0.0.1:${port}`, insecure, (err, bound) => (err ? reject(err) : resolve(bound))),
         ),
       request.ports,
+      true,
     );
     return {
       line: handshakeLine(`127.0.0.1:${port}`),
@@ -87,6 +88,7 @@ export async function serveGoPlugin(
         });
       }),
     request.ports,
+    false,
   );
   return {
     line: handshakeLine(`127.0.0.1:${port}`, own.der),
@@ -126,14 +128,19 @@ function mutualTlsListener(server: grpc.Server, own: ServerCertificate, client: 
 }
 
 /**
- * Binds to the first free port of the range (any port for 0..0), as go-plugin's listener does;
- * taken ports are passed over after a probe (freePort.ts), so that no failed bind is reported.
+ * Binds to the first free port of the range (any port for 0..0), as go-plugin's listener does.
+ * With `probe`, for grpc-js's own bind, which reports each failure on stderr, taken ports are
+ * passed over after a probe (freePort.ts); AutoMTLS's listener fails quietly, so it just tries.
  */
-async function bindInRange(bind: (port: number) => Promise<number>, ports: HandshakeRequest["ports"]): Promise<number> {
+async function bindInRange(
+  bind: (port: number) => Promise<number>,
+  ports: HandshakeRequest["ports"],
+  probe: boolean,
+): Promise<number> {
   if (ports.min === 0 && ports.max === 0) return bind(0);
   let last: unknown;
   for (let port = ports.min; port <= (ports.max || ports.min); port++) {
-    if (!(await isFreePort(port))) {
+    if (probe && !(await isFreePort(port))) {
       last = `port ${port} is taken`;
       continue;
     }
