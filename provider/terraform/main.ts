@@ -9,11 +9,10 @@
 import * as grpc from "@grpc/grpc-js";
 import { describingCalls, isDescribingCall, type DescribingCall } from "./describe";
 import { serviceDefinition } from "./protocol/services";
-import { terraformSchema } from "./schema";
+import { embeddedSchema } from "./schema";
 import { handshakeRequest } from "./goPlugin/handshake";
 import { serveGoPlugin } from "./goPlugin/serve";
 import type { TerraformProviderOptions } from "./provider";
-import type { ResourceDescription } from "../description/resourceDescription";
 
 /**
  * The Provider service: the describing calls from the schema, the others from their
@@ -25,7 +24,7 @@ function lazyProvider(
 ): grpc.UntypedServiceImplementation {
   let describing: Record<DescribingCall, () => unknown> | undefined;
   const describe = (method: DescribingCall) =>
-    (describing ??= describingCalls(terraformSchema(JSON.parse(options.description) as ResourceDescription)))[method]();
+    (describing ??= describingCalls(embeddedSchema(options.description)))[method]();
   let loaded: Promise<grpc.UntypedServiceImplementation> | undefined;
   const load = () =>
     (loaded ??= import("./provider").then(

@@ -7,7 +7,6 @@
  * that only describe the provider (its schema) are describe.ts's.
  */
 import type * as grpc from "@grpc/grpc-js";
-import type { ResourceDescription } from "../description/resourceDescription";
 import { checkInputs, type SubscriptionInputs } from "../core/inputs";
 import { createProvider } from "../core/lifecycle";
 import { TERRAFORM_WORDING } from "./wording";
@@ -19,14 +18,7 @@ import { attributePath, ERROR, errorDiagnostic, type Diagnostic } from "./diagno
 import { RESOURCE_TYPE, snakeCase, SUBSCRIPTION_DATA_SOURCE, SUBSCRIPTIONS_DATA_SOURCE } from "./names";
 import { terraformConfigSource } from "./providerConfig";
 import { withWarnings } from "./requestDiagnostics";
-import {
-  objectType,
-  SCHEMA_VERSION,
-  terraformSchema,
-  WRITE_ONLY_VALUE,
-  WRITE_ONLY_VERSION,
-  type Block,
-} from "./schema";
+import { objectType, SCHEMA_VERSION, embeddedSchema, WRITE_ONLY_VALUE, WRITE_ONLY_VERSION, type Block } from "./schema";
 import { attributeOfField, inputsOf, outputsOf, plannedCreate, stateOf, type Attributes } from "./state";
 import { validateSubscription, type ClientCapabilities } from "./validate";
 import { fromJson, fromMsgpack, toMsgpack, Unknown, type CtyType, type Value } from "./values/codec";
@@ -63,7 +55,7 @@ export interface TerraformProviderOptions {
 /** The tfplugin6 Provider service implementation. */
 export function terraformProvider(options: TerraformProviderOptions): grpc.UntypedServiceImplementation {
   const env = options.env ?? process.env;
-  const schema = terraformSchema(JSON.parse(options.description) as ResourceDescription);
+  const schema = embeddedSchema(options.description);
   const resource = schema.resources[RESOURCE_TYPE]!;
   const resourceType = objectType(resource.attributes);
   const identity = schema.identities[RESOURCE_TYPE]!;

@@ -68,6 +68,15 @@ export function objectType(attributes: readonly Attribute[]): CtyType {
   return ["object", Object.fromEntries(attributes.map((a) => [a.name, a.type]))];
 }
 
+/** The last description's schema: a launch's describing calls and its other calls share it. */
+let embedded: { json: string; schema: TerraformSchema } | undefined;
+
+/** The Terraform schema of the description the build embedded (JSON), made once per process. */
+export function embeddedSchema(json: string): TerraformSchema {
+  if (embedded?.json !== json) embedded = { json, schema: terraformSchema(JSON.parse(json) as ResourceDescription) };
+  return embedded.schema;
+}
+
 /** The Terraform schema, from the resource's description the build derived from the model. */
 export function terraformSchema(description: ResourceDescription): TerraformSchema {
   const { resource, settings } = description;
