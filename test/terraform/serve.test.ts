@@ -45,12 +45,43 @@ describe("serveGoPlugin's port", () => {
     }
   });
 
-  it("says which range was full when no port of it is free", async () => {
+  it("passes a dozen taken ports without a word either, with AutoMTLS's listener", async () => {
+    const first = await listen(0);
+    const base = (first.address() as { port: number }).port;
+    // The next 12 ports: each is taken, by this test or by someone else.
+    const others = await Promise.all(Array.from({ length: 12 }, (_, i) => listen(base + 1 + i).catch(() => undefined)));
+    const stderr = vi.spyOn(process.stderr, "write");
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    const running = await serveGoPlugin(
+      { ports: { min: base, max: base + 40 }, clientCertificate: (await serverCertificate()).certificatePem },
+      { definition: serviceDefinition("tfplugin6.Provider"), implementation: {} },
+      serviceDefinition,
+      () => undefined,
+    );
+    try {
+      expect(running.port).toBeGreaterThan(base + 12);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      process.off("warning", onWarning);
+      await running.close();
+      for (const server of [first, ...others]) server?.close();
+    }
+  });
+
+  it.each([
+    ["grpc-js's own listener", false],
+    ["AutoMTLS's listener", true],
+  ])("says which range was full when no port of it is free: %s", async (_, mutualTls) => {
+    const clientCertificate = mutualTls ? (await serverCertificate()).certificatePem : undefined;
     const taken = await listen(0);
     const port = (taken.address() as { port: number }).port;
     await expect(
       serveGoPlugin(
-        { ports: { min: port, max: port } },
+        { ports: { min: port, max: port }, ...(clientCertificate ? { clientCertificate } : {}) },
         { definition: serviceDefinition("tfplugin6.Provider"), implementation: {} },
         serviceDefinition,
         () => undefined,

@@ -81,11 +81,18 @@ export async function serveGoPlugin(
   const port = await bindInRange(
     (port) =>
       new Promise<number>((resolve, reject) => {
-        listener.once("error", reject);
-        listener.listen(port, "127.0.0.1", () => {
-          listener.off("error", reject);
+        // Each outcome removes the other's handler: a `listen` callback would stay registered
+        // after a failed bind, and a dozen taken ports would print MaxListenersExceededWarning.
+        const listening = () => {
+          listener.off("error", failed);
           resolve((listener.address() as { port: number }).port);
-        });
+        };
+        const failed = (err: Error) => {
+          listener.off("listening", listening);
+          reject(err);
+        };
+        listener.once("error", failed).once("listening", listening);
+        listener.listen(port, "127.0.0.1");
       }),
     request.ports,
     false,
