@@ -6,8 +6,8 @@
  *
  * Its DER is written here, for this one certificate: every field but the serial, the validity and
  * the key is the same at each launch. An ASN.1 library (@peculiar/asn1-x509, which the test holds
- * this encoding against, byte for byte) cost each launch about 15 ms of CPU before its handshake
- * line, to load and to run once; the bytes below cost under 1 ms (docs/benchmarks.md).
+ * this encoding against, byte for byte) cost each launch about 12 ms of CPU before its handshake
+ * line, to load and to run once (docs/benchmarks.md).
  */
 import { generateKeyPairSync, randomBytes, sign } from "node:crypto";
 
@@ -35,10 +35,11 @@ export interface CertificateFields {
 const SKEW_MS = 30_000;
 const VALID_MS = 262_980 * 3600_000;
 
-/** A DER element: its tag, its length (short or long form) and its content. */
+/** A DER element: its tag, its length (short or long form, up to 65,535) and its content. */
 function der(tag: number, ...content: Buffer[]): Buffer {
   const body = Buffer.concat(content);
   const n = body.length;
+  if (n > 0xffff) throw new RangeError(`a DER element of ${n} bytes: this certificate's are all under 64 KiB`);
   const length = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff];
   return Buffer.concat([Buffer.from([tag, ...length]), body]);
 }
@@ -58,14 +59,14 @@ function oid(dotted: string): Buffer {
   return der(0x06, Buffer.from(bytes));
 }
 
-/** RFC 5280 4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050; seconds, `Z`. */
+/** RFC 5280 4.1.2.5: UTCTime for 1950 through 2049, GeneralizedTime otherwise; seconds, `Z`. */
 function time(date: Date): Buffer {
   const digits = date
     .toISOString()
     .replace(/\.\d+Z$/, "Z")
     .replace(/[-:T]/g, "");
   const year = date.getUTCFullYear();
-  return year < 2050 ? der(0x17, Buffer.from(digits.slice(2))) : der(0x18, Buffer.from(digits));
+  return year >= 1950 && year < 2050 ? der(0x17, Buffer.from(digits.slice(2))) : der(0x18, Buffer.from(digits));
 }
 
 /** ecdsa-with-SHA256 (RFC 5758): its AlgorithmIdentifier has no parameters. */
@@ -100,8 +101,23 @@ const EXTENSIONS = der(
   ),
 );
 
+/** The fields of a launch's certificate made at `now`, for the key whose SubjectPublicKeyInfo is given. */
+export function launchFields(now: Date, subjectPublicKeyInfo: Buffer): CertificateFields {
+  const serial = randomBytes(16);
+  serial[0] = (serial[0]! % 0x7f) + 1;
+  return {
+    serial,
+    notBefore: new Date(now.getTime() - SKEW_MS),
+    notAfter: new Date(now.getTime() + VALID_MS),
+    subjectPublicKeyInfo,
+  };
+}
+
 /** The TBSCertificate of `fields`, version 3. */
 export function tbsCertificate(fields: CertificateFields): Buffer {
+  const lead = fields.serial[0] ?? 0;
+  if (fields.serial.length !== 16 || lead < 0x01 || lead > 0x7f)
+    throw new RangeError("a serial is 16 bytes, the first 0x01..0x7f: positive, and not padded");
   return der(
     SEQUENCE,
     der(0xa0, der(0x02, Buffer.from([2]))),
@@ -123,14 +139,7 @@ export function certificate(tbs: Buffer, signature: Buffer): Buffer {
 /** A new key and the certificate for it. */
 export async function serverCertificate(now = new Date()): Promise<ServerCertificate> {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const serial = randomBytes(16);
-  serial[0] = (serial[0]! % 0x7f) + 1;
-  const tbs = tbsCertificate({
-    serial,
-    notBefore: new Date(now.getTime() - SKEW_MS),
-    notAfter: new Date(now.getTime() + VALID_MS),
-    subjectPublicKeyInfo: publicKey.export({ type: "spki", format: "der" }),
-  });
+  const tbs = tbsCertificate(launchFields(now, publicKey.export({ type: "spki", format: "der" })));
   // ECDSA's signature in DER (ECDSA-Sig-Value), as X.509 carries it: node:crypto's default encoding.
   const der = certificate(tbs, sign("sha256", tbs, privateKey));
   return {
