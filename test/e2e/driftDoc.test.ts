@@ -14,7 +14,7 @@
  * `adopt_identical` takes it over on the next apply, as the review says.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { load as loadYaml } from "js-yaml";
@@ -168,6 +168,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await shell?.closeKeepingTranscript("drift-doc-transcript.txt");
   await server?.close();
+  // The release unpacked, its mirror, the state and the tools: about 800 MB a run.
+  if (root) rmSync(root, { recursive: true, force: true });
 });
 
 /** Runs `script` in the session without ending it on a non-zero exit; resolves with its output and exit code. */

@@ -4,10 +4,10 @@
  * embedded emulator's saved port is taken), then every command block the first run printed —
  * inspect, drift review, clean up — pasted as printed into a fresh shell.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { savedPort } from "../../scripts/embeddedEmulator";
 import { freshShell, type ShellResult } from "../support/freshShell";
 import { whilePortTaken } from "../support/freePort";
@@ -38,6 +38,8 @@ describe("the front door: a fresh clone, npm ci && npm start, and every command 
     );
     expect(cloned.code, tail(cloned)).toBe(0);
   }, SLOW);
+  // The clone with its node_modules: about 350 MB a run.
+  afterAll(() => clone && rmSync(dirname(clone), { recursive: true, force: true }));
 
   it(
     "npm ci && npm start: creates the stack's subscriptions and prints what to do next",

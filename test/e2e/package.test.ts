@@ -518,10 +518,12 @@ describe("the README's own-project path, as written, from an empty directory", (
   const today = TOOLCHAINS.at(-1)!;
   let session: ShellSession | undefined;
   let service: EmulatorHarness;
+  let home: string | undefined;
 
   afterAll(async () => {
     await session?.close();
     await service?.close();
+    if (home) rmSync(home, { recursive: true, force: true });
   });
 
   it("npm init, install, login, stack init, config, pulumi up: the README's subscription on the instance", async () => {
@@ -547,7 +549,7 @@ describe("the README's own-project path, as written, from an empty directory", (
     if (afterProgram === undefined) throw new Error(`README.md: "${section}" no longer says where index.ts comes in`);
 
     const { engine, nodeBinDir } = await provisionToolchain(today, (line) => console.log(`[toolchain] ${line}`));
-    const home = mkdtempSync(join(tmpdir(), "readme-user-"));
+    home = mkdtempSync(join(tmpdir(), "readme-user-"));
     session = ShellSession.start(
       home,
       terminalEnv({

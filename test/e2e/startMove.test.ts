@@ -6,9 +6,9 @@
  * elsewhere" block moves the stack's subscriptions to the named instance, after which the embedded
  * emulator is not started. (A restart on a moved port: frontDoor.test.ts.)
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -45,7 +45,10 @@ describe("npm start's hints, followed as printed, with the passphrase from the e
     await copyRepository(copy);
     elsewhere = await startEmulator({ port: 0, adminToken: INSTANCE_TOKEN });
   }, SLOW);
-  afterAll(() => elsewhere?.close());
+  afterAll(async () => {
+    await elsewhere?.close();
+    if (copy) rmSync(dirname(copy), { recursive: true, force: true });
+  });
 
   it(
     "npm start: creates the subscriptions, and prints no passphrase",

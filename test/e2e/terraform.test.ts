@@ -13,11 +13,12 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tofuVersion } from "../../engine/tofu";
 import { reviewTerraformDirectory } from "../../drift/sources/terraformDirectory";
 import { useEmulator } from "../support/emulatorHarness";
@@ -82,6 +83,8 @@ describe.each(CLI_NAMES)("%s", (name) => {
     lockFile = join(first.dir, ".terraform.lock.hcl");
     projects.push(first.dir);
   }, 1_800_000);
+  // The projects, each with its .terraform and the provider cache: about 200 MB a run.
+  afterAll(() => root && rmSync(root, { recursive: true, force: true }));
 
   /** A fresh project, initialised, whose provider reaches the emulator through the WEBHOOKS_* variables. */
   async function project(folder: string, env: NodeJS.ProcessEnv = {}): Promise<TerraformProject> {
