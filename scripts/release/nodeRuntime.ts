@@ -21,7 +21,9 @@ export const SEA_NODE_VERSION = "22.20.0";
 
 /**
  * The runtime's flags in every executable (the SEA's `execArgv`), and in the training runs of its
- * code caches, so that V8 sees the same flags at both. AsyncLocalStorage (the request-scoped
+ * code caches, so that both run the same way. Node.js options only: a V8 flag would change V8's
+ * flag hash, and V8 would reject the code cache of Node's own built-in modules at every launch
+ * (docs/benchmarks.md). AsyncLocalStorage (the request-scoped
  * warnings and progress lines of every door) on V8's continuation data instead of async hooks:
  * Node.js 24's default. In 22, the hooks run on every promise of the process: they cost a Terraform
  * provider 9-18% of its CPU in a 500-subscription apply, plan and destroy (docs/benchmarks.md).

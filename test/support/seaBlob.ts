@@ -3,7 +3,8 @@
  * src/node_sea.cc, SeaSerializer: the magic 0x143da20, a uint32 of SeaFlags, one byte (the
  * execArgvExtension setting, in Node.js 22.20), then the code path,
  * the main script and, with kIncludeAssets, the count of assets and each one's name and bytes, every
- * string as a 64-bit little-endian length and its bytes), so a test can tell which assets a
+ * string as a 64-bit little-endian length and its bytes; the `execArgv` follow the assets and are
+ * not read), so a test can tell which assets a
  * platform's executable carries (its trained code caches among them) without running it.
  */
 
