@@ -22,9 +22,8 @@ function lazyProvider(
   definition: grpc.ServiceDefinition,
   options: TerraformProviderOptions,
 ): grpc.UntypedServiceImplementation {
-  let describing: Record<DescribingCall, () => unknown> | undefined;
-  const describe = (method: DescribingCall) =>
-    (describing ??= describingCalls(embeddedSchema(options.description)))[method]();
+  // The schema is built once (embeddedSchema); each answer is made from it when asked.
+  const describe = (method: DescribingCall) => describingCalls(embeddedSchema(options.description))[method]();
   let loaded: Promise<grpc.UntypedServiceImplementation> | undefined;
   const load = () =>
     (loaded ??= import("./provider").then(

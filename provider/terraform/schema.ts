@@ -71,7 +71,7 @@ export function objectType(attributes: readonly Attribute[]): CtyType {
 /** The last description's schema: a launch's describing calls and its other calls share it. */
 let embedded: { json: string; schema: TerraformSchema } | undefined;
 
-/** The Terraform schema of the description the build embedded (JSON), made once per process. */
+/** The Terraform schema of the description the build embedded (JSON), built once for that JSON. */
 export function embeddedSchema(json: string): TerraformSchema {
   if (embedded?.json !== json) embedded = { json, schema: terraformSchema(JSON.parse(json) as ResourceDescription) };
   return embedded.schema;
