@@ -171,8 +171,9 @@ const ERRORS_QUOTED = 3;
 function errorLines(output: string): string {
   const lines = output
     .split("\n")
-    .map((line) => line.replace(/^[│╷╵]\s?/, ""))
-    .filter((line) => !/^\s*(\d+:\s|[│├└])/.test(line))
+    // │ ╷ ╵ and ├ └, escaped to keep the executable's bundle ASCII (scripts/release/executables.ts).
+    .map((line) => line.replace(/^[\u2502\u2577\u2575]\s?/, ""))
+    .filter((line) => !/^\s*(\d+:\s|[\u2502\u251c\u2514])/.test(line))
     .map((line) => line.trim())
     .filter((line) => line !== "");
   const errors: string[] = [];

@@ -36,8 +36,9 @@ export function camelCase(name: string): string {
  */
 export function inHclTerms(text: string, names: Iterable<string>): string {
   let result = text
+    // \u2026 is …, escaped to keep the executable's bundle ASCII (scripts/release/executables.ts).
     .replace(
-      /`pulumi config set (?:--secret )?webhooks:(\w+)(?: --secret)?(?: --)? …`/g,
+      /`pulumi config set (?:--secret )?webhooks:(\w+)(?: --secret)?(?: --)? \u2026`/g,
       (_, key: string) => `${snakeCase(key)} in the provider block`,
     )
     .replace(/\bwebhooks:(\w+)/g, (_, key: string) => snakeCase(key));

@@ -27,6 +27,7 @@ import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync, readFileSync, 
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
+import { isAscii } from "node:buffer";
 import { build, type Plugin } from "esbuild";
 import { bundleName, type Door, DOOR_ENTRIES, DOORS } from "../../launcher/doors";
 import { SWAGGER_UI_FILES, swaggerAssetKey } from "../../emulator/swaggerAssets";
@@ -111,6 +112,24 @@ async function bundle(entry: string, outfile: string, external: string[] = [], p
     // as they are: they resolve at run time or fail there, as the code around them expects.
     logOverride: { "require-resolve-not-external": "silent" },
   });
+  assertAscii(outfile);
+}
+
+/**
+ * A bundle must be ASCII: V8 then keeps its source one byte per character, and the launcher decodes
+ * it from the blob in a third of the time (~1.5 ms rather than ~6 for 1.9 MB). esbuild escapes
+ * non-ASCII in strings but leaves it in regular expressions: write those as `\u` escapes.
+ */
+function assertAscii(file: string): void {
+  const source = readFileSync(file);
+  if (isAscii(source)) return;
+  const text = source.toString("utf8");
+  let at = 0;
+  while (text.charCodeAt(at) <= 0x7f) at++;
+  throw new Error(
+    `dist:executables: ${path.relative(ROOT, file)} is not ASCII, near ${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}. ` +
+      "Write that character as a \\u escape in its source (esbuild leaves it as it is in a regular expression).",
+  );
 }
 
 /**
