@@ -118,7 +118,8 @@ export interface RunningPlugin {
 
 /** Serves the provider on `127.0.0.1:<port>` (0: a free one). */
 export async function serve(options: NativeProviderOptions, port = 0): Promise<RunningPlugin> {
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
+  // No channelz, as in the Terraform door (goPlugin/serve.ts): nothing reads it.
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400, "grpc.enable_channelz": 0 });
   server.addService(provrpc.ResourceProviderService, nativeProvider(options));
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
