@@ -11,8 +11,8 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { engineEnv, openStack } from "../engine/automation";
 import type { BenchContext } from "./engineRuns";
-import { entry, roundOrder } from "./frontDoors";
-import { median } from "./median";
+import { roundOrder } from "./frontDoors";
+import { compareRounds } from "./rounds";
 import { underProcessTree, type PreviewComparison, type PreviewRun } from "./yamlPreview";
 
 const CONTENDERS = ["state_and_program", "state_only"] as const;
@@ -69,12 +69,13 @@ export async function measureDriftReview(
       );
     }
   await stack.destroy();
-  const pick = (key: keyof PreviewRun) =>
-    [runs.state_and_program.map((r) => r[key]), runs.state_only.map((r) => r[key])] as const;
+  const side = (key: keyof PreviewRun) =>
+    compareRounds(
+      runs.state_and_program.map((r) => r[key]),
+      runs.state_only.map((r) => r[key]),
+      "s",
+      n,
+    );
   const goal = "diagnostic: what the preview of the program adds to the review (state-only = baseline)";
-  return {
-    ...entry(...pick("wall"), "s", n, median),
-    goal,
-    cpu: { ...entry(...pick("cpu"), "s", n, median), goal },
-  };
+  return { ...side("wall"), goal, cpu: { ...side("cpu"), goal } };
 }

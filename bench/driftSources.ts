@@ -40,6 +40,7 @@ import { CONFIGURATION_PATH } from "../provider/wire";
 import { admin } from "./emulatorAdmin";
 import type { BenchContext } from "./engineRuns";
 import type { Entry } from "./entry";
+import { compareRounds, roundsUntilStable, spread, type RoundsEntry, type RoundsOptions, type Spread } from "./rounds";
 import { roundOrder } from "./frontDoors";
 import { terraformConfig } from "./terraform";
 import { median } from "./median";
@@ -55,7 +56,8 @@ const TOKEN = "dev-builder";
 /** The review's JSON report, in the size's root (its markdown goes to stdout, as by default). */
 const REVIEW_REPORT = "review.json";
 
-export interface DriftSourcesOptions {
+/** The sizes, and the rounds at the largest (bench/rounds.ts). */
+export interface DriftSourcesOptions extends RoundsOptions {
   /** Terraform directories per review, one review (and floor) per size; the largest is held to the target. */
   sizes: number[];
   /** Subscriptions per directory. */
@@ -63,22 +65,13 @@ export interface DriftSourcesOptions {
   /** Pulumi stacks per review, and subscriptions per stack. */
   stacks: number;
   perStack: number;
-  minRounds: number;
-  maxRounds: number;
-  /** Stop adding rounds once the last one moves both ratios of the medians by less than this (relative). */
-  tolerance: number;
 }
 
-/** min and max across the rounds. */
-export type Spread = [number, number];
-
 /** The review against its floor at one size: wall as the entry, CPU beside it, each with its spread. */
-export type SourcesComparison = Entry & {
-  rounds: number;
+export type SourcesComparison = RoundsEntry & {
   directories: number;
   subscriptions: number;
-  spread: { value: Spread; baseline: Spread; ratio: Spread };
-  cpu: Entry & { spread: { value: Spread; baseline: Spread; ratio: Spread } };
+  cpu: RoundsEntry;
   /** API requests of one run, by operation (the first round's). */
   api_calls: { review: Record<string, number>; floor: Record<string, number> };
 };
@@ -168,24 +161,6 @@ export function programSource(n: number): string {
 /** The program's package.json: its dependencies resolve from this repository's node_modules, above it. */
 const PROGRAM_PACKAGE = { name: "bench-drift-sources-program", private: true, main: "index.js" };
 
-/** min and max. */
-export function spread(xs: readonly number[]): Spread {
-  return [Math.min(...xs), Math.max(...xs)];
-}
-
-/**
- * Whether the last round moved the ratio of the medians (ours / floor) by less than `tolerance`,
- * relative, for every series given: the rounds so far against all but the last.
- */
-export function mediansStable(series: readonly { ours: number[]; floor: number[] }[], tolerance: number): boolean {
-  return series.every(({ ours, floor }) => {
-    if (ours.length < 2 || floor.length < 2) return false;
-    const now = median(ours) / median(floor);
-    const before = median(ours.slice(0, -1)) / median(floor.slice(0, -1));
-    return Math.abs(now - before) / before < tolerance;
-  });
-}
-
 /** The review of `directories` against its floor: medians, spreads, per-round ratios' spread. */
 export function compareSources(
   review: readonly PreviewRun[],
@@ -193,24 +168,17 @@ export function compareSources(
   shape: { directories: number; stacks: number; subscriptions: number },
   goal: string,
 ): Omit<SourcesComparison, "api_calls"> {
-  const rounds = Math.min(review.length, floor.length);
   const sources = shape.directories + shape.stacks;
-  const side = (key: keyof PreviewRun) => {
-    const ours = review.slice(0, rounds).map((r) => r[key]);
-    const base = floor.slice(0, rounds).map((r) => r[key]);
-    return {
-      value: median(ours),
-      unit: "s",
-      baseline: median(base),
-      ratio: median(ours) / median(base),
-      n: sources,
-      spread: { value: spread(ours), baseline: spread(base), ratio: spread(ours.map((x, i) => x / base[i]!)) },
-    };
-  };
+  const side = (key: keyof PreviewRun) =>
+    compareRounds(
+      review.map((r) => r[key]),
+      floor.map((r) => r[key]),
+      "s",
+      sources,
+    );
   return {
     ...side("wall"),
     goal,
-    rounds,
     directories: shape.directories,
     subscriptions: shape.subscriptions,
     cpu: { ...side("cpu"), goal },
@@ -454,26 +422,29 @@ export async function measureDriftSources(
     ]);
     const runs = new Map(sizes.map((s) => [s, { review: [] as PreviewRun[], floor: [] as PreviewRun[] }]));
     const calls = { review: {} as Record<string, number>, floor: {} as Record<string, number> };
-    let rounds = 0;
-    for (let round = 1; round <= options.maxRounds; round++) {
-      for (const { size, kind } of roundOrder(contenders, round)) {
-        const before = await requests(size.emulator.url);
-        const run = kind === "review" ? await review(size) : await floor(size);
-        if (round === 1 && size === largest) calls[kind] = difference(await requests(size.emulator.url), before);
-        runs.get(size)![kind].push(run);
-        log(
-          `drift sources round ${round} n=${size.directories} ${kind}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s`,
-        );
-      }
-      rounds = round;
+    const series = (key: keyof PreviewRun) => {
       const { review: r, floor: f } = runs.get(largest)!;
-      const series = (key: keyof PreviewRun) => ({ ours: r.map((x) => x[key]), floor: f.map((x) => x[key]) });
-      log(
-        `drift sources after round ${round}: n=${largest.directories} review/floor wall ${(median(series("wall").ours) / median(series("wall").floor)).toFixed(3)}, ` +
-          `cpu ${(median(series("cpu").ours) / median(series("cpu").floor)).toFixed(3)}`,
-      );
-      if (round >= options.minRounds && mediansStable([series("wall"), series("cpu")], options.tolerance)) break;
-    }
+      return { ours: r.map((x) => x[key]), floor: f.map((x) => x[key]) };
+    };
+    const rounds = await roundsUntilStable(
+      options,
+      async (round) => {
+        for (const { size, kind } of roundOrder(contenders, round)) {
+          const before = await requests(size.emulator.url);
+          const run = kind === "review" ? await review(size) : await floor(size);
+          if (round === 1 && size === largest) calls[kind] = difference(await requests(size.emulator.url), before);
+          runs.get(size)![kind].push(run);
+          log(
+            `drift sources round ${round} n=${size.directories} ${kind}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s`,
+          );
+        }
+        const ratio = (key: keyof PreviewRun) => median(series(key).ours) / median(series(key).floor);
+        log(
+          `drift sources after round ${round}: n=${largest.directories} review/floor wall ${ratio("wall").toFixed(3)}, cpu ${ratio("cpu").toFixed(3)}`,
+        );
+      },
+      () => [series("wall"), series("cpu")],
+    );
     log(`drift sources: ${rounds} rounds`);
 
     const { review: r, floor: f } = runs.get(largest)!;

@@ -14,9 +14,8 @@ import { engineEnv } from "../engine/automation";
 import { startEmbeddedEmulator } from "../scripts/embeddedEmulator";
 import { copyRepository } from "../test/support/repoCopy";
 import type { BenchContext } from "./engineRuns";
-import type { Entry } from "./entry";
-import { entry, roundOrder } from "./frontDoors";
-import { median } from "./median";
+import { roundOrder } from "./frontDoors";
+import { compareRounds } from "./rounds";
 import { underProcessTree, type PreviewComparison, type PreviewRun } from "./yamlPreview";
 
 const CONTENDERS = ["npm_start", "pulumi_up"] as const;
@@ -56,14 +55,14 @@ export async function measureNpmStart(
           `npm start round ${round}/${rounds} ${contender}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s`,
         );
       }
-    const pick = (key: keyof PreviewRun) =>
-      [runs.npm_start.map((r) => r[key]), runs.pulumi_up.map((r) => r[key])] as const;
-    const goal = "ratio <= 1.3";
-    return {
-      ...entry(...pick("wall"), "s", rounds, median),
-      cpu: entry(...pick("cpu"), "s", rounds, median),
-      goal,
-    } satisfies Entry & { cpu: Entry };
+    const side = (key: keyof PreviewRun) =>
+      compareRounds(
+        runs.npm_start.map((r) => r[key]),
+        runs.pulumi_up.map((r) => r[key]),
+        "s",
+        rounds,
+      );
+    return { ...side("wall"), cpu: side("cpu"), goal: "ratio <= 1.3" };
   } finally {
     rmSync(clone, { recursive: true, force: true });
   }

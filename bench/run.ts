@@ -16,9 +16,11 @@
  * (bench/driftSources.ts): BENCH_DRIFT_SOURCES_DIRS (5,10,20: Terraform directories per review),
  * BENCH_DRIFT_SOURCES_PER_DIR (25), BENCH_DRIFT_SOURCES_STACKS (2), BENCH_DRIFT_SOURCES_PER_STACK (5),
  * BENCH_DRIFT_SOURCES_ROUNDS (5: at least) to BENCH_DRIFT_SOURCES_MAX_ROUNDS (10), until a round moves
- * the ratios of the medians by less than BENCH_DRIFT_SOURCES_TOLERANCE (0.02). The Terraform door (bench/terraform.ts):
- * BENCH_TF_ROUNDS (7), BENCH_TF_N (500), BENCH_TF_SCALE_ROUNDS (3). The rate-limited ups in process
- * (bench/rateLimitedUps.ts): BENCH_UPS (50).
+ * the ratios of the medians by less than BENCH_DRIFT_SOURCES_TOLERANCE (BENCH_TOLERANCE). The Terraform door (bench/terraform.ts):
+ * BENCH_TF_ROUNDS (7) to BENCH_TF_MAX_ROUNDS (15), BENCH_TF_N (500), BENCH_TF_SCALE_ROUNDS (3) to
+ * BENCH_TF_SCALE_MAX_ROUNDS (8). The YAML preview's rounds go from BENCH_YAML_ROUNDS to BENCH_YAML_MAX_ROUNDS (15).
+ * Those rounds are added until the last one moves no ratio of the medians by BENCH_TOLERANCE (0.02) or more
+ * (bench/rounds.ts). The rate-limited ups in process (bench/rateLimitedUps.ts): BENCH_UPS (50).
  * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -48,6 +50,7 @@ import { measureScale, type ScaleEntry } from "./scale";
 import { writeScaleChart } from "./scaleChart";
 import { measureTerraform, type TfComparison } from "./terraform";
 import { measureRateLimitedUps } from "./rateLimitedUps";
+import type { RoundsOptions, Spread } from "./rounds";
 
 const ROOT = resolve(__dirname, "..");
 const N = Number(process.env.BENCH_N ?? 200);
@@ -62,7 +65,13 @@ const SCALE_SLOW_ROUNDS = Number(process.env.BENCH_SCALE_SLOW_ROUNDS ?? 1);
 const NATIVE_N = Number(process.env.BENCH_NATIVE_N ?? 2000);
 const NATIVE_ROUNDS = Number(process.env.BENCH_NATIVE_ROUNDS ?? 3);
 const PLUGIN_ROUNDS = Number(process.env.BENCH_PLUGIN_ROUNDS ?? 7);
-const YAML_ROUNDS = Number(process.env.BENCH_YAML_ROUNDS ?? 5);
+/** How little the last round may move a ratio of the medians for the rounds to stop (bench/rounds.ts). */
+const TOLERANCE = Number(process.env.BENCH_TOLERANCE ?? 0.02);
+const YAML_ROUNDS: RoundsOptions = {
+  minRounds: Number(process.env.BENCH_YAML_ROUNDS ?? 5),
+  maxRounds: Number(process.env.BENCH_YAML_MAX_ROUNDS ?? 15),
+  tolerance: TOLERANCE,
+};
 const CALL_REPEATS = Number(process.env.BENCH_CALL_REPEATS ?? 20);
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const CACHE_ROUNDS = Number(process.env.BENCH_CACHE_ROUNDS ?? 5);
@@ -75,11 +84,19 @@ const DRIFT_SOURCES = {
   perStack: Number(process.env.BENCH_DRIFT_SOURCES_PER_STACK ?? 5),
   minRounds: Number(process.env.BENCH_DRIFT_SOURCES_ROUNDS ?? 5),
   maxRounds: Number(process.env.BENCH_DRIFT_SOURCES_MAX_ROUNDS ?? 10),
-  tolerance: Number(process.env.BENCH_DRIFT_SOURCES_TOLERANCE ?? 0.02),
+  tolerance: Number(process.env.BENCH_DRIFT_SOURCES_TOLERANCE ?? TOLERANCE),
 };
-const TF_ROUNDS = Number(process.env.BENCH_TF_ROUNDS ?? 7);
+const TF_ROUNDS: RoundsOptions = {
+  minRounds: Number(process.env.BENCH_TF_ROUNDS ?? 7),
+  maxRounds: Number(process.env.BENCH_TF_MAX_ROUNDS ?? 15),
+  tolerance: TOLERANCE,
+};
 const TF_N = Number(process.env.BENCH_TF_N ?? 500);
-const TF_SCALE_ROUNDS = Number(process.env.BENCH_TF_SCALE_ROUNDS ?? 3);
+const TF_SCALE_ROUNDS: RoundsOptions = {
+  minRounds: Number(process.env.BENCH_TF_SCALE_ROUNDS ?? 3),
+  maxRounds: Number(process.env.BENCH_TF_SCALE_MAX_ROUNDS ?? 8),
+  tolerance: TOLERANCE,
+};
 const UPS = Number(process.env.BENCH_UPS ?? 50);
 const RESULTS = join(__dirname, "results.json");
 /** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
@@ -323,7 +340,10 @@ async function main(): Promise<void> {
   }
   if (results.drift_sources_vs_floor) printDriftSources(results as unknown as DriftSourcesResults);
   if (results.yaml_preview_vs_engine_floor)
-    printYamlPreview(results.yaml_preview_vs_engine_floor as Record<string, PreviewComparison>);
+    printComparisons(
+      "yaml_preview_vs_engine_floor",
+      results.yaml_preview_vs_engine_floor as Record<string, PreviewComparison>,
+    );
   if (results.tofu_plan_one_vs_go_anchor)
     printComparisons("terraform", {
       plan_one: results.tofu_plan_one_vs_go_anchor as TfComparison,
@@ -334,18 +354,21 @@ async function main(): Promise<void> {
     });
 }
 
-/** Comparisons side by side: wall and CPU of ours and the floor's. */
-function printComparisons(title: string, comparisons: Record<string, TfComparison>): void {
-  console.log(`\n| ${title} | wall (floor) | ratio | cpu (floor) | cpu ratio | goal |\n|---|---|---|---|---|---|`);
+/** Comparisons side by side: wall and CPU of ours and the floor's, medians, with the rounds' own ratios' spread. */
+function printComparisons(title: string, comparisons: Record<string, TfComparison | PreviewComparison>): void {
+  console.log(
+    `\n| ${title} | rounds | wall (floor) | ratio [per-round min–max] | cpu (floor) | cpu ratio [per-round min–max] | goal |\n|---|---|---|---|---|---|---|`,
+  );
   for (const [name, e] of Object.entries(comparisons))
     console.log(
-      `| ${name} | ${fmt(e.value)} ${e.unit} (${fmt(e.baseline)}) | ${fmt(e.ratio)} | ${fmt(e.cpu.value)} (${fmt(e.cpu.baseline)}) | ${fmt(e.cpu.ratio)} | ${e.goal} |`,
+      `| ${name} | ${e.rounds} | ${fmt(e.value)} ${e.unit} (${fmt(e.baseline)}) | ${fmt(e.ratio)} [${range(e.spread.ratio)}] | ${fmt(e.cpu.value)} (${fmt(e.cpu.baseline)}) | ${fmt(e.cpu.ratio)} [${range(e.cpu.spread.ratio)}] | ${e.goal} |`,
     );
 }
 
+const range = ([min, max]: Spread) => `${fmt(min)}–${fmt(max)}`;
+
 /** The review of many sources against its floor (with spreads), and its wall time per number of sources. */
 function printDriftSources({ drift_sources_vs_floor: c, drift_sources_scaling: s }: DriftSourcesResults): void {
-  const range = ([min, max]: [number, number]) => `${fmt(min)}–${fmt(max)}`;
   console.log(
     `\n| drift_sources_vs_floor (${c.directories} directories + ${c.n - c.directories} stacks, ${c.rounds} rounds) | review s [min–max] | floor s [min–max] | ratio [per-round min–max] |\n|---|---|---|---|`,
   );
@@ -376,17 +399,6 @@ function printPluginCalls(calls: Record<string, CallCost>): void {
   console.log("\n| plugin_calls | first cpu ms (wall) | then cpu ms (wall), median |\n|---|---|---|");
   for (const [name, c] of Object.entries(calls))
     console.log(`| ${name} | ${c.first_cpu_ms} (${c.first_wall_ms}) | ${c.cpu_ms} (${c.wall_ms}), n = ${c.n} |`);
-}
-
-/** yaml_preview_vs_engine_floor side by side: wall and CPU of each packaging's preview and the floor's. */
-function printYamlPreview(previews: Record<string, PreviewComparison>): void {
-  console.log(
-    "\n| yaml_preview_vs_engine_floor | wall s (floor) | ratio | cpu s (floor) | cpu ratio | goal |\n|---|---|---|---|---|---|",
-  );
-  for (const [packaging, e] of Object.entries(previews))
-    console.log(
-      `| ${packaging} | ${fmt(e.value)} (${fmt(e.baseline)}) | ${fmt(e.ratio)} | ${fmt(e.cpu.value)} (${fmt(e.cpu.baseline)}) | ${fmt(e.cpu.ratio)} | ${e.goal} |`,
-    );
 }
 
 /** plugin_start side by side: wall and CPU per packaging. */

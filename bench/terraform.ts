@@ -23,10 +23,9 @@ import { provisionTofu, type Tofu } from "../engine/tofu";
 import { serverCertificate } from "../provider/terraform/goPlugin/certificate";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../provider/terraform/goPlugin/handshake";
 import type { BenchContext } from "./engineRuns";
-import type { Entry } from "./entry";
-import { entry, roundOrder } from "./frontDoors";
+import { roundOrder } from "./frontDoors";
 import { ANCHOR_SCHEMA_ENV, ensureGoAnchor } from "./goAnchor";
-import { median } from "./median";
+import { compareRounds, roundsUntilStable, type RoundSeries, type RoundsEntry, type RoundsOptions } from "./rounds";
 import { ensurePackagings, EXECUTABLE, startToFirstLine, type Start } from "./pluginStart";
 import { rawRoundTripCost, type RawCost, type RawOperation } from "./rawRoundTrips";
 import type { PreviewRun } from "./yamlPreview";
@@ -53,8 +52,8 @@ export const FLOOR_OPERATIONS: Record<TfCommand, readonly RawOperation[]> = {
 /** The goal of each large-run entry, wall and CPU alike (issue 51). */
 const FLOOR_GOAL = "ratio <= 1.3";
 
-/** A wall-time entry with the CPU-time entry beside it. */
-export type TfComparison = Entry & { cpu: Entry };
+/** A wall-time entry with the CPU-time entry beside it, each with its rounds' spread. */
+export type TfComparison = RoundsEntry & { cpu: RoundsEntry };
 
 /** main.tf: `n` subscriptions of one resource block (`count`), each to its own URL under `urlBase`. */
 export function terraformConfig(n: number, urlBase = "https://hooks.example.com/bench"): string {
@@ -82,15 +81,17 @@ export function devOverridesConfig(bin: string): string {
   return `provider_installation {\n  dev_overrides {\n    "webhook-subscriptions/webhooks" = "${bin}"\n  }\n  direct {}\n}\n`;
 }
 
-/** `ours` against `floor` side by side: medians of wall time, CPU time beside it. */
+/** `ours` against `floor` round by round: medians of wall time, CPU time beside it, each with its spread. */
 export function compareRuns(ours: PreviewRun[], floor: PreviewRun[], goal: string, cpuGoal?: string): TfComparison {
   const n = Math.min(ours.length, floor.length);
-  const pick = (key: keyof PreviewRun) => [ours.map((r) => r[key]), floor.map((r) => r[key])] as const;
-  return {
-    ...entry(...pick("wall"), "s", n, median),
-    goal,
-    cpu: { ...entry(...pick("cpu"), "s", n, median), ...(cpuGoal ? { goal: cpuGoal } : {}) },
-  };
+  const side = (key: keyof PreviewRun) =>
+    compareRounds(
+      ours.map((r) => r[key]),
+      floor.map((r) => r[key]),
+      "s",
+      n,
+    );
+  return { ...side("wall"), goal, cpu: { ...side("cpu"), ...(cpuGoal ? { goal: cpuGoal } : {}) } };
 }
 
 /** The two handshake timings (ms) as a comparison: wall, CPU beside it. */
@@ -179,11 +180,11 @@ async function measureHandshakes(
 
 /** The settings of the Terraform part. */
 export interface TerraformBenchOptions {
-  /** Rounds of the one-subscription plan and of the handshake. */
-  rounds: number;
+  /** Rounds of the one-subscription plan (at least `minRounds`: bench/rounds.ts) and of the handshake (`minRounds`). */
+  rounds: RoundsOptions;
   /** Subscriptions of the large run, and its rounds. */
   n: number;
-  scaleRounds: number;
+  scaleRounds: RoundsOptions;
 }
 
 /** The Terraform part's results.json entries. */
@@ -205,21 +206,31 @@ export async function measureTerraform(
   const setups = await setUp(ctx, tofu, join(ctx.dir, "terraform"), anchor);
 
   log("spawn to handshake line, ours and the Go anchor's…");
-  const handshake = await measureHandshakes(setups, anchor, options.rounds);
+  const handshake = await measureHandshakes(setups, anchor, options.rounds.minRounds);
 
   const plans: Record<TfContender, PreviewRun[]> = { go_anchor: [], executable: [] };
   const one = Object.fromEntries(TF_CONTENDERS.map((c) => [c, project(setups[c], "one", 1)])) as Record<
     TfContender,
     string
   >;
-  for (let round = 1; round <= options.rounds; round++)
-    for (const contender of roundOrder(TF_CONTENDERS, round)) {
-      const run = await tofuRun(tofu, setups[contender], one[contender], ["plan"], /1 to add, 0 to change/);
-      plans[contender].push(run);
-      log(
-        `one-subscription plan ${round}/${options.rounds} ${contender}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s`,
-      );
-    }
+  const planSeries = (key: keyof PreviewRun): RoundSeries => ({
+    ours: plans.executable.map((r) => r[key]),
+    floor: plans.go_anchor.map((r) => r[key]),
+  });
+  const planRounds = await roundsUntilStable(
+    options.rounds,
+    async (round) => {
+      for (const contender of roundOrder(TF_CONTENDERS, round)) {
+        const run = await tofuRun(tofu, setups[contender], one[contender], ["plan"], /1 to add, 0 to change/);
+        plans[contender].push(run);
+        log(
+          `one-subscription plan round ${round} ${contender}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s`,
+        );
+      }
+    },
+    () => [planSeries("wall"), planSeries("cpu")],
+  );
+  log(`one-subscription plan: ${planRounds} rounds`);
 
   const large = Object.fromEntries(TF_CONTENDERS.map((c) => [c, project(setups[c], "large", options.n)])) as Record<
     TfContender,
@@ -241,23 +252,36 @@ export async function measureTerraform(
       { go_anchor: [] as PreviewRun[], executable: [] as PreviewRun[], raw: [] as RawCost[] },
     ]),
   ) as Record<TfCommand, Record<TfContender, PreviewRun[]> & { raw: RawCost[] }>;
-  for (let round = 1; round <= options.scaleRounds; round++) {
-    for (const contender of roundOrder(TF_CONTENDERS, round))
+  // Settled when no command's ratio, wall or CPU, moved: each round's floor is the anchor's run plus its raw round trips.
+  const largeSeries = () =>
+    TF_COMMANDS.flatMap((command) =>
+      (["wall", "cpu"] as const).map((key) => ({
+        ours: runs[command].executable.map((r) => r[key]),
+        floor: floorRuns(runs[command]).map((r) => r[key]),
+      })),
+    );
+  const largeRounds = await roundsUntilStable(
+    options.scaleRounds,
+    async (round) => {
+      for (const contender of roundOrder(TF_CONTENDERS, round))
+        for (const command of TF_COMMANDS) {
+          const run = await tofuRun(tofu, setups[contender], large[contender], args[command], expected[command]);
+          runs[command][contender].push(run);
+          log(
+            `${options.n} ${command} round ${round} ${contender}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s`,
+          );
+        }
       for (const command of TF_COMMANDS) {
-        const run = await tofuRun(tofu, setups[contender], large[contender], args[command], expected[command]);
-        runs[command][contender].push(run);
+        const raw = await rawRoundTripCost(ctx.emulatorUrl, options.n, FLOOR_OPERATIONS[command]);
+        runs[command].raw.push(raw);
         log(
-          `${options.n} ${command} ${round}/${options.scaleRounds} ${contender}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s`,
+          `${options.n} raw ${FLOOR_OPERATIONS[command].join(" + ")} round ${round}: wall ${raw.wall.toFixed(2)} s, cpu ${raw.cpu.toFixed(2)} s`,
         );
       }
-    for (const command of TF_COMMANDS) {
-      const raw = await rawRoundTripCost(ctx.emulatorUrl, options.n, FLOOR_OPERATIONS[command]);
-      runs[command].raw.push(raw);
-      log(
-        `${options.n} raw ${FLOOR_OPERATIONS[command].join(" + ")} ${round}/${options.scaleRounds}: wall ${raw.wall.toFixed(2)} s, cpu ${raw.cpu.toFixed(2)} s`,
-      );
-    }
-  }
+    },
+    largeSeries,
+  );
+  log(`${options.n} subscriptions: ${largeRounds} rounds`);
   return {
     tofu_plan_one_vs_go_anchor: compareRuns(
       plans.executable,
@@ -267,6 +291,11 @@ export async function measureTerraform(
     tofu_handshake_vs_go_anchor: handshake,
     tofu_500_vs_floor: floorComparisons(runs, options.n),
   };
+}
+
+/** A command's floor, round by round: the anchor's run plus that round's raw round trips. */
+function floorRuns({ go_anchor, raw }: { go_anchor: PreviewRun[]; raw: RawCost[] }): PreviewRun[] {
+  return go_anchor.map((run, i) => ({ wall: run.wall + (raw[i]?.wall ?? 0), cpu: run.cpu + (raw[i]?.cpu ?? 0) }));
 }
 
 /**
@@ -279,11 +308,8 @@ export function floorComparisons(
 ): Record<TfCommand, TfComparison> {
   return Object.fromEntries(
     TF_COMMANDS.map((command) => {
-      const { executable, go_anchor, raw } = runs[command];
-      const floor = go_anchor.map((run, i) => ({
-        wall: run.wall + (raw[i]?.wall ?? 0),
-        cpu: run.cpu + (raw[i]?.cpu ?? 0),
-      }));
+      const { executable } = runs[command];
+      const floor = floorRuns(runs[command]);
       const roundTrips = FLOOR_OPERATIONS[command].join(" and ");
       const comparison = compareRuns(
         executable,

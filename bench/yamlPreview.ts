@@ -13,9 +13,8 @@ import { dirname, join } from "node:path";
 import { dump as dumpYaml } from "js-yaml";
 import { engineEnv } from "../engine/automation";
 import type { BenchContext } from "./engineRuns";
-import type { Entry } from "./entry";
-import { entry, roundOrder } from "./frontDoors";
-import { median } from "./median";
+import { roundOrder } from "./frontDoors";
+import { compareRounds, roundsUntilStable, type RoundsEntry, type RoundsOptions } from "./rounds";
 import { command, ensurePackagings, EXECUTABLE, PACKAGINGS, PLUGIN_DIR, type Packaging } from "./pluginStart";
 
 export const CONTENDERS = ["floor", ...PACKAGINGS] as const;
@@ -34,8 +33,8 @@ export interface TreeRun extends PreviewRun {
 
 const PROCESS_TREE = join(__dirname, "processTree.py");
 
-/** One packaging against the floor: wall time as the entry, CPU time beside it in the same shape. */
-export type PreviewComparison = Entry & { cpu: Entry };
+/** One packaging against the floor: wall time as the entry, CPU time beside it, each with its rounds' spread. */
+export type PreviewComparison = RoundsEntry & { cpu: RoundsEntry };
 
 const GOAL = "ratio <= 1.15";
 
@@ -77,11 +76,14 @@ export function comparePreviews(runs: Record<Contender, PreviewRun[]>): Record<P
     PACKAGINGS.map((packaging) => {
       const ours = runs[packaging];
       const n = Math.min(ours.length, floor.length);
-      const pick = (key: keyof PreviewRun) => [ours.map((r) => r[key]), floor.map((r) => r[key])] as const;
-      return [
-        packaging,
-        { ...entry(...pick("wall"), "s", n, median), cpu: entry(...pick("cpu"), "s", n, median), goal: GOAL },
-      ];
+      const side = (key: keyof PreviewRun) =>
+        compareRounds(
+          ours.map((r) => r[key]),
+          floor.map((r) => r[key]),
+          "s",
+          n,
+        );
+      return [packaging, { ...side("wall"), cpu: side("cpu"), goal: GOAL }];
     }),
   ) as Record<Packaging, PreviewComparison>;
 }
@@ -152,10 +154,14 @@ async function previewOnce(ctx: BenchContext, contender: Contender, cwd: string)
   return tree;
 }
 
-/** `yaml_preview_vs_engine_floor` per packaging over `rounds` interleaved rounds. */
+/**
+ * `yaml_preview_vs_engine_floor` per packaging over interleaved rounds, added (bench/rounds.ts)
+ * until the executable's ratios, wall and CPU, settle: the release's packaging is the one held to
+ * the goal closely; the others are far from it.
+ */
 export async function measureYamlPreview(
   ctx: BenchContext,
-  rounds: number,
+  rounds: RoundsOptions,
   log: (line: string) => void,
 ): Promise<Record<Packaging, PreviewComparison>> {
   await ensurePackagings(log);
@@ -168,14 +174,26 @@ export async function measureYamlPreview(
     await pulumi(ctx, dir, ["stack", "init", `yaml-${contender}`]);
   }
   const runs = Object.fromEntries(CONTENDERS.map((c) => [c, [] as PreviewRun[]])) as Record<Contender, PreviewRun[]>;
-  for (let round = 1; round <= rounds; round++)
-    for (const contender of roundOrder(CONTENDERS, round)) {
-      const run = await previewOnce(ctx, contender, dirs[contender]);
-      runs[contender].push({ wall: run.wall, cpu: run.cpu });
-      log(
-        `yaml preview round ${round}/${rounds} ${contender}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s` +
-          (run.leftover > 0 ? ` (${run.leftover} processes still running when pulumi exited, killed and counted)` : ""),
-      );
-    }
+  const series = (key: keyof PreviewRun) => ({
+    ours: runs.executable.map((r) => r[key]),
+    floor: runs.floor.map((r) => r[key]),
+  });
+  const done = await roundsUntilStable(
+    rounds,
+    async (round) => {
+      for (const contender of roundOrder(CONTENDERS, round)) {
+        const run = await previewOnce(ctx, contender, dirs[contender]);
+        runs[contender].push({ wall: run.wall, cpu: run.cpu });
+        log(
+          `yaml preview round ${round} ${contender}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s` +
+            (run.leftover > 0
+              ? ` (${run.leftover} processes still running when pulumi exited, killed and counted)`
+              : ""),
+        );
+      }
+    },
+    () => [series("wall"), series("cpu")],
+  );
+  log(`yaml preview: ${done} rounds`);
   return comparePreviews(runs);
 }

@@ -8,7 +8,6 @@ import {
   directoryConfig,
   directoryNames,
   floorScript,
-  mediansStable,
   REVIEW_CONCURRENCY,
   reviewArgs,
   scaling,
@@ -139,13 +138,6 @@ describe("the figures", () => {
     expect(c.spread).toEqual({ value: [10, 12], baseline: [8, 10], ratio: [1, 1.375] });
     expect(c.cpu).toMatchObject({ value: 27, baseline: 20, ratio: 1.35 });
     expect(c.cpu.spread.ratio).toEqual([1.08, 1.5]);
-  });
-
-  it("calls the medians stable once the last round moves every ratio by less than the tolerance", () => {
-    const wall = { ours: [12, 11, 12], floor: [10, 10, 10] };
-    expect(mediansStable([wall], 0.02)).toBe(false); // 1.15 → 1.2
-    expect(mediansStable([{ ours: [...wall.ours, 12], floor: [...wall.floor, 10] }], 0.02)).toBe(true); // 1.2 → 1.2
-    expect(mediansStable([{ ours: [12], floor: [10] }], 0.5)).toBe(false);
   });
 
   it("grows wall time against the number of sources: sublinear when the ratio to linear is below 1", () => {

@@ -38,15 +38,25 @@ describe("the terraform part", () => {
 });
 
 describe("the terraform part's entries", () => {
-  it("compares the one-subscription plan by medians of wall time, CPU beside it", () => {
+  it("compares the one-subscription plan by medians of wall time, CPU beside it, each with its rounds' spread", () => {
     expect(compareRuns(runs(1, 3, 1.5), runs(0.5, 0.4, 0.6), "ratio <= 2.5")).toEqual({
       value: 1.5,
       unit: "s",
       baseline: 0.5,
       ratio: 3,
       n: 3,
+      rounds: 3,
+      spread: { value: [1, 3], baseline: [0.4, 0.6], ratio: [2, 7.5] },
       goal: "ratio <= 2.5",
-      cpu: { value: 0.75, unit: "s", baseline: 0.25, ratio: 3, n: 3 },
+      cpu: {
+        value: 0.75,
+        unit: "s",
+        baseline: 0.25,
+        ratio: 3,
+        n: 3,
+        rounds: 3,
+        spread: { value: [0.5, 1.5], baseline: [0.2, 0.3], ratio: [2, 7.5] },
+      },
     });
   });
 

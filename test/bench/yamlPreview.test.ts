@@ -29,15 +29,25 @@ describe("each packaging's preview against the floor", () => {
     bundle: runs(3.6, 3, 4),
   });
 
-  it("compares medians of wall time in the shape of a results.json entry, CPU time beside it", () => {
+  it("compares medians of wall time in the shape of a results.json entry, CPU time beside it, each with its rounds' spread", () => {
     expect(result.executable).toEqual({
       value: 3.75,
       unit: "s",
       baseline: 3,
       ratio: 1.25,
       n: 3,
+      rounds: 3,
+      spread: { value: [3, 9], baseline: [2, 4], ratio: [0.75, 4.5] },
       goal: "ratio <= 1.15",
-      cpu: { value: 1.875, unit: "s", baseline: 1.5, ratio: 1.25, n: 3 },
+      cpu: {
+        value: 1.875,
+        unit: "s",
+        baseline: 1.5,
+        ratio: 1.25,
+        n: 3,
+        rounds: 3,
+        spread: { value: [1.5, 4.5], baseline: [1, 2], ratio: [0.75, 4.5] },
+      },
     });
     expect(result.runtime_nodejs.ratio).toBe(2);
     expect(result.bundle.cpu.value).toBe(1.8);
