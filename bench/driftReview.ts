@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { engineEnv, openStack } from "../engine/automation";
 import type { BenchContext } from "./engineRuns";
 import { roundOrder } from "./frontDoors";
-import { compareRounds } from "./rounds";
+import { compareWallCpu } from "./rounds";
 import { underProcessTree, type PreviewComparison, type PreviewRun } from "./yamlPreview";
 
 const CONTENDERS = ["state_and_program", "state_only"] as const;
@@ -69,13 +69,7 @@ export async function measureDriftReview(
       );
     }
   await stack.destroy();
-  const side = (key: keyof PreviewRun) =>
-    compareRounds(
-      runs.state_and_program.map((r) => r[key]),
-      runs.state_only.map((r) => r[key]),
-      "s",
-      n,
-    );
+  const comparison = compareWallCpu(runs.state_and_program, runs.state_only, "s", n);
   const goal = "diagnostic: what the preview of the program adds to the review (state-only = baseline)";
-  return { ...side("wall"), goal, cpu: { ...side("cpu"), goal } };
+  return { ...comparison, goal, cpu: { ...comparison.cpu, goal } };
 }

@@ -40,7 +40,15 @@ import { CONFIGURATION_PATH } from "../provider/wire";
 import { admin } from "./emulatorAdmin";
 import type { BenchContext } from "./engineRuns";
 import type { Entry } from "./entry";
-import { compareRounds, roundsUntilStable, spread, type RoundsEntry, type RoundsOptions, type Spread } from "./rounds";
+import {
+  compareWallCpu,
+  roundSeries,
+  roundsUntilStable,
+  spread,
+  type RoundsOptions,
+  type Spread,
+  type WallCpuComparison,
+} from "./rounds";
 import { roundOrder } from "./frontDoors";
 import { terraformConfig } from "./terraform";
 import { median } from "./median";
@@ -68,10 +76,9 @@ export interface DriftSourcesOptions extends RoundsOptions {
 }
 
 /** The review against its floor at one size: wall as the entry, CPU beside it, each with its spread. */
-export type SourcesComparison = RoundsEntry & {
+export type SourcesComparison = WallCpuComparison & {
   directories: number;
   subscriptions: number;
-  cpu: RoundsEntry;
   /** API requests of one run, by operation (the first round's). */
   api_calls: { review: Record<string, number>; floor: Record<string, number> };
 };
@@ -168,20 +175,13 @@ export function compareSources(
   shape: { directories: number; stacks: number; subscriptions: number },
   goal: string,
 ): Omit<SourcesComparison, "api_calls"> {
-  const sources = shape.directories + shape.stacks;
-  const side = (key: keyof PreviewRun) =>
-    compareRounds(
-      review.map((r) => r[key]),
-      floor.map((r) => r[key]),
-      "s",
-      sources,
-    );
+  const comparison = compareWallCpu(review, floor, "s", shape.directories + shape.stacks);
   return {
-    ...side("wall"),
+    ...comparison,
     goal,
     directories: shape.directories,
     subscriptions: shape.subscriptions,
-    cpu: { ...side("cpu"), goal },
+    cpu: { ...comparison.cpu, goal },
   };
 }
 
@@ -422,10 +422,7 @@ export async function measureDriftSources(
     ]);
     const runs = new Map(sizes.map((s) => [s, { review: [] as PreviewRun[], floor: [] as PreviewRun[] }]));
     const calls = { review: {} as Record<string, number>, floor: {} as Record<string, number> };
-    const series = (key: keyof PreviewRun) => {
-      const { review: r, floor: f } = runs.get(largest)!;
-      return { ours: r.map((x) => x[key]), floor: f.map((x) => x[key]) };
-    };
+    const series = (key: keyof PreviewRun) => roundSeries(runs.get(largest)!.review, runs.get(largest)!.floor, key);
     const rounds = await roundsUntilStable(
       options,
       async (round) => {

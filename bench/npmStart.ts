@@ -15,7 +15,7 @@ import { startEmbeddedEmulator } from "../scripts/embeddedEmulator";
 import { copyRepository } from "../test/support/repoCopy";
 import type { BenchContext } from "./engineRuns";
 import { roundOrder } from "./frontDoors";
-import { compareRounds } from "./rounds";
+import { compareWallCpu } from "./rounds";
 import { underProcessTree, type PreviewComparison, type PreviewRun } from "./yamlPreview";
 
 const CONTENDERS = ["npm_start", "pulumi_up"] as const;
@@ -55,14 +55,7 @@ export async function measureNpmStart(
           `npm start round ${round}/${rounds} ${contender}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s`,
         );
       }
-    const side = (key: keyof PreviewRun) =>
-      compareRounds(
-        runs.npm_start.map((r) => r[key]),
-        runs.pulumi_up.map((r) => r[key]),
-        "s",
-        rounds,
-      );
-    return { ...side("wall"), cpu: side("cpu"), goal: "ratio <= 1.3" };
+    return { ...compareWallCpu(runs.npm_start, runs.pulumi_up, "s", rounds), goal: "ratio <= 1.3" };
   } finally {
     rmSync(clone, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@
  * BENCH_SCALE_SLOW_ROUNDS (1, default mode at N >= 1000, where one up takes minutes). The front
  * doors (bench/frontDoors.ts): BENCH_NATIVE_N (2000), BENCH_NATIVE_ROUNDS (3). The plugin part:
  * BENCH_PLUGIN_ROUNDS (7, bench/pluginStart.ts), BENCH_CALL_REPEATS (20, bench/pluginCalls.ts),
- * BENCH_YAML_ROUNDS (5, bench/yamlPreview.ts). The front door: BENCH_START_ROUNDS (3, bench/npmStart.ts).
+ * BENCH_YAML_ROUNDS (5: at least, bench/yamlPreview.ts). The front door: BENCH_START_ROUNDS (3, bench/npmStart.ts).
  * The code cache: BENCH_CACHE_ROUNDS (5, bench/codeCacheStart.ts). The drift review:
  * BENCH_DRIFT_N (20), BENCH_DRIFT_ROUNDS (3, bench/driftReview.ts). The review of many sources
  * (bench/driftSources.ts): BENCH_DRIFT_SOURCES_DIRS (5,10,20: Terraform directories per review),
@@ -365,7 +365,8 @@ function printComparisons(title: string, comparisons: Record<string, TfCompariso
     );
 }
 
-const range = ([min, max]: Spread) => `${fmt(min)}–${fmt(max)}`;
+/** A spread as `min–max`; none (no round had a floor above 0) as `–`. */
+const range = (spread: Spread | undefined) => (spread ? `${fmt(spread[0])}–${fmt(spread[1])}` : "–");
 
 /** The review of many sources against its floor (with spreads), and its wall time per number of sources. */
 function printDriftSources({ drift_sources_vs_floor: c, drift_sources_scaling: s }: DriftSourcesResults): void {

@@ -25,7 +25,7 @@ import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../provider/terraform/goPl
 import type { BenchContext } from "./engineRuns";
 import { roundOrder } from "./frontDoors";
 import { ANCHOR_SCHEMA_ENV, ensureGoAnchor } from "./goAnchor";
-import { compareRounds, roundsUntilStable, type RoundSeries, type RoundsEntry, type RoundsOptions } from "./rounds";
+import { compareWallCpu, roundSeries, roundsUntilStable, type RoundsOptions, type WallCpuComparison } from "./rounds";
 import { ensurePackagings, EXECUTABLE, startToFirstLine, type Start } from "./pluginStart";
 import { rawRoundTripCost, type RawCost, type RawOperation } from "./rawRoundTrips";
 import type { PreviewRun } from "./yamlPreview";
@@ -53,7 +53,7 @@ export const FLOOR_OPERATIONS: Record<TfCommand, readonly RawOperation[]> = {
 const FLOOR_GOAL = "ratio <= 1.3";
 
 /** A wall-time entry with the CPU-time entry beside it, each with its rounds' spread. */
-export type TfComparison = RoundsEntry & { cpu: RoundsEntry };
+export type TfComparison = WallCpuComparison;
 
 /** main.tf: `n` subscriptions of one resource block (`count`), each to its own URL under `urlBase`. */
 export function terraformConfig(n: number, urlBase = "https://hooks.example.com/bench"): string {
@@ -83,15 +83,8 @@ export function devOverridesConfig(bin: string): string {
 
 /** `ours` against `floor` round by round: medians of wall time, CPU time beside it, each with its spread. */
 export function compareRuns(ours: PreviewRun[], floor: PreviewRun[], goal: string, cpuGoal?: string): TfComparison {
-  const n = Math.min(ours.length, floor.length);
-  const side = (key: keyof PreviewRun) =>
-    compareRounds(
-      ours.map((r) => r[key]),
-      floor.map((r) => r[key]),
-      "s",
-      n,
-    );
-  return { ...side("wall"), goal, cpu: { ...side("cpu"), ...(cpuGoal ? { goal: cpuGoal } : {}) } };
+  const comparison = compareWallCpu(ours, floor, "s", Math.min(ours.length, floor.length));
+  return { ...comparison, goal, cpu: { ...comparison.cpu, ...(cpuGoal ? { goal: cpuGoal } : {}) } };
 }
 
 /** The two handshake timings (ms) as a comparison: wall, CPU beside it. */
@@ -213,10 +206,6 @@ export async function measureTerraform(
     TfContender,
     string
   >;
-  const planSeries = (key: keyof PreviewRun): RoundSeries => ({
-    ours: plans.executable.map((r) => r[key]),
-    floor: plans.go_anchor.map((r) => r[key]),
-  });
   const planRounds = await roundsUntilStable(
     options.rounds,
     async (round) => {
@@ -228,7 +217,10 @@ export async function measureTerraform(
         );
       }
     },
-    () => [planSeries("wall"), planSeries("cpu")],
+    () => [
+      roundSeries(plans.executable, plans.go_anchor, "wall"),
+      roundSeries(plans.executable, plans.go_anchor, "cpu"),
+    ],
   );
   log(`one-subscription plan: ${planRounds} rounds`);
 
@@ -255,10 +247,7 @@ export async function measureTerraform(
   // Settled when no command's ratio, wall or CPU, moved: each round's floor is the anchor's run plus its raw round trips.
   const largeSeries = () =>
     TF_COMMANDS.flatMap((command) =>
-      (["wall", "cpu"] as const).map((key) => ({
-        ours: runs[command].executable.map((r) => r[key]),
-        floor: floorRuns(runs[command]).map((r) => r[key]),
-      })),
+      (["wall", "cpu"] as const).map((key) => roundSeries(runs[command].executable, floorRuns(runs[command]), key)),
     );
   const largeRounds = await roundsUntilStable(
     options.scaleRounds,
@@ -287,6 +276,7 @@ export async function measureTerraform(
       plans.executable,
       plans.go_anchor,
       "ratio <= 2.5 (the single executable the release ships, against the Go anchor)",
+      "ratio <= 2.5",
     ),
     tofu_handshake_vs_go_anchor: handshake,
     tofu_500_vs_floor: floorComparisons(runs, options.n),

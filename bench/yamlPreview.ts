@@ -14,17 +14,21 @@ import { dump as dumpYaml } from "js-yaml";
 import { engineEnv } from "../engine/automation";
 import type { BenchContext } from "./engineRuns";
 import { roundOrder } from "./frontDoors";
-import { compareRounds, roundsUntilStable, type RoundsEntry, type RoundsOptions } from "./rounds";
+import {
+  compareWallCpu,
+  roundSeries,
+  roundsUntilStable,
+  type RoundsOptions,
+  type TimedRun,
+  type WallCpuComparison,
+} from "./rounds";
 import { command, ensurePackagings, EXECUTABLE, PACKAGINGS, PLUGIN_DIR, type Packaging } from "./pluginStart";
 
 export const CONTENDERS = ["floor", ...PACKAGINGS] as const;
 export type Contender = (typeof CONTENDERS)[number];
 
 /** One preview: wall seconds and CPU seconds of the process tree. */
-export interface PreviewRun {
-  wall: number;
-  cpu: number;
-}
+export type PreviewRun = TimedRun;
 
 /** What bench/processTree.py reports: also how many processes were still running when pulumi exited. */
 export interface TreeRun extends PreviewRun {
@@ -34,9 +38,10 @@ export interface TreeRun extends PreviewRun {
 const PROCESS_TREE = join(__dirname, "processTree.py");
 
 /** One packaging against the floor: wall time as the entry, CPU time beside it, each with its rounds' spread. */
-export type PreviewComparison = RoundsEntry & { cpu: RoundsEntry };
+export type PreviewComparison = WallCpuComparison;
 
-const GOAL = "ratio <= 1.15";
+/** Issue 51's goals: wall time within 1.25 times the floor's, CPU time within 1.15 times. */
+const GOAL = { wall: "ratio <= 1.25", cpu: "ratio <= 1.15" };
 
 /**
  * The plugin's version, named beside its path: the engine caches a plugin's schema
@@ -75,15 +80,8 @@ export function comparePreviews(runs: Record<Contender, PreviewRun[]>): Record<P
   return Object.fromEntries(
     PACKAGINGS.map((packaging) => {
       const ours = runs[packaging];
-      const n = Math.min(ours.length, floor.length);
-      const side = (key: keyof PreviewRun) =>
-        compareRounds(
-          ours.map((r) => r[key]),
-          floor.map((r) => r[key]),
-          "s",
-          n,
-        );
-      return [packaging, { ...side("wall"), cpu: side("cpu"), goal: GOAL }];
+      const comparison = compareWallCpu(ours, floor, "s", Math.min(ours.length, floor.length));
+      return [packaging, { ...comparison, goal: GOAL.wall, cpu: { ...comparison.cpu, goal: GOAL.cpu } }];
     }),
   ) as Record<Packaging, PreviewComparison>;
 }
@@ -174,10 +172,6 @@ export async function measureYamlPreview(
     await pulumi(ctx, dir, ["stack", "init", `yaml-${contender}`]);
   }
   const runs = Object.fromEntries(CONTENDERS.map((c) => [c, [] as PreviewRun[]])) as Record<Contender, PreviewRun[]>;
-  const series = (key: keyof PreviewRun) => ({
-    ours: runs.executable.map((r) => r[key]),
-    floor: runs.floor.map((r) => r[key]),
-  });
   const done = await roundsUntilStable(
     rounds,
     async (round) => {
@@ -192,7 +186,7 @@ export async function measureYamlPreview(
         );
       }
     },
-    () => [series("wall"), series("cpu")],
+    () => [roundSeries(runs.executable, runs.floor, "wall"), roundSeries(runs.executable, runs.floor, "cpu")],
   );
   log(`yaml preview: ${done} rounds`);
   return comparePreviews(runs);

@@ -117,7 +117,7 @@ async function bundle(entry: string, outfile: string, external: string[] = [], p
 
 /**
  * A bundle must be ASCII: V8 then keeps its source one byte per character, and the launcher decodes
- * it from the blob in a third of the time (~1.5 ms rather than ~6 for 1.9 MB). esbuild escapes
+ * it from the blob in a quarter of the time (~1.5 ms rather than ~6 for 1.9 MB). esbuild escapes
  * non-ASCII in strings but leaves it in regular expressions: write those as `\u` escapes.
  */
 function assertAscii(file: string): void {

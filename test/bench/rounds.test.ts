@@ -14,6 +14,13 @@ describe("rounds compared", () => {
     });
   });
 
+  it("gives no ratio for a floor of 0, and leaves its rounds out of the ratios' spread", () => {
+    const c = compareRounds([20, 30, 20], [0, 10, 0], "ms", 3);
+    expect(c).not.toHaveProperty("ratio");
+    expect(c.spread).toEqual({ value: [20, 30], baseline: [0, 10], ratio: [3, 3] });
+    expect(compareRounds([20], [0], "ms", 1).spread).not.toHaveProperty("ratio");
+  });
+
   it("pairs round i with round i, leaving out the longer side's extra rounds", () => {
     expect(compareRounds([2, 4, 100], [1, 2], "ms", 2)).toMatchObject({
       rounds: 2,
@@ -42,22 +49,35 @@ describe("rounds until the medians are stable", () => {
       },
       () => [series],
     );
-    return { ran, pushed: series.ours.length };
+    expect(series.ours).toHaveLength(ran);
+    return ran;
   };
 
   it("runs at least minRounds, even when the medians settle before", async () => {
-    expect(await rounds([1.2, 1.2, 1.2, 1.2, 1.2], { minRounds: 4, maxRounds: 10 })).toEqual({ ran: 4, pushed: 4 });
+    expect(await rounds([1.2, 1.2, 1.2, 1.2, 1.2], { minRounds: 4, maxRounds: 10 })).toBe(4);
   });
 
   it("adds rounds while the last one moves a median, and stops at the first that does not", async () => {
     // Medians of the ratios after each round: 1, 1.5, 1.2, 1.35, 1.5 (each moved), then 1.5 again.
-    expect(await rounds([1, 2, 1.2, 1.5, 1.5, 1.5, 9], { minRounds: 2, maxRounds: 10 })).toEqual({
-      ran: 6,
-      pushed: 6,
-    });
+    expect(await rounds([1, 2, 1.2, 1.5, 1.5, 1.5, 9], { minRounds: 2, maxRounds: 10 })).toBe(6);
+  });
+
+  it("refuses a range it cannot keep, before any round", async () => {
+    let ran = 0;
+    const run = (minRounds: number, maxRounds: number, tolerance = 0.02) =>
+      roundsUntilStable(
+        { minRounds, maxRounds, tolerance },
+        async () => void ran++,
+        () => [],
+      );
+    await expect(run(10, 8)).rejects.toThrow(/rounds from 10 to 8: give whole numbers/);
+    await expect(run(0, 8)).rejects.toThrow(/rounds from 0 to 8/);
+    await expect(run(3, Number("abc"))).rejects.toThrow(/rounds from 3 to NaN/);
+    await expect(run(3, 8, Number.NaN)).rejects.toThrow(/tolerance NaN: give a number of 0 or more/);
+    expect(ran).toBe(0);
   });
 
   it("stops at maxRounds when the medians never settle", async () => {
-    expect(await rounds([1, 2, 1, 2, 1, 2, 1, 2], { minRounds: 2, maxRounds: 5 })).toEqual({ ran: 5, pushed: 5 });
+    expect(await rounds([1, 2, 1, 2, 1, 2, 1, 2], { minRounds: 2, maxRounds: 5 })).toBe(5);
   });
 });
