@@ -30,8 +30,9 @@ export function conformanceSuite(door: FrontDoor): void {
       builds = new SharedBuilds();
       c = await openConformance(door, builds);
     });
-    afterAll(() => {
-      c?.close();
+    // Awaited: the worker may end once the hook returns, before an unawaited close removed the door's folder.
+    afterAll(async () => {
+      await c?.close();
       builds?.close();
       const lines = SCENARIOS.map(
         (scenario) => `| ${scenario.name} | ${outcomes.get(scenario.name) ?? "not run (see the door)"} |`,
