@@ -11,6 +11,8 @@ import type { Invocation } from "../drift/invocation";
 export interface CommandContext {
   /** How the commands a subcommand prints run this tool: `npx webhook-subscriptions`, or the executable's name. */
   readonly invocation: Invocation;
+  /** This tool's version, as `--version` prints it (a SARIF report states it). */
+  readonly version: string;
 }
 
 /** One subcommand. */

@@ -326,8 +326,9 @@ export const driftCommand: Command = {
       ...(args.baseline ? { baseline: args.baseline } : {}),
       onProgress: say,
     });
-    // The commands the report prints run the review as this one was run: npx, or the executable.
-    const options = { invocation: context?.invocation, programDir: args.cwdFlag };
+    // The commands the report prints run the review as this one was run: npx, or the executable;
+    // SARIF names the tool's version, which code scanning shows beside each alert.
+    const options = { invocation: context?.invocation, version: context?.version, programDir: args.cwdFlag };
     for (const report of args.reports) {
       mkdirSync(dirname(report.path), { recursive: true });
       writeFileSync(report.path, render(review, report.format, options));

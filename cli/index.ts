@@ -117,7 +117,7 @@ export async function main(argv: readonly string[], host: CliHost = PACKAGE_HOST
   }
   const command = await entry.load();
   // Decided once, here: the commands a subcommand prints are typed as this one was.
-  const context: CommandContext = { invocation: host.executable ? "executable" : "package" };
+  const context: CommandContext = { invocation: host.executable ? "executable" : "package", version: host.version() };
   try {
     return await command.run(rest, context);
   } catch (err) {

@@ -271,6 +271,11 @@ it("runs every sh block of docs/drift.md as written, none of them failing", asyn
   }
   for (const file of ["drift.sarif", "drift.xml", "drift.html", "drift.json", "drift-baseline.json"])
     expect(existsSync(join(team, file)), file).toBe(true);
+  // Code scanning shows the tool's version beside its alerts: the release's.
+  const sarif = JSON.parse(readFileSync(join(team, "drift.sarif"), "utf8")) as {
+    runs: { tool: { driver: { version?: string; semanticVersion?: string } } }[];
+  };
+  expect(sarif.runs[0]!.tool.driver).toMatchObject({ version: RELEASE_VERSION, semanticVersion: RELEASE_VERSION });
 }, 900_000);
 
 /** The `run` scripts of a workflow's steps, by step name. */
