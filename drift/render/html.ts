@@ -21,8 +21,9 @@ table { border-collapse: collapse; width: 100%; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
 code { font: 12px ui-monospace, monospace; overflow-wrap: anywhere; }
-td.guid code, table.fields td:first-child code { white-space: nowrap; }
-td.message, td.advice { min-width: 14em; }
+table.fields td:first-child code { white-space: nowrap; }
+td.guid code { overflow-wrap: normal; }
+td.message, td.advice { min-width: 11em; }
 table.fields { width: auto; } table.fields td, table.fields th { padding: 2px 6px; }
 .secret { font-style: italic; }
 .tag { font-size: 11px; padding: 0 6px; border-radius: 8px; background: #ddf4ff; margin-left: 4px; }
@@ -30,7 +31,7 @@ table.fields { width: auto; } table.fields td, table.fields th { padding: 2px 6p
 .charts { display: flex; flex-wrap: wrap; gap: 2rem; }
 svg.chart { width: 640px; max-width: 100%; }
 svg.chart rect { fill: #0969da; } svg.chart text { font: 12px system-ui, sans-serif; fill: #1f2328; }
-.where { color: #59636e; font-size: 12px; }
+.where { color: #59636e; font-size: 12px; overflow-wrap: anywhere; }
 `;
 
 /** Geometry of a bar chart: a label line above each bar, the count after it. */
