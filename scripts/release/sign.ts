@@ -48,11 +48,14 @@ export function rcodesign(): string {
 }
 
 const run = (args: string[]): string => {
+  // Outside the try: an install that fails says so itself (what it needs), not as a failed signing.
+  const binary = rcodesign();
   try {
-    return execFileSync(rcodesign(), args, { encoding: "utf8", stdio: "pipe", maxBuffer: 2 ** 28 });
+    return execFileSync(binary, args, { encoding: "utf8", stdio: "pipe", maxBuffer: 2 ** 28 });
   } catch (err) {
     const { stdout, stderr } = err as { stdout?: string; stderr?: string };
-    throw new Error(`rcodesign ${args.join(" ")} failed: ${`${stdout ?? ""}${stderr ?? ""}`.trim()}`, { cause: err });
+    const said = `${stdout ?? ""}${stderr ?? ""}`.trim() || (err as Error).message;
+    throw new Error(`rcodesign ${args.join(" ")} failed: ${said}`, { cause: err });
   }
 };
 
