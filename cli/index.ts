@@ -116,9 +116,9 @@ export async function main(argv: readonly string[], host: CliHost = PACKAGE_HOST
     return 1;
   }
   const command = await entry.load();
-  // Decided once, here: the commands a subcommand prints are typed as this one was.
-  const context: CommandContext = { invocation: host.executable ? "executable" : "package", version: host.version() };
   try {
+    // Decided once, here: the commands a subcommand prints are typed as this one was.
+    const context: CommandContext = { invocation: host.executable ? "executable" : "package", version: host.version() };
     return await command.run(rest, context);
   } catch (err) {
     // An engine failure is summed up in its error lines, not the whole command output.

@@ -97,7 +97,8 @@ function findingRow(f: Finding): string {
     `<td class="class">${e(CLASS_TITLES[f.class])}${f.baseline ? `<span class="tag">${e(f.baseline)}</span>` : ""}</td>`,
     `<td class="source">${owners.length ? lines(owners.map((o) => e(sourceName(o.source)))) : UNCLAIMED}</td>`,
     `<td class="address">${lines(owners.map((o) => `<code>${e(o.address)}</code>`))}<div class="where">${e(file)}${line ? `:${line}` : ""}</div></td>`,
-    `<td class="guid"><code>${e(f.guid ?? "")}</code></td>`,
+    // A break opportunity after each hyphen: every engine may then wrap a GUID there, and only there.
+    `<td class="guid"><code>${e(f.guid ?? "").replaceAll("-", "-<wbr>")}</code></td>`,
     `<td class="fields">${fieldsTable(f)}</td>`,
     `<td class="message">${e(f.message)}</td>`,
     `<td class="advice">${e(f.advice ?? "")}</td>`,

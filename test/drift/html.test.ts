@@ -94,15 +94,23 @@ function chartBars(page: Page): Promise<{ label: string; count: number; width: n
 }
 
 describe("renderHtml in headless Chromium", () => {
-  it("fits a 1280 px wide window: the findings table wraps its cells instead of widening the page", async () => {
-    const { page } = await open(withFailedSources(everyClassReview()), "review-1280");
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.screenshot({ path: join(DIR, "review-1280.png"), fullPage: true });
-    const widths = (await page.evaluate(
-      "({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })",
-    )) as { page: number; window: number };
-    expect(widths.page).toBe(widths.window);
-  });
+  it(
+    "fits a 1280 px wide window: the findings table wraps its cells instead of widening the page",
+    { timeout: 120_000 },
+    async () => {
+      const { page } = await open(withFailedSources(everyClassReview()), "review-1280");
+      try {
+        await page.setViewport({ width: 1280, height: 900 });
+        await page.screenshot({ path: join(DIR, "review-1280.png"), fullPage: true });
+        const widths = (await page.evaluate(
+          "({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })",
+        )) as { page: number; window: number };
+        expect(widths.page).toBe(widths.window);
+      } finally {
+        await page.close();
+      }
+    },
+  );
 
   it("shows every finding's class, source, address and GUID in the findings table", { timeout: 120_000 }, async () => {
     const { page, requests } = await open(withFailedSources(everyClassReview()), "review");
