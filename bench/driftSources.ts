@@ -175,13 +175,10 @@ export function compareSources(
   shape: { directories: number; stacks: number; subscriptions: number },
   goal: string,
 ): Omit<SourcesComparison, "api_calls"> {
-  const comparison = compareWallCpu(review, floor, "s", shape.directories + shape.stacks);
   return {
-    ...comparison,
-    goal,
+    ...compareWallCpu(review, floor, { unit: "s", n: shape.directories + shape.stacks, goal, cpuGoal: goal }),
     directories: shape.directories,
     subscriptions: shape.subscriptions,
-    cpu: { ...comparison.cpu, goal },
   };
 }
 

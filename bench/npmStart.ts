@@ -55,7 +55,7 @@ export async function measureNpmStart(
           `npm start round ${round}/${rounds} ${contender}: wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s`,
         );
       }
-    return { ...compareWallCpu(runs.npm_start, runs.pulumi_up, "s", rounds), goal: "ratio <= 1.3" };
+    return compareWallCpu(runs.npm_start, runs.pulumi_up, { unit: "s", n: rounds, goal: "ratio <= 1.3" });
   } finally {
     rmSync(clone, { recursive: true, force: true });
   }

@@ -47,21 +47,30 @@ export interface TimedRun {
 /** Wall time as the entry, CPU time beside it, each with its rounds' spread. */
 export type WallCpuComparison = RoundsEntry & { cpu: RoundsEntry };
 
+/** What an entry says besides its figures: the unit, its `n` (the rounds compared unless given) and each side's goal. */
+export interface ComparisonLabels {
+  readonly unit: string;
+  readonly n?: number;
+  readonly goal?: string;
+  readonly cpuGoal?: string;
+}
+
 /** `ours` against `floor` round by round, in wall time and in CPU time. */
 export function compareWallCpu(
   ours: readonly TimedRun[],
   floor: readonly TimedRun[],
-  unit: string,
-  n: number,
+  { unit, n = Math.min(ours.length, floor.length), goal, cpuGoal }: ComparisonLabels,
 ): WallCpuComparison {
-  const side = (key: keyof TimedRun) =>
-    compareRounds(
+  const side = (key: keyof TimedRun, sideGoal: string | undefined) => ({
+    ...compareRounds(
       ours.map((r) => r[key]),
       floor.map((r) => r[key]),
       unit,
       n,
-    );
-  return { ...side("wall"), cpu: side("cpu") };
+    ),
+    ...(sideGoal !== undefined ? { goal: sideGoal } : {}),
+  });
+  return { ...side("wall", goal), cpu: side("cpu", cpuGoal) };
 }
 
 /** One series of rounds: ours and the floor's, in round order. */

@@ -83,15 +83,13 @@ export function devOverridesConfig(bin: string): string {
 
 /** `ours` against `floor` round by round: medians of wall time, CPU time beside it, each with its spread. */
 export function compareRuns(ours: PreviewRun[], floor: PreviewRun[], goal: string, cpuGoal?: string): TfComparison {
-  const comparison = compareWallCpu(ours, floor, "s", Math.min(ours.length, floor.length));
-  return { ...comparison, goal, cpu: { ...comparison.cpu, ...(cpuGoal ? { goal: cpuGoal } : {}) } };
+  return compareWallCpu(ours, floor, { unit: "s", goal, ...(cpuGoal ? { cpuGoal } : {}) });
 }
 
 /** The two handshake timings (ms) as a comparison: wall, CPU beside it. */
 export function compareStarts(ours: Start[], floor: Start[]): TfComparison {
   const runs = (starts: Start[]) => starts.map((s) => ({ wall: s.wallMs, cpu: s.cpuMs }));
-  const comparison = compareRuns(runs(ours), runs(floor), "diagnostic: spawn to the handshake line");
-  return { ...comparison, unit: "ms", cpu: { ...comparison.cpu, unit: "ms" } };
+  return compareWallCpu(runs(ours), runs(floor), { unit: "ms", goal: "diagnostic: spawn to the handshake line" });
 }
 
 /** One contender's CLI configuration, project folders and environment. */
@@ -301,13 +299,13 @@ export function floorComparisons(
       const { executable } = runs[command];
       const floor = floorRuns(runs[command]);
       const roundTrips = FLOOR_OPERATIONS[command].join(" and ");
-      const comparison = compareRuns(
-        executable,
-        floor,
-        `${FLOOR_GOAL} (the Go anchor's ${command} plus ${n} raw ${roundTrips} round trips)`,
-        `${FLOOR_GOAL} (the Go anchor's ${command} plus the CPU of the round trips' client, in a process of its own)`,
-      );
-      return [command, { ...comparison, n, cpu: { ...comparison.cpu, n } }];
+      const comparison = compareWallCpu(executable, floor, {
+        unit: "s",
+        n,
+        goal: `${FLOOR_GOAL} (the Go anchor's ${command} plus ${n} raw ${roundTrips} round trips)`,
+        cpuGoal: `${FLOOR_GOAL} (the Go anchor's ${command} plus the CPU of the round trips' client, in a process of its own)`,
+      });
+      return [command, comparison];
     }),
   ) as Record<TfCommand, TfComparison>;
 }

@@ -76,13 +76,11 @@ export function yamlProject(plugin?: string): Record<string, unknown> {
 
 /** Each packaging against the floor, medians of the rounds. */
 export function comparePreviews(runs: Record<Contender, PreviewRun[]>): Record<Packaging, PreviewComparison> {
-  const floor = runs.floor;
   return Object.fromEntries(
-    PACKAGINGS.map((packaging) => {
-      const ours = runs[packaging];
-      const comparison = compareWallCpu(ours, floor, "s", Math.min(ours.length, floor.length));
-      return [packaging, { ...comparison, goal: GOAL.wall, cpu: { ...comparison.cpu, goal: GOAL.cpu } }];
-    }),
+    PACKAGINGS.map((packaging) => [
+      packaging,
+      compareWallCpu(runs[packaging], runs.floor, { unit: "s", goal: GOAL.wall, cpuGoal: GOAL.cpu }),
+    ]),
   ) as Record<Packaging, PreviewComparison>;
 }
 
