@@ -6,7 +6,7 @@
  * the Pulumi SDK and `--help` loads nothing.
  */
 import type { Command, CommandContext } from "./command";
-import { commandPrefix } from "../drift/invocation";
+import { commandPrefix, npxFindsPackage } from "../drift/invocation";
 import { failureDetail } from "../engine/output";
 import { UsageError } from "./command";
 
@@ -117,8 +117,11 @@ export async function main(argv: readonly string[], host: CliHost = PACKAGE_HOST
   }
   const command = await entry.load();
   try {
-    // Decided once, here: the commands a subcommand prints are typed as this one was.
-    const context: CommandContext = { invocation: host.executable ? "executable" : "package", version: host.version() };
+    // Decided once, here: the commands a subcommand prints run the tool as it can be run from
+    // where this one was typed (npm run and npx leave that directory in INIT_CWD).
+    const typedIn = process.env.INIT_CWD || process.cwd();
+    const invocation = !host.executable && npxFindsPackage(typedIn) ? "package" : "executable";
+    const context: CommandContext = { invocation, version: host.version() };
     return await command.run(rest, context);
   } catch (err) {
     // An engine failure is summed up in its error lines, not the whole command output.

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -6,6 +6,7 @@ import { UsageError } from "../../cli/command";
 import { driftCommand, failedReview, parseDriftArgs } from "../../cli/drift";
 import { main } from "../../cli/index";
 import { formatMarkdown } from "../../drift";
+import { npxFindsPackage } from "../../drift/invocation";
 
 const fixtures = join(__dirname, "..", "drift", "fixtures");
 
@@ -203,4 +204,37 @@ describe("webhook-subscriptions drift, run by the entry", () => {
       `webhook-subscriptions drift --stack a --cwd ${empty} --state-only`,
     );
   }, 60_000);
+
+  it("from a folder where npx would not find the package (a global install), the command is the name on PATH", async () => {
+    const footer = /<sub>.*`(.*drift --stack a --cwd \S+ --state-only)`<\/sub>$/m;
+    vi.stubEnv("INIT_CWD", empty);
+    try {
+      expect(footer.exec(await report({ version: () => "0.0.0" }))?.[1]).toBe(
+        `webhook-subscriptions drift --stack a --cwd ${empty} --state-only`,
+      );
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }, 60_000);
+});
+
+describe("where npx finds the package's bin", () => {
+  it("in a project that installed it, below it, and in the package's own checkout; nowhere else", () => {
+    const root = mkdtempSync(join(tmpdir(), "npx-finds-"));
+    const project = join(root, "project");
+    mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
+    writeFileSync(join(project, "node_modules", ".bin", "webhook-subscriptions"), "");
+    mkdirSync(join(project, "app", "src"), { recursive: true });
+    const checkout = join(root, "checkout");
+    mkdirSync(join(checkout, "docs"), { recursive: true });
+    writeFileSync(join(checkout, "package.json"), JSON.stringify({ name: "pulumi-webhook-subscriptions" }));
+    const other = join(root, "other");
+    mkdirSync(other);
+    writeFileSync(join(other, "package.json"), JSON.stringify({ name: "someone-else" }));
+    expect(npxFindsPackage(project)).toBe(true);
+    expect(npxFindsPackage(join(project, "app", "src"))).toBe(true);
+    expect(npxFindsPackage(join(checkout, "docs"))).toBe(true);
+    expect(npxFindsPackage(other)).toBe(false);
+    expect(npxFindsPackage(root)).toBe(false);
+  });
 });
