@@ -33,7 +33,7 @@ import { reviewTerraformStateFile } from "../drift/sources/terraformStateFile";
 import { terraformScope, type TerraformState } from "../drift/terraformState";
 import type { Engine } from "../engine/provision";
 import type { PolicySettings } from "../policy/settings";
-import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command } from "./command";
+import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command, type FlagValues } from "./command";
 
 const USAGE = `usage: webhook-subscriptions drift [--stack <name> …] [--terraform <dir> …] [--terraform-state <file> …]
                                     [--cwd <program directory>] [--state-only] [--terraform-cli <path>]
@@ -98,6 +98,19 @@ export interface DriftArgs {
   readonly policy?: { readonly file: string; readonly settings: PolicySettings };
   /** Where the command was typed: locations are relative to it. */
   readonly cwd: string;
+  /** The flags that choose what is reviewed and how (all but `--format` and `--report`), as given: they run it again. */
+  readonly reviewFlags: readonly string[];
+}
+
+/** The flags in `values` that choose the review (what `reviewFlags` holds), in the order parsed. */
+function reviewFlagsOf(values: FlagValues): string[] {
+  return Object.entries(values).flatMap(([name, value]) =>
+    name === "format" || name === "report" || value === undefined || value === false
+      ? []
+      : (Array.isArray(value) ? value : [value]).flatMap((v) =>
+          v === true ? [`--${name}`] : [`--${name}`, String(v)],
+        ),
+  );
 }
 
 /** Runs `read`, turning its error into a usage error (exit 1); `flag` leads a message that does not name it. */
@@ -205,6 +218,7 @@ export function parseDriftArgs(
           policy: { file: policyFile, settings: checked(() => readPolicyFile(at(policyFile), policyFile), "--policy") },
         }),
     cwd,
+    reviewFlags: reviewFlagsOf(values),
   };
 }
 
@@ -328,7 +342,12 @@ export const driftCommand: Command = {
     });
     // The commands the report prints run the review as this one was run: npx, or the executable;
     // SARIF names the tool's version, which code scanning shows beside each alert.
-    const options = { invocation: context?.invocation, version: context?.version, programDir: args.cwdFlag };
+    const options = {
+      invocation: context?.invocation,
+      version: context?.version,
+      programDir: args.cwdFlag,
+      reviewFlags: args.reviewFlags,
+    };
     for (const report of args.reports) {
       mkdirSync(dirname(report.path), { recursive: true });
       writeFileSync(report.path, render(review, report.format, options));

@@ -31,6 +31,11 @@ export interface RenderOptions {
   readonly invocation?: Invocation;
   /** The review's `--cwd`, as given: the commands the markdown prints repeat it, so they run from where this one ran. */
   readonly programDir?: string;
+  /**
+   * The review's flags as given (drift's `reviewFlags`): the closing command of a review that no
+   * stack's report closes (Terraform sources alone) runs it again with them.
+   */
+  readonly reviewFlags?: readonly string[];
 }
 
 /** The review in `format`, ending in a newline. */

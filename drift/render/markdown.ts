@@ -5,11 +5,14 @@
  * report, then the findings no stack's report shows (a Terraform source's, and the unmanaged
  * ones of instances no stack reaches). Each finding is printed once.
  */
-import { formatMarkdown, type MarkdownOptions } from "../markdown";
+import { commandPrefix } from "../invocation";
+import { formatMarkdown } from "../markdown";
 import { cell, code } from "../markdownText";
 import { plural } from "../plural";
 import { CLASS_TITLES, FINDING_CLASSES, type Finding, type Review, type SourceSummary } from "../review/model";
+import { shellWord } from "../shellWord";
 import { fieldLine } from "./fieldText";
+import type { RenderOptions } from "./index";
 
 const KIND_TITLES = {
   "pulumi-stack": "Pulumi stack",
@@ -31,12 +34,15 @@ function sourceRow(s: SourceSummary): string {
     s.status === "reviewed"
       ? `${plural(s.claimed, "subscription")} claimed`
       : `**${s.status}:** ${cell(s.error?.message ?? s.reason ?? "")}`;
-  const compared = s.comparison === "state" ? "state" : "state and program/configuration";
+  const compared =
+    s.comparison === "state" ? "state" : `state and ${s.source.kind === "pulumi-stack" ? "program" : "configuration"}`;
   return `| ${KIND_TITLES[s.source.kind]} | ${code(s.source.name)} | ${compared} | ${status} |`;
 }
 
 function findingRow(f: Finding): string {
-  const where = f.owner ? `${code(f.owner.source.name)} ${code(f.owner.address)}` : f.baseUrl ? code(f.baseUrl) : "";
+  const owner = f.owner ? `${code(f.owner.source.name)} ${code(f.owner.address)}` : f.baseUrl ? code(f.baseUrl) : "";
+  // The line that declares it (a .tf file's, a program's), where the review knows one.
+  const where = f.location.line ? `${owner}<br>${code(`${f.location.file}:${f.location.line}`)}` : owner;
   const fields = f.fields.map((x) => cell(fieldLine(x))).join("<br>");
   const isNew = f.baseline === "new" ? " **new**" : "";
   return `| ${CLASS_TITLES[f.class]}${isNew} | ${where} | ${f.guid ? code(f.guid) : ""} | ${fields} | ${cell(f.message)}${f.advice ? `<br>${cell(f.advice)}` : ""} |`;
@@ -68,8 +74,15 @@ function ignoredSection(review: Review): string[] {
   return lines.length > 0 ? ["", "### Ignore file", "", ...lines] : [];
 }
 
+/** Closes a review that no stack's report closes: how long it took, and the command that runs it again. */
+function footer(review: Review, options: RenderOptions): string[] {
+  if (!options.reviewFlags) return [];
+  const command = [commandPrefix(options.invocation), "drift", ...options.reviewFlags.map(shellWord)].join(" ");
+  return ["", `<sub>reviewed in ${(review.durationMs / 1000).toFixed(1)}s · ${code(command)}</sub>`];
+}
+
 /** The review as markdown; see the module comment. */
-export function renderMarkdown(review: Review, options: MarkdownOptions = {}): string {
+export function renderMarkdown(review: Review, options: RenderOptions = {}): string {
   const stacksOnly = review.sources.every((s) => s.source.kind === "pulumi-stack");
   const stackParts = review.stacks.map((r) => formatMarkdown(r, options));
   const extra = ignoredSection(review);
@@ -96,6 +109,7 @@ export function renderMarkdown(review: Review, options: MarkdownOptions = {}): s
       : []),
     ...extra,
     ...(stackParts.length === 0 && review.notes.length > 0 ? ["", ...review.notes.map((n) => `- ${cell(n)}`)] : []),
+    ...(stackParts.length === 0 ? footer(review, options) : []),
     "",
   ];
   return [lines.join("\n"), ...stackParts].join("\n---\n\n");

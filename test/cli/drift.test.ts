@@ -35,6 +35,26 @@ describe("parseDriftArgs", () => {
     expect(parsed(["--stack=dev"], {}, "/pkg")).toMatchObject({ stacks: ["dev"], workDir: "/pkg", format: "md" });
   });
 
+  it("keeps the flags that choose the review, as given, for the command that runs it again: not --format nor --report", () => {
+    const argv = [
+      "--terraform-state",
+      "terraform.tfstate",
+      "--format",
+      "json",
+      "--report=out/r.sarif",
+      "--ignore",
+      "https://x.example.com/",
+      "--state-only",
+    ];
+    expect(parsed(argv, { INIT_CWD: fixtures }).reviewFlags).toEqual([
+      "--terraform-state",
+      "terraform.tfstate",
+      "--ignore",
+      "https://x.example.com/",
+      "--state-only",
+    ]);
+  });
+
   it("compares with the program by default; --state-only keeps the state-only review, and its report says so", () => {
     expect(parsed(["--stack", "dev", "--state-only"])).toMatchObject({ stateOnly: true });
     expect(driftCommand.usage).toContain("--state-only");

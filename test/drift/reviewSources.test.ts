@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { fingerprint } from "../../drift/review/classify";
 import type { IgnoreEntry, SourceRef } from "../../drift/review/model";
 import { reviewSources, type StackReader, type TerraformReader } from "../../drift/review/reviewSources";
+import { render } from "../../drift/render";
 import type { SourceResult } from "../../drift/sources/source";
 import { typeScopedBody, useEmulator } from "../support/emulatorHarness";
 
@@ -98,6 +99,23 @@ describe("reviewSources", () => {
       ["infra/team", 1],
       ["other.tfstate", 1],
     ]);
+
+    // The markdown: each source with what it was compared with, each finding with the line that
+    // declares it, and (no stack's report closing it) the command that runs the review again.
+    const markdown = render(review, "md", {
+      invocation: "executable",
+      reviewFlags: ["--terraform", "infra/team", "--terraform-state", "other.tfstate"],
+    });
+    expect(markdown).toContain(
+      "| Terraform directory | `infra/team` | state and configuration | 2 subscriptions claimed |",
+    );
+    const differs = markdown.split("\n").find((line) => line.includes(a!.GUID))!;
+    expect(differs).toContain(
+      "`infra/team` `module.team.webhooks_subscription.s0`<br>`infra/team/modules/hooks/main.tf:3`",
+    );
+    expect(markdown.trimEnd().split("\n").at(-1)).toMatch(
+      /^<sub>reviewed in \d+\.\ds · `webhook-subscriptions drift --terraform infra\/team --terraform-state other\.tfstate`<\/sub>$/,
+    );
   });
 
   it("ignore entries suppress what they match until they expire; expired and stale entries are reported", async () => {

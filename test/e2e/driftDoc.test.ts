@@ -225,6 +225,15 @@ it("reviews a Terraform directory: in sync, then what changed out of band and wh
   expect(review.findings[0]!.fields).toContainEqual(
     expect.objectContaining({ field: "subscriberUrl", live: "https://evil.example.net/packets" }),
   );
+  // In markdown, a finding names the .tf line that declares it, and the review ends with the
+  // command that runs it again: run as printed, it does.
+  const markdown = await attempt("webhook-subscriptions drift --terraform infra/hooks");
+  expect(markdown.code, markdown.output).toBe(2);
+  expect(markdown.output).toMatch(/`module\.team\.webhooks_subscription\.packets`<br>`infra\/hooks\/[\w/]+\.tf:\d+`/);
+  const again = /<sub>.*`(webhook-subscriptions drift [^`]*)`<\/sub>/.exec(markdown.output)?.[1];
+  expect(again).toBe("webhook-subscriptions drift --terraform infra/hooks");
+  const rerun = await attempt(again!);
+  expect(rerun.code, rerun.output).toBe(2);
 }, 600_000);
 
 it("reviews a YAML stack and that directory together, in one report", async () => {
