@@ -50,7 +50,12 @@ export function classify(
   observation: RefreshObservation,
   live?: Subscription,
 ): ManagedSubscription {
-  const base = { urn: state.urn, name: state.name, guid: state.guid };
+  const base = {
+    urn: state.urn,
+    name: state.name,
+    guid: state.guid,
+    ...(state.declaredAt ? { declaredAt: state.declaredAt } : {}),
+  };
   if (engineSawDeletion(observation)) return { ...base, status: "deleted", changes: [] };
   if (!engineSawChange(observation)) return { ...base, status: "in-sync", changes: [] };
 

@@ -38,6 +38,12 @@ export interface FieldChange {
 }
 
 /** One WebhookSubscription the stack manages. */
+/** A line of a file of the program, the file relative to the program's directory. */
+export interface DeclaredAt {
+  readonly file: string;
+  readonly line: number;
+}
+
 export interface ManagedSubscription {
   readonly urn: string;
   /** The resource name in the program, e.g. `orders-created`. */
@@ -46,6 +52,8 @@ export interface ManagedSubscription {
   readonly status: ManagedStatus;
   /** For `changed`: the differing fields; empty otherwise. */
   readonly changes: readonly FieldChange[];
+  /** Where the program declares it (a file relative to the program's directory, and its line), when the state says. */
+  readonly declaredAt?: DeclaredAt;
 }
 
 /** A subscription on the instance whose GUID the stack's state does not hold. */
@@ -340,7 +348,7 @@ export function driftReport(
 /** A review that could not determine drift; each managed subscription is `unknown`. */
 export function undeterminedReport(
   context: ReportContext,
-  managed: readonly Pick<ManagedSubscription, "urn" | "name" | "guid">[],
+  managed: readonly Pick<ManagedSubscription, "urn" | "name" | "guid" | "declaredAt">[],
   reason: string,
 ): DriftReport {
   const unknown = managed.map((m): ManagedSubscription => ({
@@ -349,6 +357,7 @@ export function undeterminedReport(
     guid: m.guid,
     status: "unknown",
     changes: [],
+    ...(m.declaredAt ? { declaredAt: m.declaredAt } : {}),
   }));
   return {
     ...header(context, "undetermined"),

@@ -16,7 +16,7 @@ import {
   type FrontDoor,
 } from "../provider/model";
 import { COMPARED_FIELDS, unwrapValue, MASKED, type ComparedField } from "./fields";
-import type { FieldValue } from "./report";
+import type { DeclaredAt, FieldValue } from "./report";
 
 /** One managed subscription as recorded in state. */
 export interface StateSubscription {
@@ -31,6 +31,8 @@ export interface StateSubscription {
   readonly providerUrn: string | null;
   /** Declared through the dynamic provider or the native plugin. */
   readonly frontDoor: FrontDoor;
+  /** Where the program declares it, when the engine recorded that (`sourcePosition`). */
+  readonly declaredAt?: DeclaredAt;
 }
 
 /** A WebhookSubscription create a killed run left pending: the service may hold what it sent. */
@@ -65,11 +67,24 @@ interface DeploymentResource {
   delete?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
+  /** Where the program made it, as the language SDK saw it: `project:///index.ts#17,17`. */
+  sourcePosition?: string;
 }
 
 interface Deployment {
   resources?: DeploymentResource[];
   pending_operations?: { resource?: DeploymentResource; type?: string }[];
+}
+
+/**
+ * The project file and line of a `sourcePosition`. None for a file outside the project (`../`,
+ * e.g. a component library in node_modules): what declares the subscription there is not the
+ * team's program.
+ */
+export function declaredAtOf(sourcePosition: string | undefined): DeclaredAt | undefined {
+  const match = /^project:\/\/\/([^#]+)#(\d+)/.exec(sourcePosition ?? "");
+  if (!match || match[1]!.startsWith("../") || match[1]!.startsWith("/")) return undefined;
+  return { file: match[1]!, line: Number(match[2]) };
 }
 
 /** The last segment of a URN: the resource's name in the program. */
@@ -131,6 +146,7 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
       const reference = r.provider?.slice(0, r.provider.lastIndexOf("::"));
       const providerUrn = reference !== undefined && providers.has(reference) ? reference : null;
       const provider = providerUrn === null ? null : providers.get(providerUrn)!.name;
+      const declaredAt = declaredAtOf(r.sourcePosition);
       return {
         urn: r.urn as string,
         name: resourceName(r.urn as string),
@@ -139,6 +155,7 @@ export function stateSnapshot(deployment: unknown): StateSnapshot {
         provider,
         providerUrn,
         frontDoor: frontDoorOf(r.type)!,
+        ...(declaredAt ? { declaredAt } : {}),
       };
     });
   const pendingCreates = pending

@@ -5,7 +5,7 @@
  * subscriptions the stack claims, and what its own engine found about them.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { DriftReport, ManagedSubscription, ProgramDifference } from "../report";
 import type { FieldFinding, FindingLocation, SourceRef, SourceSummary } from "../review/model";
 import { relativeFile } from "./relativeFile";
@@ -17,8 +17,8 @@ export function stackRef(name: string, workDir: string, cwd: string): SourceRef 
 }
 
 /**
- * Where a resource is declared: in a YAML program, the line of `<name>:` under Pulumi.yaml's
- * `resources`; for other languages the project file itself (a program's source is not parsed).
+ * Where a YAML program declares a resource: the line of `<name>:` under Pulumi.yaml's `resources`.
+ * (Other languages' SDKs record the line in the state, `declaredAt`; a YAML program's does not.)
  */
 function declaringLine(projectFile: string): (name: string) => number | undefined {
   let lines: string[] | undefined;
@@ -32,23 +32,35 @@ function declaringLine(projectFile: string): (name: string) => number | undefine
 /** The stack's review as a source: its claims and observations, from its own report. */
 export function stackSource(report: DriftReport, ref: SourceRef, workDir: string): SourceResult {
   const lineOf = declaringLine(join(workDir, "Pulumi.yaml"));
-  const location = (name: string): FindingLocation => {
+  // Files are relative to where the command ran, as the project file's is (ref.file).
+  const programDir = dirname(ref.file);
+  const declared = new Map(report.managed.map((m) => [m.urn, m.declaredAt]));
+  const location = (name: string, urn?: string): FindingLocation => {
+    const at = urn === undefined ? undefined : declared.get(urn);
+    if (at) return { file: programDir === "." ? at.file : join(programDir, at.file), line: at.line };
     const line = lineOf(name);
     return line === undefined ? { file: ref.file } : { file: ref.file, line };
   };
-  const claims: Claim[] = report.managed.map((m) => ({ guid: m.guid, address: m.urn, location: location(m.name) }));
+  const claims: Claim[] = report.managed.map((m) => ({
+    guid: m.guid,
+    address: m.urn,
+    location: location(m.name, m.urn),
+  }));
   const observations: Observation[] = [
-    ...report.managed.flatMap((m) => stateObservation(m, location(m.name))),
-    ...report.differsFromProgram.map((d) => programObservation(d, report.stack, location(d.name))),
-    ...(report.policy?.violations ?? []).map((v): Observation => ({
-      class: "policy",
-      address: report.managed.find((m) => m.guid === v.guid)?.urn ?? v.baseUrl,
-      guid: v.guid,
-      fields: [{ field: v.field, secret: false, live: v.subscriberUrl }],
-      message: `${v.rule} (${v.enforcementLevel}): ${v.message}`,
-      location: v.resource ? location(v.resource) : { file: ref.file },
-      ...(v.enforcementLevel === "advisory" ? { advisory: true } : {}),
-    })),
+    ...report.managed.flatMap((m) => stateObservation(m, location(m.name, m.urn))),
+    ...report.differsFromProgram.map((d) => programObservation(d, report.stack, location(d.name, d.urn))),
+    ...(report.policy?.violations ?? []).map((v): Observation => {
+      const urn = report.managed.find((m) => m.guid === v.guid)?.urn;
+      return {
+        class: "policy",
+        address: urn ?? v.baseUrl,
+        guid: v.guid,
+        fields: [{ field: v.field, secret: false, live: v.subscriberUrl }],
+        message: `${v.rule} (${v.enforcementLevel}): ${v.message}`,
+        location: v.resource ? location(v.resource, urn) : { file: ref.file },
+        ...(v.enforcementLevel === "advisory" ? { advisory: true } : {}),
+      };
+    }),
   ];
   const summary: SourceSummary = {
     source: ref,

@@ -56,6 +56,12 @@ describe("classify", () => {
     });
   });
 
+  it("keeps where the program declares it, for the findings' locations", () => {
+    const declaredAt = { file: "index.ts", line: 17 };
+    expect(classify({ ...state, declaredAt }, observation("same", live)).declaredAt).toEqual(declaredAt);
+    expect(classify({ ...state, declaredAt }, observation("delete")).declaredAt).toEqual(declaredAt);
+  });
+
   it("is deleted when the engine dropped the resource", () => {
     expect(classify(state, observation("delete")).status).toBe("deleted");
   });

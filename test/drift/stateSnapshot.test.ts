@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { unwrapValue, MASKED } from "../../drift/fields";
 import { instancesOf } from "../../drift/instances";
-import { resourceName, stateSnapshot } from "../../drift/stateSnapshot";
+import { declaredAtOf, resourceName, stateSnapshot } from "../../drift/stateSnapshot";
 import { readSettings } from "../../provider/model";
 
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
@@ -202,6 +202,29 @@ describe("stateSnapshot of stacks on the native plugin (real exports)", () => {
     const instances = instancesOf(snapshot, stackConfig, { WEBHOOKS_TOKEN: "dev-builder" });
     // All four providers reach one emulator: one instance, listed once, holding all four.
     expect(instances.map((i) => [i.provider, i.settings.baseUrl, i.managed.length])).toEqual([[null, EMULATOR, 4]]);
+  });
+});
+
+describe("where the program declares each subscription", () => {
+  it("reads the state's sourcePosition of a TypeScript program: a file of the project and its line", () => {
+    const fixture = join(__dirname, "..", "fixtures", "state", "dynamic", "stack.json");
+    const { deployment } = JSON.parse(readFileSync(fixture, "utf8")) as {
+      deployment: Parameters<typeof stateSnapshot>[0];
+    };
+    expect(stateSnapshot(deployment).managed.map((m) => [m.name, m.declaredAt])).toEqual([
+      ["packets", { file: "index.ts", line: 17 }],
+      ["objects", { file: "index.ts", line: 9 }],
+    ]);
+  });
+
+  it("takes no file outside the project (a component library, the YAML host's Go source) nor an absent one", () => {
+    expect(declaredAtOf("project:///src/hooks/index.ts#42,5")).toEqual({ file: "src/hooks/index.ts", line: 42 });
+    expect(declaredAtOf("project:///__main__.py#12")).toEqual({ file: "__main__.py", line: 12 });
+    expect(declaredAtOf("project:///../../../node_modules/@acme/hooks/index.ts#3,1")).toBeUndefined();
+    expect(
+      declaredAtOf("project:///../../../../../github.com/pulumi/pulumi-yaml/pkg/server/server.go#316"),
+    ).toBeUndefined();
+    expect(declaredAtOf(undefined)).toBeUndefined();
   });
 });
 

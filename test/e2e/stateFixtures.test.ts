@@ -158,6 +158,19 @@ describe.each([
     expect(review.sources.map((s) => [s.comparison, s.status, s.claimed])).toEqual([
       ["state-and-program", "reviewed", subscriptions.length],
     ]);
+    // A TypeScript program's state says where each subscription is made: the line that makes it.
+    if (fixture === "dynamic") {
+      const program = readFileSync(join(dir, "index.ts"), "utf8").split("\n");
+      const declared = review.stacks[0]!.managed.map((m) => [
+        m.name,
+        m.declaredAt?.file,
+        program[m.declaredAt!.line - 1],
+      ]);
+      expect(declared.sort()).toEqual([
+        ["objects", "index.ts", expect.stringContaining('new WebhookSubscription("objects"')],
+        ["packets", "index.ts", expect.stringContaining('new WebhookSubscription("packets"')],
+      ]);
+    }
   });
 
   if (fixture === "native")
