@@ -108,7 +108,12 @@ function reviewFlagsOf(values: FlagValues): string[] {
     name === "format" || name === "report" || value === undefined || value === false
       ? []
       : (Array.isArray(value) ? value : [value]).flatMap((v) =>
-          v === true ? [`--${name}`] : [`--${name}`, String(v)],
+          // A value that starts with `-` was given as `--name=value`: apart, it would read as a flag.
+          v === true
+            ? [`--${name}`]
+            : String(v).startsWith("-")
+              ? [`--${name}=${String(v)}`]
+              : [`--${name}`, String(v)],
         ),
   );
 }

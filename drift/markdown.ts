@@ -254,6 +254,17 @@ export interface MarkdownOptions {
   readonly invocation?: Invocation;
   /** The review's `--cwd`, as given: the command that runs it again repeats it. */
   readonly programDir?: string;
+  /**
+   * The review's flags as the command line gave them (all but `--format` and `--report`): the
+   * command that runs it again is made of them, since a report does not hold every flag
+   * (`--ignore-file`, `--baseline`, `--terraform-cli`).
+   */
+  readonly reviewFlags?: readonly string[];
+}
+
+/** The command that runs the drift review with `flags`, the way this one ran (drift/invocation.ts). */
+export function reviewCommandLine(invocation: Invocation | undefined, flags: readonly string[]): string {
+  return [commandPrefix(invocation), "drift", ...flags.map(shellWord)].join(" ");
 }
 
 /**
@@ -262,7 +273,7 @@ export interface MarkdownOptions {
  * the single executable it was run from.
  */
 function rerunCommand(report: DriftReport, options: MarkdownOptions, ...extra: readonly string[]): string {
-  const flags = [
+  const flags = options.reviewFlags ?? [
     ...[report.stack, ...(report.alsoManagedBy ?? [])].flatMap((stack) => ["--stack", stack]),
     ...(options.programDir !== undefined ? ["--cwd", options.programDir] : []),
     ...(report.ignored?.rules ?? []).flatMap((rule) => ["--ignore", rule]),
@@ -270,9 +281,8 @@ function rerunCommand(report: DriftReport, options: MarkdownOptions, ...extra: r
     ...(report.terraformStates ?? []).flatMap((file) => ["--terraform-state", file]),
     ...(report.policy ? ["--policy", report.policy.file] : []),
     ...(report.comparison === "state" ? ["--state-only"] : []),
-    ...extra,
   ];
-  return [commandPrefix(options.invocation), "drift", ...flags.map(shellWord)].join(" ");
+  return reviewCommandLine(options.invocation, [...flags, ...extra]);
 }
 
 function footer(report: DriftReport, options: MarkdownOptions): string {

@@ -37,13 +37,13 @@ export interface FieldChange {
   readonly live?: FieldValue;
 }
 
-/** One WebhookSubscription the stack manages. */
 /** A line of a file of the program, the file relative to the program's directory. */
 export interface DeclaredAt {
   readonly file: string;
   readonly line: number;
 }
 
+/** One WebhookSubscription the stack manages. */
 export interface ManagedSubscription {
   readonly urn: string;
   /** The resource name in the program, e.g. `orders-created`. */

@@ -6,6 +6,7 @@
  * The Automation API exports state with `--show-secrets`, so the outputs here hold plaintext
  * secrets. They are kept in memory to tell which secret changed, and never printed.
  */
+import { posix } from "node:path";
 import {
   explicitProvider,
   frontDoorOf,
@@ -77,14 +78,22 @@ interface Deployment {
 }
 
 /**
- * The project file and line of a `sourcePosition`. None for a file outside the project (`../`,
- * e.g. a component library in node_modules): what declares the subscription there is not the
- * team's program.
+ * The project file and line of a `sourcePosition` (a URL: `project:///src/my%20hooks.ts#17,5`).
+ * None for a file outside the project (`../`, e.g. a component library in node_modules): what
+ * declares the subscription there is not the team's program.
  */
 export function declaredAtOf(sourcePosition: string | undefined): DeclaredAt | undefined {
   const match = /^project:\/\/\/([^#]+)#(\d+)/.exec(sourcePosition ?? "");
-  if (!match || match[1]!.startsWith("../") || match[1]!.startsWith("/")) return undefined;
-  return { file: match[1]!, line: Number(match[2]) };
+  if (!match) return undefined;
+  let file: string;
+  try {
+    file = posix.normalize(decodeURIComponent(match[1]!));
+  } catch {
+    return undefined;
+  }
+  const line = Number(match[2]);
+  if (file.startsWith("../") || file.startsWith("/") || /\\|^[A-Za-z]:/.test(file) || line < 1) return undefined;
+  return { file, line };
 }
 
 /** The last segment of a URN: the resource's name in the program. */

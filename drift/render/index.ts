@@ -3,7 +3,7 @@
  * each a small renderer over the one model (drift/review/model.ts); a new format never touches
  * the analysis.
  */
-import type { Invocation } from "../invocation";
+import type { MarkdownOptions } from "../markdown";
 import type { Review } from "../review/model";
 import { renderHtml } from "./html";
 import { renderJunit } from "./junit";
@@ -24,18 +24,9 @@ export const EXTENSIONS: Readonly<Record<string, Format>> = {
 };
 
 /** What the renderers may need beyond the review. */
-export interface RenderOptions {
+export interface RenderOptions extends MarkdownOptions {
   /** This tool's version, which SARIF states. */
   readonly version?: string;
-  /** How the commands the markdown prints run the tool (drift/invocation.ts); the npm package's by default. */
-  readonly invocation?: Invocation;
-  /** The review's `--cwd`, as given: the commands the markdown prints repeat it, so they run from where this one ran. */
-  readonly programDir?: string;
-  /**
-   * The review's flags as given (drift's `reviewFlags`): the closing command of a review that no
-   * stack's report closes (Terraform sources alone) runs it again with them.
-   */
-  readonly reviewFlags?: readonly string[];
 }
 
 /** The review in `format`, ending in a newline. */

@@ -5,12 +5,10 @@
  * report, then the findings no stack's report shows (a Terraform source's, and the unmanaged
  * ones of instances no stack reaches). Each finding is printed once.
  */
-import { commandPrefix } from "../invocation";
-import { formatMarkdown } from "../markdown";
+import { formatMarkdown, reviewCommandLine } from "../markdown";
 import { cell, code } from "../markdownText";
 import { plural } from "../plural";
 import { CLASS_TITLES, FINDING_CLASSES, type Finding, type Review, type SourceSummary } from "../review/model";
-import { shellWord } from "../shellWord";
 import { fieldLine } from "./fieldText";
 import type { RenderOptions } from "./index";
 
@@ -77,7 +75,7 @@ function ignoredSection(review: Review): string[] {
 /** Closes a review that no stack's report closes: how long it took, and the command that runs it again. */
 function footer(review: Review, options: RenderOptions): string[] {
   if (!options.reviewFlags) return [];
-  const command = [commandPrefix(options.invocation), "drift", ...options.reviewFlags.map(shellWord)].join(" ");
+  const command = reviewCommandLine(options.invocation, options.reviewFlags);
   return ["", `<sub>reviewed in ${(review.durationMs / 1000).toFixed(1)}s · ${code(command)}</sub>`];
 }
 

@@ -5,7 +5,7 @@
  * subscriptions the stack claims, and what its own engine found about them.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join, posix } from "node:path";
 import type { DriftReport, ManagedSubscription, ProgramDifference } from "../report";
 import type { FieldFinding, FindingLocation, SourceRef, SourceSummary } from "../review/model";
 import { relativeFile } from "./relativeFile";
@@ -16,29 +16,44 @@ export function stackRef(name: string, workDir: string, cwd: string): SourceRef 
   return { kind: "pulumi-stack", name, file: relativeFile(join(workDir, "Pulumi.yaml"), cwd) };
 }
 
-/**
- * Where a YAML program declares a resource: the line of `<name>:` under Pulumi.yaml's `resources`.
- * (Other languages' SDKs record the line in the state, `declaredAt`; a YAML program's does not.)
- */
-function declaringLine(projectFile: string): (name: string) => number | undefined {
-  let lines: string[] | undefined;
-  return (name) => {
-    lines ??= existsSync(projectFile) ? readFileSync(projectFile, "utf8").split("\n") : [];
-    const at = lines.findIndex((line) => line.replace(/["']/g, "").trimEnd() === `  ${name}:`);
-    return at < 0 ? undefined : at + 1;
+/** A file's lines, read once (none for a file that is not there). */
+function fileLines(): (file: string) => readonly string[] {
+  const read = new Map<string, readonly string[]>();
+  return (file) => {
+    let lines = read.get(file);
+    if (!lines) {
+      lines = existsSync(file) ? readFileSync(file, "utf8").split("\n") : [];
+      read.set(file, lines);
+    }
+    return lines;
   };
+}
+
+/** The line of `<name>:` under a YAML program's `resources` in Pulumi.yaml (1-based), if any. */
+function yamlLine(lines: readonly string[], name: string): number | undefined {
+  const at = lines.findIndex((line) => line.replace(/["']/g, "").trimEnd() === `  ${name}:`);
+  return at < 0 ? undefined : at + 1;
 }
 
 /** The stack's review as a source: its claims and observations, from its own report. */
 export function stackSource(report: DriftReport, ref: SourceRef, workDir: string): SourceResult {
-  const lineOf = declaringLine(join(workDir, "Pulumi.yaml"));
-  // Files are relative to where the command ran, as the project file's is (ref.file).
-  const programDir = dirname(ref.file);
+  const linesOf = fileLines();
+  // Files are relative to where the command ran, with `/`, as the project file's is (ref.file).
+  const programDir = posix.dirname(ref.file);
   const declared = new Map(report.managed.map((m) => [m.urn, m.declaredAt]));
+  /**
+   * Where `name` is declared. The state's line is the last `up`'s: it counts only while that line
+   * of the file still makes the resource (names it, quoted); after an edit the file alone is known.
+   */
   const location = (name: string, urn?: string): FindingLocation => {
     const at = urn === undefined ? undefined : declared.get(urn);
-    if (at) return { file: programDir === "." ? at.file : join(programDir, at.file), line: at.line };
-    const line = lineOf(name);
+    const lines = at ? linesOf(join(workDir, at.file)) : [];
+    if (at && lines.length > 0) {
+      const file = posix.join(programDir, at.file);
+      const names = [`"${name}"`, `'${name}'`, `\`${name}\``].some((quoted) => lines[at.line - 1]?.includes(quoted));
+      return names ? { file, line: at.line } : { file };
+    }
+    const line = yamlLine(linesOf(join(workDir, "Pulumi.yaml")), name);
     return line === undefined ? { file: ref.file } : { file: ref.file, line };
   };
   const claims: Claim[] = report.managed.map((m) => ({
@@ -48,7 +63,10 @@ export function stackSource(report: DriftReport, ref: SourceRef, workDir: string
   }));
   const observations: Observation[] = [
     ...report.managed.flatMap((m) => stateObservation(m, location(m.name, m.urn))),
-    ...report.differsFromProgram.map((d) => programObservation(d, report.stack, location(d.name, d.urn))),
+    // A resource the program no longer declares is not where the state saw it last.
+    ...report.differsFromProgram.map((d) =>
+      programObservation(d, report.stack, location(d.name, d.action === "delete" ? undefined : d.urn)),
+    ),
     ...(report.policy?.violations ?? []).map((v): Observation => {
       const urn = report.managed.find((m) => m.guid === v.guid)?.urn;
       return {

@@ -42,6 +42,7 @@ describe("parseDriftArgs", () => {
       "--format",
       "json",
       "--report=out/r.sarif",
+      "--cwd=-odd",
       "--ignore",
       "https://x.example.com/",
       "--state-only",
@@ -49,6 +50,8 @@ describe("parseDriftArgs", () => {
     expect(parsed(argv, { INIT_CWD: fixtures }).reviewFlags).toEqual([
       "--terraform-state",
       "terraform.tfstate",
+      // A value that starts with "-" stays joined to its flag, or it would read as one.
+      "--cwd=-odd",
       "--ignore",
       "https://x.example.com/",
       "--state-only",

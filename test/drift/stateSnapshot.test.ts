@@ -225,6 +225,13 @@ describe("where the program declares each subscription", () => {
       declaredAtOf("project:///../../../../../github.com/pulumi/pulumi-yaml/pkg/server/server.go#316"),
     ).toBeUndefined();
     expect(declaredAtOf(undefined)).toBeUndefined();
+    // A URL: its path decoded; ./ and a/../ folded; a Windows path, or no line, is not a project file's.
+    expect(declaredAtOf("project:///src/my%20hooks.ts#3,1")).toEqual({ file: "src/my hooks.ts", line: 3 });
+    expect(declaredAtOf("project:///./src/../index.ts#9,1")).toEqual({ file: "index.ts", line: 9 });
+    expect(declaredAtOf("project:///src/..%2F..%2Fx.ts#1")).toBeUndefined();
+    expect(declaredAtOf("project:///C:/work/index.ts#1")).toBeUndefined();
+    expect(declaredAtOf("project:///src\\index.ts#1")).toBeUndefined();
+    expect(declaredAtOf("project:///index.ts#0")).toBeUndefined();
   });
 });
 
