@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -242,8 +242,11 @@ describe("webhook-subscriptions drift, run by the entry", () => {
 });
 
 describe("where npx finds the package's bin", () => {
-  it("in a project that installed it, below it, and in the package's own checkout; nowhere else", () => {
+  it("in a project that installed it, below it, and in the package's own checkout; nowhere else", ({
+    onTestFinished,
+  }) => {
     const root = mkdtempSync(join(tmpdir(), "npx-finds-"));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     const project = join(root, "project");
     mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
     writeFileSync(join(project, "node_modules", ".bin", "webhook-subscriptions"), "");

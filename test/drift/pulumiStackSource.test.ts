@@ -4,19 +4,23 @@
  * points at that file and line while the line still makes it; a YAML program at the resource's
  * line in Pulumi.yaml.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { undeterminedReport, type DriftReport } from "../../drift/report";
 import { stackRef, stackSource } from "../../drift/sources/pulumiStack";
 
 const URN = "urn:pulumi:prod::app::webhooks:index:WebhookSubscription::";
 const guid = (n: number) => `a1a1a1a1-0000-4000-8000-00000000000${n}`;
 
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 /** A program directory `app` under a new working directory, with `files` in it. */
 function program(files: Record<string, string>): { cwd: string; workDir: string } {
   const cwd = mkdtempSync(join(tmpdir(), "stack-source-"));
+  made.push(cwd);
   const workDir = join(cwd, "app");
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(join(workDir, file, ".."), { recursive: true });
