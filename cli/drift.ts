@@ -102,19 +102,20 @@ export interface DriftArgs {
   readonly reviewFlags: readonly string[];
 }
 
+/** A flag as words that parse back to it; a value that starts with `-` stays joined (`--cwd=-x`), or it would read as a flag. */
+const flagWords = (name: string, value: string | boolean): string[] =>
+  value === true
+    ? [`--${name}`]
+    : String(value).startsWith("-")
+      ? [`--${name}=${String(value)}`]
+      : [`--${name}`, String(value)];
+
 /** The flags in `values` that choose the review (what `reviewFlags` holds), in the order parsed. */
 function reviewFlagsOf(values: FlagValues): string[] {
   return Object.entries(values).flatMap(([name, value]) =>
     name === "format" || name === "report" || value === undefined || value === false
       ? []
-      : (Array.isArray(value) ? value : [value]).flatMap((v) =>
-          // A value that starts with `-` was given as `--name=value`: apart, it would read as a flag.
-          v === true
-            ? [`--${name}`]
-            : String(v).startsWith("-")
-              ? [`--${name}=${String(v)}`]
-              : [`--${name}`, String(v)],
-        ),
+      : [value].flat().flatMap((v) => flagWords(name, v)),
   );
 }
 
