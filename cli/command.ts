@@ -13,6 +13,11 @@ export interface CommandContext {
   readonly invocation: Invocation;
   /** This tool's version, as `--version` prints it (a SARIF report states it). */
   readonly version: string;
+  /**
+   * The command that runs this one again, when this tool's own would not: `npm start -- --drift`
+   * reviews on the emulator it starts, which is gone once it exits. @default this tool's command
+   */
+  readonly rerun?: string;
 }
 
 /** One subcommand. */

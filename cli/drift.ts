@@ -353,6 +353,7 @@ export const driftCommand: Command = {
       version: context?.version,
       programDir: args.cwdFlag,
       reviewFlags: args.reviewFlags,
+      rerun: context?.rerun,
     };
     for (const report of args.reports) {
       mkdirSync(dirname(report.path), { recursive: true });

@@ -70,17 +70,25 @@ export function summaryLine(report: DriftReport): string {
   }
 }
 
-function changeRow(m: ManagedSubscription, c: FieldChange): string {
+/** A subscription's name, and under it the line that declares it where the review knows one. */
+function nameCell(name: string, urn: string, options: MarkdownOptions): string {
+  const at = options.declaredAt?.get(urn);
+  return at ? `${code(name)}<br>${code(at)}` : code(name);
+}
+
+function changeRow(m: ManagedSubscription, c: FieldChange, options: MarkdownOptions): string {
   const [state, live] = c.secret
     ? ["(secret)", "**secret changed**"]
     : [value(c.field, c.state), value(c.field, c.live)];
-  return `| ${STATUS_TEXT.changed} | ${code(m.name)} | ${code(m.guid)} | ${code(c.field)} | ${state} | ${live} |`;
+  return `| ${STATUS_TEXT.changed} | ${nameCell(m.name, m.urn, options)} | ${code(m.guid)} | ${code(c.field)} | ${state} | ${live} |`;
 }
 
-function managedRows(m: ManagedSubscription): string[] {
-  if (m.status === "changed") return m.changes.map((c) => changeRow(m, c));
+function managedRows(m: ManagedSubscription, options: MarkdownOptions): string[] {
+  if (m.status === "changed") return m.changes.map((c) => changeRow(m, c, options));
   const [state, live] = m.status === "deleted" ? ["exists", "**gone**"] : ["", ""];
-  return [`| ${STATUS_TEXT[m.status]} | ${code(m.name)} | ${code(m.guid)} |  | ${state} | ${live} |`];
+  return [
+    `| ${STATUS_TEXT[m.status]} | ${nameCell(m.name, m.urn, options)} | ${code(m.guid)} |  | ${state} | ${live} |`,
+  ];
 }
 
 /** The live fields of an unmanaged subscription, in one cell. */
@@ -113,8 +121,8 @@ export function comparisonSentence(report: Pick<DriftReport, "comparison">): str
 }
 
 /** One row per differing field: the program's step, the declared value and the live one. */
-function programRows(d: ProgramDifference): string[] {
-  const first = `| ${code(d.name)} | ${d.guid ? code(d.guid) : ""} |`;
+function programRows(d: ProgramDifference, options: MarkdownOptions): string[] {
+  const first = `| ${nameCell(d.name, d.urn, options)} | ${d.guid ? code(d.guid) : ""} |`;
   if (d.action === "create") return [`${first} ${d.action} |  | declared | **not live** |`];
   if (d.action === "delete") return [`${first} ${d.action} |  | **not declared** | live |`];
   return d.changes.map((c) =>
@@ -125,7 +133,7 @@ function programRows(d: ProgramDifference): string[] {
 }
 
 /** The subscriptions whose live values are not what the program declares, and what `pulumi up` would do. */
-function programBlock(report: DriftReport): string {
+function programBlock(report: DriftReport, options: MarkdownOptions): string {
   if (report.differsFromProgram.length === 0) return "";
   return [
     `### ${DIFFERS_FROM_PROGRAM.charAt(0).toUpperCase()}${DIFFERS_FROM_PROGRAM.slice(1)} (${report.differsFromProgram.length})`,
@@ -134,7 +142,7 @@ function programBlock(report: DriftReport): string {
     "",
     "| Subscription | GUID | `pulumi up` would | Field | Declared | Live |",
     "|---|---|---|---|---|---|",
-    ...report.differsFromProgram.flatMap(programRows),
+    ...report.differsFromProgram.flatMap((d) => programRows(d, options)),
   ].join("\n");
 }
 
@@ -260,6 +268,13 @@ export interface MarkdownOptions {
    * (`--ignore-file`, `--baseline`, `--terraform-cli`).
    */
   readonly reviewFlags?: readonly string[];
+  /**
+   * Where the review found each subscription declared, `file:line` by URN (its findings'
+   * locations, drift/sources/pulumiStack.ts): shown under the subscription's name.
+   */
+  readonly declaredAt?: ReadonlyMap<string, string>;
+  /** The command that runs the review again, when the drift command would not (cli/command.ts `rerun`). */
+  readonly rerun?: string;
 }
 
 /** The command that runs the drift review with `flags`, the way this one ran (drift/invocation.ts). */
@@ -272,7 +287,12 @@ export function reviewCommandLine(invocation: Invocation | undefined, flags: rea
  * which exists wherever the package is installed (this repository's `npm run drift` does not), or
  * the single executable it was run from.
  */
-function rerunCommand(report: DriftReport, options: MarkdownOptions, ...extra: readonly string[]): string {
+function rerunCommand(report: DriftReport, options: MarkdownOptions): string {
+  return options.rerun ?? driftCommandLine(report, options);
+}
+
+/** The drift command of this review, with `extra` flags. */
+function driftCommandLine(report: DriftReport, options: MarkdownOptions, ...extra: readonly string[]): string {
   const flags = options.reviewFlags ?? [
     ...[report.stack, ...(report.alsoManagedBy ?? [])].flatMap((stack) => ["--stack", stack]),
     ...(options.programDir !== undefined ? ["--cwd", options.programDir] : []),
@@ -298,20 +318,24 @@ function footer(report: DriftReport, options: MarkdownOptions): string {
 /** The whole comment; long reports fold the in-sync rows, then drop the snippets, then cut rows, to fit in one comment. */
 export function formatMarkdown(report: DriftReport, options: MarkdownOptions = {}): string {
   const drift = [
-    ...report.managed.filter((m) => m.status !== "in-sync").flatMap(managedRows),
+    ...report.managed.filter((m) => m.status !== "in-sync").flatMap((m) => managedRows(m, options)),
     ...report.unmanaged.map((u) => unmanagedRow(u, (report.instances?.length ?? 1) > 1)),
   ];
   const inSync = report.managed.filter((m) => m.status === "in-sync");
   const folded =
     inSync.length > 0 ? [`| ${STATUS_TEXT["in-sync"]} | ${plural(inSync.length, "subscription")} |  |  |  |  |`] : [];
-  const tooLong = `*The report is too long for one comment: run ${code(rerunCommand(report, options, "--format", "json"))} for all of it.*`;
+  // The whole review is the drift command's JSON; a review that only `rerun` runs again (npm start's) has none to offer.
+  const tooLong =
+    options.rerun === undefined
+      ? `*The report is too long for one comment: run ${code(driftCommandLine(report, options, "--format", "json"))} for all of it.*`
+      : "*The report is too long for one comment.*";
 
   const render = (rows: readonly string[], withSnippets: boolean, note = "") =>
     [
       summaryLine(report),
       rows.length > 0 ? table(rows) : "",
       scope(report),
-      programBlock(report),
+      programBlock(report, options),
       coOwnedBlock(report),
       recoveryBlock(report),
       policySection(report),
@@ -325,7 +349,7 @@ export function formatMarkdown(report: DriftReport, options: MarkdownOptions = {
       .concat("\n");
 
   const attempts = [
-    () => render([...drift, ...inSync.flatMap(managedRows)], true),
+    () => render([...drift, ...inSync.flatMap((m) => managedRows(m, options))], true),
     () => render([...drift, ...folded], true),
     () => render([...drift, ...folded], false, tooLong),
   ];

@@ -20,6 +20,7 @@
  * The program loads the package from dist/, so dist/ is brought up to date first (scripts/build.ts:
  * nothing to do when nothing changed); `--help` prints the usage before anything else.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -40,6 +41,8 @@ import { describeChanges, refreshChanges } from "./startSummary";
 
 const ROOT = repositoryRoot();
 const STACK = process.env.WEBHOOKS_STACK ?? "dev";
+/** What a printed command sets before `npm start` to reach this stack again. */
+const STACK_ENV = STACK === "dev" ? "" : `WEBHOOKS_STACK=${shellWord(STACK)} `;
 const BACKEND_DIR = join(ROOT, ".pulumi-state");
 
 function say(line: string): void {
@@ -171,13 +174,22 @@ async function deploy(engine: Engine, stack: StartStack, embedded: boolean): Pro
   }
 }
 
-/** The drift review of this stack, on the instance it deploys to: the bin's `drift` command. */
+/**
+ * The drift review of this stack, on the instance it deploys to: the bin's `drift` command. Its
+ * report ends with the command that runs it again: this one, since the drift command alone would
+ * find no instance once the embedded emulator has stopped.
+ */
 async function reviewDrift(stack: StartStack): Promise<number> {
   Object.assign(process.env, stack.env);
   // Loaded only here: the drift review's modules are not the deploy's.
   const { driftCommand } = await import("../cli/drift");
-  return driftCommand.run(["--stack", STACK, "--cwd", ROOT]);
+  const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+  const context = { invocation: "package", version, rerun: driftAgain() } as const;
+  return driftCommand.run(["--stack", STACK, "--cwd", ROOT], context);
 }
+
+/** The command that reviews this stack's drift again, as the closing notes print it. */
+const driftAgain = (): string => `${STACK_ENV}npm start -- --drift`;
 
 /**
  * How to look at the stack afterwards, review its drift, deploy it elsewhere (when it ran on the
@@ -196,7 +208,6 @@ function closingNotes(engine: Engine, embedded: boolean): void {
     : [];
   const passphrase = askPassphrase.length > 0 ? "" : ` PULUMI_CONFIG_PASSPHRASE=${LOCAL_PASSPHRASE}`;
   const stack = shellWord(STACK);
-  const stackEnv = STACK === "dev" ? "" : `WEBHOOKS_STACK=${stack} `;
   const cli = [
     `cd ${root}`,
     `export PATH=${shellWord(engine.binDir)}:"$PATH" ${backend}${passphrase}`,
@@ -212,7 +223,7 @@ function closingNotes(engine: Engine, embedded: boolean): void {
     ],
     [
       "review drift (exit 0: none, 2: drift, 1: error; in a project of your own: npx webhook-subscriptions drift --stack <name>):",
-      [`cd ${root}`, ...askPassphrase, `${stackEnv}npm start -- --drift`],
+      [`cd ${root}`, ...askPassphrase, driftAgain()],
     ],
   ];
   if (embedded)
@@ -222,7 +233,7 @@ function closingNotes(engine: Engine, embedded: boolean): void {
         ...cli,
         `pulumi config set webhooks:baseUrl '<url>' --stack ${stack}`,
         `pulumi config set webhooks:token --secret --stack ${stack}     # asks for the instance's token`,
-        `${stackEnv}npm start`,
+        `${STACK_ENV}npm start`,
       ],
     ]);
   blocks.push(

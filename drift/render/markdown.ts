@@ -27,6 +27,17 @@ function shownByStack(f: Finding, review: Review): boolean {
   return f.class === "unmanaged" && f.baseUrl !== null && stackInstances.has(f.baseUrl);
 }
 
+/** Where the review found each stack's subscriptions declared (`file:line`), by URN: its findings' locations. */
+function stackDeclarations(review: Review): Map<string, string> {
+  return new Map(
+    review.findings.flatMap((f): Array<[string, string]> =>
+      f.owner?.source.kind === "pulumi-stack" && f.location.line
+        ? [[f.owner.address, `${f.location.file}:${f.location.line}`]]
+        : [],
+    ),
+  );
+}
+
 function sourceRow(s: SourceSummary): string {
   const status =
     s.status === "reviewed"
@@ -75,14 +86,15 @@ function ignoredSection(review: Review): string[] {
 /** Closes a review that no stack's report closes: how long it took, and the command that runs it again. */
 function footer(review: Review, options: RenderOptions): string[] {
   if (!options.reviewFlags) return [];
-  const command = reviewCommandLine(options.invocation, options.reviewFlags);
+  const command = options.rerun ?? reviewCommandLine(options.invocation, options.reviewFlags);
   return ["", `<sub>reviewed in ${(review.durationMs / 1000).toFixed(1)}s · ${code(command)}</sub>`];
 }
 
 /** The review as markdown; see the module comment. */
 export function renderMarkdown(review: Review, options: RenderOptions = {}): string {
   const stacksOnly = review.sources.every((s) => s.source.kind === "pulumi-stack");
-  const stackParts = review.stacks.map((r) => formatMarkdown(r, options));
+  const stackOptions = { ...options, declaredAt: stackDeclarations(review) };
+  const stackParts = review.stacks.map((r) => formatMarkdown(r, stackOptions));
   const extra = ignoredSection(review);
   if (stacksOnly && stackParts.length > 0 && !review.baseline)
     return stackParts.join("\n---\n\n") + (extra.length > 0 ? `${extra.join("\n")}\n` : "");

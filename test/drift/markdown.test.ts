@@ -225,6 +225,36 @@ describe("formatMarkdown", () => {
     expect(long("executable")).toContain("run `webhook-subscriptions drift --stack prod --format json` for all of it");
     expect(long("executable")).not.toContain("npx");
   });
+
+  it("shows under a subscription's name the line that declares it, where the review found one", () => {
+    const declaredAt = new Map([
+      ["urn:changed", "app/index.ts:17"],
+      ["urn:deleted", "app/Pulumi.yaml:4"],
+    ]);
+    const lines = formatMarkdown(driftReport(context, [changed, deleted], []), { declaredAt }).split("\n");
+    expect(lines.filter((l) => l.includes("`orders`<br>`app/index.ts:17`"))).toHaveLength(3);
+    expect(lines.some((l) => l.includes("| `types`<br>`app/Pulumi.yaml:4` |"))).toBe(true);
+    // Without it (a report formatted alone), the name alone.
+    expect(formatMarkdown(driftReport(context, [changed], []))).not.toContain("<br>`app/");
+  });
+
+  it("ends with the command the host names when the drift command alone would not run it again (npm start -- --drift)", () => {
+    const rerun = "WEBHOOKS_STACK=qa npm start -- --drift";
+    const footer = formatMarkdown(driftReport(context, [inSync(1)], []), { rerun })
+      .trimEnd()
+      .split("\n")
+      .at(-1);
+    expect(footer).toMatch(/ · `WEBHOOKS_STACK=qa npm start -- --drift`<\/sub>$/);
+    // Cut to fit one comment: npm start offers no JSON, so no command is named for the rest.
+    const many = Array.from({ length: 3000 }, (_, i): ManagedSubscription => ({
+      ...deleted,
+      urn: `u${i}`,
+      name: `g${i}`,
+    }));
+    const long = formatMarkdown(driftReport(context, many, []), { rerun });
+    expect(long).toContain("*The report is too long for one comment.*");
+    expect(long).not.toContain("webhook-subscriptions drift");
+  });
 });
 
 describe("formatReport", () => {

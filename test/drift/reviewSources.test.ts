@@ -4,12 +4,17 @@
  * reaches through WEBHOOKS_*: the one classification (unmanaged and co-owned across tools),
  * the ignore file's entries (suppressing, expired, stale), the baseline, and the exit codes.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { driftReport } from "../../drift/report";
 import { fingerprint } from "../../drift/review/classify";
 import type { IgnoreEntry, SourceRef } from "../../drift/review/model";
 import { reviewSources, type StackReader, type TerraformReader } from "../../drift/review/reviewSources";
 import { render } from "../../drift/render";
 import type { SourceResult } from "../../drift/sources/source";
+import { stackRef, stackSource } from "../../drift/sources/pulumiStack";
 import { typeScopedBody, useEmulator } from "../support/emulatorHarness";
 
 const DIR: SourceRef = { kind: "terraform-directory", name: "infra/team", file: "infra/team/main.tf" };
@@ -182,6 +187,44 @@ describe("reviewSources", () => {
       ["other.tfstate", "error", "TERRAFORM_PLAN_FAILED"],
       ["infra/team", "reviewed", undefined],
     ]);
+  });
+
+  it("a stack's own report shows under each subscription's name the line its finding points at", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "review-lines-"));
+    try {
+      const workDir = join(cwd, "app");
+      mkdirSync(workDir);
+      writeFileSync(join(workDir, "Pulumi.yaml"), "name: app\nruntime: nodejs\n");
+      writeFileSync(
+        join(workDir, "index.ts"),
+        'import { WebhookSubscription } from "x";\nnew WebhookSubscription("gone", {});\n',
+      );
+      const gone = {
+        urn: "urn:pulumi:prod::app::webhooks:index:WebhookSubscription::gone",
+        name: "gone",
+        guid: "00000000-0000-4000-8000-00000000beef",
+        declaredAt: { file: "index.ts", line: 2 },
+        status: "deleted" as const,
+        changes: [],
+      };
+      const report = driftReport(
+        {
+          stack: "prod",
+          backend: null,
+          instance: { baseUrl: emulator.url, apiVersion: "3" },
+          comparison: "state",
+          startedAt: 0,
+        },
+        [gone],
+        [],
+      );
+      const ref = stackRef("prod", workDir, cwd);
+      const stack: StackReader = { ref, read: () => Promise.resolve(stackSource(report, ref, workDir)) };
+      const review = await reviewSources({ terraform: [], stacks: [stack], env: env() });
+      expect(render(review, "md")).toContain("| `gone`<br>`app/index.ts:2` |");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   it("runs sources of one kind side by side, a few at a time, and hands the stacks the Terraform sources' claims", async () => {

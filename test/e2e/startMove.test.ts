@@ -84,6 +84,11 @@ describe("npm start's hints, followed as printed, with the passphrase from the e
 
       const drift = await npmStart("npm start -- --drift");
       expect(drift.code, tail(drift)).toBe(2);
+      // The report's closing command, run as printed once that run has ended (its emulator with it).
+      const again = /· `([^`]+)`<\/sub>\s*$/.exec(drift.stdout)?.[1];
+      expect(again, tail(drift)).toBe("npm start -- --drift");
+      const rerun = await npmStart(again);
+      expect(rerun.code, tail(rerun)).toBe(2);
       const repaired = await npmStart();
       expect(repaired.code, tail(repaired)).toBe(0);
       expect(repaired.stdout).toMatch(/^\[start\] out of band: 1 gone; the update put them back$/m);
