@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ANCHOR_SOURCE, anchorSourceDigest } from "../../bench/goAnchor";
@@ -15,6 +14,10 @@ import {
 } from "../../bench/terraform";
 import type { PreviewRun } from "../../bench/yamlPreview";
 import type { RawCost } from "../../bench/rawRoundTrips";
+import { tempDirs } from "../support/tempDirs";
+
+/** Removed once this file's tests have run. */
+const tempDir = tempDirs();
 
 const runs = (...walls: number[]): PreviewRun[] => walls.map((wall) => ({ wall, cpu: wall / 2 }));
 
@@ -103,7 +106,7 @@ describe("the terraform part's entries", () => {
 
 describe("the Go anchor's build", () => {
   it("is named by its source: a changed source builds a new anchor", () => {
-    const copy = mkdtempSync(join(tmpdir(), "anchor-"));
+    const copy = tempDir("anchor-");
     cpSync(ANCHOR_SOURCE, copy, { recursive: true });
     expect(anchorSourceDigest(copy)).toBe(anchorSourceDigest());
     writeFileSync(join(copy, "main.go"), "package main\n");

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../cli/command";
@@ -7,6 +6,10 @@ import { driftCommand, failedReview, parseDriftArgs } from "../../cli/drift";
 import { main } from "../../cli/index";
 import { formatMarkdown } from "../../drift";
 import { npxFindsPackage } from "../../drift/invocation";
+import { tempDirs } from "../support/tempDirs";
+
+/** Removed once this file's tests have run. */
+const tempDir = tempDirs();
 
 const fixtures = join(__dirname, "..", "drift", "fixtures");
 
@@ -88,7 +91,7 @@ describe("parseDriftArgs", () => {
   });
 
   it("a --terraform directory that is missing or not initialised is bad input naming the flag and what to do", () => {
-    const dir = mkdtempSync(join(tmpdir(), "drift-args-"));
+    const dir = tempDir("drift-args-");
     expect(() => parseDriftArgs(["--terraform", "missing"], { INIT_CWD: dir })).toThrow(/--terraform missing: /);
     writeFileSync(join(dir, "main.tf"), "");
     expect(() => parseDriftArgs(["--terraform", "."], { INIT_CWD: dir })).toThrow(/--terraform \.: .*init/);
@@ -134,7 +137,7 @@ describe("parseDriftArgs", () => {
   });
 
   it("reads --ignore-file and --baseline before anything else, naming the flag, the file and the field", () => {
-    const dir = mkdtempSync(join(tmpdir(), "drift-args-"));
+    const dir = tempDir("drift-args-");
     writeFileSync(
       join(dir, "ignore.json"),
       JSON.stringify([{ match: "https://old.example.com/", reason: "r", owner: "o" }]),
@@ -202,7 +205,7 @@ describe("parseDriftArgs", () => {
 });
 
 describe("webhook-subscriptions drift, run by the entry", () => {
-  const empty = mkdtempSync(join(tmpdir(), "drift-invocation-"));
+  const empty = tempDir("drift-invocation-");
 
   /** What `main` printed on stdout for a review that fails at once (no Pulumi.yaml, or no pulumi), from `host`. */
   async function report(host: Parameters<typeof main>[1]): Promise<string> {
@@ -242,11 +245,8 @@ describe("webhook-subscriptions drift, run by the entry", () => {
 });
 
 describe("where npx finds the package's bin", () => {
-  it("in a project that installed it, below it, and in the package's own checkout; nowhere else", ({
-    onTestFinished,
-  }) => {
-    const root = mkdtempSync(join(tmpdir(), "npx-finds-"));
-    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+  it("in a project that installed it, below it, and in the package's own checkout; nowhere else", () => {
+    const root = tempDir("npx-finds-");
     const project = join(root, "project");
     mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
     writeFileSync(join(project, "node_modules", ".bin", "webhook-subscriptions"), "");

@@ -4,8 +4,7 @@
  * test/e2e/driftDoc.test.ts runs their scripts.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { load as loadYaml } from "js-yaml";
@@ -13,11 +12,15 @@ import { expect, it } from "vitest";
 import { actionlint } from "../support/actionlint";
 import { REPO_ROOT } from "../support/engine";
 import { pipelineBlocks } from "../support/pipelineBlocks";
+import { tempDirs } from "../support/tempDirs";
+
+/** Removed once this file's tests have run. */
+const tempDir = tempDirs();
 
 const { github, gitlab } = pipelineBlocks(readFileSync(join(REPO_ROOT, "docs", "drift.md"), "utf8"));
 
 it("the GitHub workflows pass actionlint: code scanning's SARIF upload and the matrix ending in one review", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "drift-workflows-"));
+  const dir = tempDir("drift-workflows-");
   const files = github.map((workflow, i) => {
     const file = join(dir, `drift-${i}.yml`);
     writeFileSync(file, workflow);

@@ -1,6 +1,5 @@
 /** `drift --policy`: the pack's rules held against live subscriptions, the report's policy section, the exit code. */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../cli/command";
@@ -11,6 +10,10 @@ import { driftReport, errorReport, type ReportContext } from "../../drift/report
 import { parsePolicySettings } from "../../policy/settings";
 import type { Subscription } from "../../provider/wire";
 import { MANUAL_WITH_HEADER } from "./fixtures/live";
+import { tempDirs } from "../support/tempDirs";
+
+/** Removed once this file's tests have run. */
+const tempDir = tempDirs();
 
 const context: ReportContext = {
   stack: "prod",
@@ -96,7 +99,7 @@ describe("the report", () => {
 });
 
 describe("--policy on the command line", () => {
-  const dir = mkdtempSync(join(tmpdir(), "policy-flag-"));
+  const dir = tempDir("policy-flag-");
   const file = (name: string, text: string) => {
     writeFileSync(join(dir, name), text);
     return name;

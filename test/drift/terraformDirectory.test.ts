@@ -8,8 +8,7 @@
  * `replaced`'s filter_object_type changed, `fresh` added. The CLI runs themselves are faked here by
  * a script; test/e2e/terraform.test.ts runs the real ones.
  */
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DriftError, DriftErrorCode } from "../../drift/errors";
@@ -24,6 +23,10 @@ import {
   type PlanJson,
 } from "../../drift/sources/terraformDirectory";
 import { reviewTerraformStateFile } from "../../drift/sources/terraformStateFile";
+import { tempDirs } from "../support/tempDirs";
+
+/** Removed once this file's tests have run. */
+const tempDir = tempDirs();
 
 const FIXTURES = join(__dirname, "fixtures");
 const DIR = join(FIXTURES, "terraformPlan");
@@ -309,7 +312,7 @@ describe("what the plan format allows beyond the fixtures", () => {
   });
 
   it("a module installed by init from elsewhere is found through .terraform/modules/modules.json", () => {
-    const dir = mkdtempSync(join(tmpdir(), "tf-remote-module-"));
+    const dir = tempDir("tf-remote-module-");
     mkdirSync(join(dir, ".terraform", "modules", "team"), { recursive: true });
     writeFileSync(join(dir, "main.tf"), 'module "team" {\n  source = "git::https://example.com/team.git"\n}\n');
     writeFileSync(
@@ -380,7 +383,7 @@ describe("bad input, before anything runs", () => {
   });
 
   it("an initialised directory is the source, named by its first .tf file; TF_DATA_DIR is where init put it", () => {
-    const dir = mkdtempSync(join(tmpdir(), "tf-init-"));
+    const dir = tempDir("tf-init-");
     cpSync(DIR, dir, { recursive: true });
     mkdirSync(join(dir, "data"));
     expect(checkTerraformDirectory({ dir: "d", absDir: dir, env: { TF_DATA_DIR: "data" }, cwd: dir })).toEqual({
@@ -394,7 +397,7 @@ describe("bad input, before anything runs", () => {
 
 /** A folder holding fake `tofu`/`terraform` executables, which log their arguments and play the plan fixture back. */
 function fakeClis(names: readonly string[]): string {
-  const bin = mkdtempSync(join(tmpdir(), "tf-bin-"));
+  const bin = tempDir("tf-bin-");
   const script = [
     "#!/bin/sh",
     'echo "$@" >> "$FAKE_LOG"',
@@ -428,7 +431,7 @@ describe("the CLI", () => {
       /^--terraform-cli \/no\/such\/tofu: no executable there/,
     );
     try {
-      findTerraformCli({ PATH: mkdtempSync(join(tmpdir(), "tf-empty-")) });
+      findTerraformCli({ PATH: tempDir("tf-empty-") });
       throw new Error("found a CLI");
     } catch (err) {
       expect((err as DriftError).code).toBe(DriftErrorCode.TerraformCliMissing);
@@ -439,7 +442,7 @@ describe("the CLI", () => {
 
   /** The fixture directory, initialised, and a run of the fake CLI on it. */
   function fakeRun(stateOnly: boolean, extra: NodeJS.ProcessEnv = {}) {
-    const dir = mkdtempSync(join(tmpdir(), "tf-dir-"));
+    const dir = tempDir("tf-dir-");
     cpSync(DIR, dir, { recursive: true });
     mkdirSync(join(dir, ".terraform"));
     const bin = fakeClis(["tofu"]);

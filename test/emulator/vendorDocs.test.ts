@@ -3,13 +3,15 @@
  * vendor's documentation shows, and per-account visibility with two Builder tokens. The default
  * dialect is checked alongside, so a change that leaks into `spec` fails here too.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmulator, EmulatorOptionError } from "../../emulator";
 import { parseEmulatorArgs as parseCliArgs } from "../../cli/emulator";
 import { BUILDER, EmulatorHarness, useEmulator } from "../support/emulatorHarness";
+import { tempDirs } from "../support/tempDirs";
+
+/** Removed once this file's tests have run. */
+const tempDir = tempDirs();
 
 const WORK_ITEM = "aaaaaaaa-0000-4000-8000-00000000000a";
 const EMPTY = "00000000-0000-0000-0000-000000000000";
@@ -163,7 +165,7 @@ describe("vendor-docs: subscriptions are per account", () => {
 
 describe("vendor-docs: owners survive a restart", () => {
   it("a subscription stays visible to its creator alone after the state file is reloaded", async () => {
-    const statePath = join(mkdtempSync(join(tmpdir(), "vendor-docs-")), "state.json");
+    const statePath = join(tempDir("vendor-docs-"), "state.json");
     const first = await EmulatorHarness.start({ dialect: "vendor-docs", statePath });
     const created = await first.config("SubscribeToWebhook", { body: typeScoped, auth: SECOND_BUILDER });
     await first.close();
