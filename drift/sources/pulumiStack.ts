@@ -29,6 +29,22 @@ function fileLines(): (file: string) => readonly string[] {
   };
 }
 
+/**
+ * Whether a program's line names the resource `name`: quoted as it is, or as a TypeScript template
+ * literal or a Python f-string whose fixed parts it fits (`hook-${i}`, f"hook-{i}" for `hook-3`: a
+ * resource made in a loop).
+ */
+export function namesResource(line: string, name: string): boolean {
+  if ([`"${name}"`, `'${name}'`, `\`${name}\``].some((quoted) => line.includes(quoted))) return true;
+  const templates = [
+    ...[...line.matchAll(/`([^`]*\$\{[^`]*)`/g)].map(([, t]) => t!.split(/\$\{[^}]*\}/)),
+    ...[...line.matchAll(/\bf(["'])([^"']*\{[^"']*)\1/g)].map(([, , t]) => t!.split(/\{[^}]*\}/)),
+  ];
+  return templates.some((fixed) =>
+    new RegExp(`^${fixed.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+")}$`).test(name),
+  );
+}
+
 /** The line of `<name>:` under a YAML program's `resources` in Pulumi.yaml (1-based), if any. */
 function yamlLine(lines: readonly string[], name: string): number | undefined {
   const at = lines.findIndex((line) => line.replace(/["']/g, "").trimEnd() === `  ${name}:`);
@@ -43,15 +59,14 @@ export function stackSource(report: DriftReport, ref: SourceRef, workDir: string
   const declared = new Map(report.managed.map((m) => [m.urn, m.declaredAt]));
   /**
    * Where `name` is declared. The state's line is the last `up`'s: it counts only while that line
-   * of the file still makes the resource (names it, quoted); after an edit the file alone is known.
+   * of the file still makes the resource (namesResource); after an edit the file alone is known.
    */
   const location = (name: string, urn?: string): FindingLocation => {
     const at = urn === undefined ? undefined : declared.get(urn);
     const lines = at ? linesOf(join(workDir, at.file)) : [];
     if (at && lines.length > 0) {
       const file = posix.join(programDir, at.file);
-      const names = [`"${name}"`, `'${name}'`, `\`${name}\``].some((quoted) => lines[at.line - 1]?.includes(quoted));
-      return names ? { file, line: at.line } : { file };
+      return namesResource(lines[at.line - 1] ?? "", name) ? { file, line: at.line } : { file };
     }
     const line = yamlLine(linesOf(join(workDir, "Pulumi.yaml")), name);
     return line === undefined ? { file: ref.file } : { file: ref.file, line };

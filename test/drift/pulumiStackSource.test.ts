@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { undeterminedReport, type DriftReport } from "../../drift/report";
-import { stackRef, stackSource } from "../../drift/sources/pulumiStack";
+import { namesResource, stackRef, stackSource } from "../../drift/sources/pulumiStack";
 
 const URN = "urn:pulumi:prod::app::webhooks:index:WebhookSubscription::";
 const guid = (n: number) => `a1a1a1a1-0000-4000-8000-00000000000${n}`;
@@ -78,5 +78,34 @@ describe("stackSource", () => {
     expect(source.observations.find((o) => o.class === "differs-from-program")!.location).toEqual({
       file: "app/Pulumi.yaml",
     });
+  });
+});
+
+describe("namesResource", () => {
+  it("takes a line that names the resource quoted, or as a loop's template literal or f-string it fits", () => {
+    expect(namesResource('new WebhookSubscription("orders", {', "orders")).toBe(true);
+    expect(namesResource("new WebhookSubscription('orders', {", "orders")).toBe(true);
+    expect(namesResource("  new WebhookSubscription(`hook-${i}`, {", "hook-3")).toBe(true);
+    expect(namesResource("  new WebhookSubscription(`${team}-hook-${i}`, {", "billing-hook-12")).toBe(true);
+    expect(namesResource('    WebhookSubscription(f"hook-{i}",', "hook-3")).toBe(true);
+    // Not this resource: another name, a template whose fixed parts it does not fit, no name at all.
+    expect(namesResource('new WebhookSubscription("orders-v2", {', "orders")).toBe(false);
+    expect(namesResource("new WebhookSubscription(`hook-${i}`, {", "orders")).toBe(false);
+    expect(namesResource("new WebhookSubscription(`hook.${i}`, {", "hookx3")).toBe(false);
+    expect(namesResource("new WebhookSubscription(name, {", "orders")).toBe(false);
+  });
+
+  it("points a subscription made in a loop at its line", () => {
+    const { cwd, workDir } = program({
+      "Pulumi.yaml": "name: app\nruntime: nodejs\n",
+      "index.ts":
+        "for (let i = 0; i < 3; i++)\n  new WebhookSubscription(`hook-${i}`, { subscriberUrl: `https://x/${i}` });\n",
+    });
+    const source = stackSource(
+      report([{ urn: `${URN}hook-2`, name: "hook-2", guid: guid(1), declaredAt: { file: "index.ts", line: 2 } }]),
+      stackRef("prod", workDir, cwd),
+      workDir,
+    );
+    expect(source.claims[0]!.location).toEqual({ file: "app/index.ts", line: 2 });
   });
 });
