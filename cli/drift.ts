@@ -346,7 +346,8 @@ export const driftCommand: Command = {
       ...(args.baseline ? { baseline: args.baseline } : {}),
       onProgress: say,
     });
-    // The commands the report prints run the review as this one was run: npx, or the executable;
+    // The commands the report prints run the review as this one was run: npx, the executable, or
+    // the host's own command (rerun: npm start -- --drift);
     // SARIF names the tool's version, which code scanning shows beside each alert.
     const options = {
       invocation: context?.invocation,

@@ -122,7 +122,8 @@ export function comparisonSentence(report: Pick<DriftReport, "comparison">): str
 
 /** One row per differing field: the program's step, the declared value and the live one. */
 function programRows(d: ProgramDifference, options: MarkdownOptions): string[] {
-  const first = `| ${nameCell(d.name, d.urn, options)} | ${d.guid ? code(d.guid) : ""} |`;
+  // One the program no longer declares is not shown at the line the state last saw.
+  const first = `| ${d.action === "delete" ? code(d.name) : nameCell(d.name, d.urn, options)} | ${d.guid ? code(d.guid) : ""} |`;
   if (d.action === "create") return [`${first} ${d.action} |  | declared | **not live** |`];
   if (d.action === "delete") return [`${first} ${d.action} |  | **not declared** | live |`];
   return d.changes.map((c) =>
@@ -282,16 +283,16 @@ export function reviewCommandLine(invocation: Invocation | undefined, flags: rea
   return [commandPrefix(invocation), "drift", ...flags.map(shellWord)].join(" ");
 }
 
-/**
- * The command that runs this review again, with its stacks and ignore rules: the package's bin,
- * which exists wherever the package is installed (this repository's `npm run drift` does not), or
- * the single executable it was run from.
- */
+/** The command that runs this review again: the host's `rerun`, else the drift command. */
 function rerunCommand(report: DriftReport, options: MarkdownOptions): string {
   return options.rerun ?? driftCommandLine(report, options);
 }
 
-/** The drift command of this review, with `extra` flags. */
+/**
+ * The drift command of this review with `extra` flags, its stacks and ignore rules: the package's
+ * bin, which exists wherever the package is installed (this repository's `npm run drift` does
+ * not), or the single executable it was run from.
+ */
 function driftCommandLine(report: DriftReport, options: MarkdownOptions, ...extra: readonly string[]): string {
   const flags = options.reviewFlags ?? [
     ...[report.stack, ...(report.alsoManagedBy ?? [])].flatMap((stack) => ["--stack", stack]),

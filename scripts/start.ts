@@ -34,6 +34,7 @@ import { engineOutput, failureLine } from "../engine/output";
 import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
 import { shellWord } from "../drift/shellWord";
 import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
+import type { CommandContext } from "../cli/command";
 import { build, repositoryRoot } from "./build";
 import { EMULATOR_DIR, hasState, heldSubscriptions, startEmbeddedEmulator } from "./embeddedEmulator";
 import { backendStacks, configValue, ensureSecret, ensureStack, type StartStack } from "./startStack";
@@ -184,7 +185,7 @@ async function reviewDrift(stack: StartStack): Promise<number> {
   // Loaded only here: the drift review's modules are not the deploy's.
   const { driftCommand } = await import("../cli/drift");
   const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
-  const context = { invocation: "package", version, rerun: driftAgain() } as const;
+  const context = { invocation: "package", version, rerun: driftAgain() } satisfies CommandContext;
   return driftCommand.run(["--stack", STACK, "--cwd", ROOT], context);
 }
 

@@ -32,16 +32,20 @@ function fileLines(): (file: string) => readonly string[] {
 /**
  * Whether a program's line names the resource `name`: quoted as it is, or as a TypeScript template
  * literal or a Python f-string whose fixed parts it fits (`hook-${i}`, f"hook-{i}" for `hook-3`: a
- * resource made in a loop).
+ * resource made in a loop). A template of placeholders alone fits any name, so it says nothing.
  */
 export function namesResource(line: string, name: string): boolean {
   if ([`"${name}"`, `'${name}'`, `\`${name}\``].some((quoted) => line.includes(quoted))) return true;
   const templates = [
     ...[...line.matchAll(/`([^`]*\$\{[^`]*)`/g)].map(([, t]) => t!.split(/\$\{[^}]*\}/)),
-    ...[...line.matchAll(/\bf(["'])([^"']*\{[^"']*)\1/g)].map(([, , t]) => t!.split(/\{[^}]*\}/)),
+    ...[...line.matchAll(/\b[rR]?[fF][rR]?(?:"([^"]*\{[^"]*)"|'([^']*\{[^']*)')/g)].map(([, d, s]) =>
+      (d ?? s)!.split(/\{[^}]*\}/),
+    ),
   ];
-  return templates.some((fixed) =>
-    new RegExp(`^${fixed.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+")}$`).test(name),
+  return templates.some(
+    (fixed) =>
+      fixed.some((part) => part !== "") &&
+      new RegExp(`^${fixed.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`).test(name),
   );
 }
 

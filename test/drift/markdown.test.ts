@@ -238,6 +238,21 @@ describe("formatMarkdown", () => {
     expect(formatMarkdown(driftReport(context, [changed], []))).not.toContain("<br>`app/");
   });
 
+  it("in the program's table, the declaring line of an update, never the state's old line of one the program dropped", () => {
+    const differsFromProgram: ProgramDifference[] = [
+      { urn: "urn:changed", name: "orders", guid: changed.guid, action: "update", changes: [changed.changes[0]!] },
+      { urn: "urn:deleted", name: "types", guid: deleted.guid, action: "delete", changes: [] },
+    ];
+    const declaredAt = new Map([
+      ["urn:changed", "app/index.ts:17"],
+      ["urn:deleted", "app/index.ts:30"],
+    ]);
+    const text = formatMarkdown(driftReport(context, [inSync(1)], [], [], { differsFromProgram }), { declaredAt });
+    expect(text).toContain("| `orders`<br>`app/index.ts:17` | `f328bd91-");
+    expect(text).toContain("| `types` | `c6d838ee-");
+    expect(text).not.toContain("app/index.ts:30");
+  });
+
   it("ends with the command the host names when the drift command alone would not run it again (npm start -- --drift)", () => {
     const rerun = "WEBHOOKS_STACK=qa npm start -- --drift";
     const footer = formatMarkdown(driftReport(context, [inSync(1)], []), { rerun })

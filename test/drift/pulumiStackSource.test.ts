@@ -88,11 +88,15 @@ describe("namesResource", () => {
     expect(namesResource("  new WebhookSubscription(`hook-${i}`, {", "hook-3")).toBe(true);
     expect(namesResource("  new WebhookSubscription(`${team}-hook-${i}`, {", "billing-hook-12")).toBe(true);
     expect(namesResource('    WebhookSubscription(f"hook-{i}",', "hook-3")).toBe(true);
+    expect(namesResource("    WebhookSubscription(f'{team}-hook-{d[\"n\"]}',", "billing-hook-1")).toBe(true);
+    expect(namesResource('    WebhookSubscription(rf"hook-{i}",', "hook-3")).toBe(true);
     // Not this resource: another name, a template whose fixed parts it does not fit, no name at all.
     expect(namesResource('new WebhookSubscription("orders-v2", {', "orders")).toBe(false);
     expect(namesResource("new WebhookSubscription(`hook-${i}`, {", "orders")).toBe(false);
     expect(namesResource("new WebhookSubscription(`hook.${i}`, {", "hookx3")).toBe(false);
     expect(namesResource("new WebhookSubscription(name, {", "orders")).toBe(false);
+    // Placeholders alone fit any name: a line such as this one says nothing about which resource it makes.
+    expect(namesResource('  subscriberUrl: `${base}`, customHeader: f"{h}"', "orders")).toBe(false);
   });
 
   it("points a subscription made in a loop at its line", () => {

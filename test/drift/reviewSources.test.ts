@@ -4,8 +4,7 @@
  * reaches through WEBHOOKS_*: the one classification (unmanaged and co-owned across tools),
  * the ignore file's entries (suppressing, expired, stale), the baseline, and the exit codes.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { driftReport } from "../../drift/report";
@@ -16,6 +15,7 @@ import { render } from "../../drift/render";
 import type { SourceResult } from "../../drift/sources/source";
 import { stackRef, stackSource } from "../../drift/sources/pulumiStack";
 import { typeScopedBody, useEmulator } from "../support/emulatorHarness";
+import { tempDirs } from "../support/tempDirs";
 
 const DIR: SourceRef = { kind: "terraform-directory", name: "infra/team", file: "infra/team/main.tf" };
 const STATE: SourceRef = { kind: "terraform-state", name: "other.tfstate", file: "other.tfstate" };
@@ -44,6 +44,7 @@ function terraformSource(
 
 describe("reviewSources", () => {
   const emulator = useEmulator();
+  const tempDir = tempDirs();
   const env = () => ({ WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
 
   it("one report: claimed by no source is unmanaged, claimed by two is co-owned, each with its location and a stable fingerprint", async () => {
@@ -190,41 +191,37 @@ describe("reviewSources", () => {
   });
 
   it("a stack's own report shows under each subscription's name the line its finding points at", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "review-lines-"));
-    try {
-      const workDir = join(cwd, "app");
-      mkdirSync(workDir);
-      writeFileSync(join(workDir, "Pulumi.yaml"), "name: app\nruntime: nodejs\n");
-      writeFileSync(
-        join(workDir, "index.ts"),
-        'import { WebhookSubscription } from "x";\nnew WebhookSubscription("gone", {});\n',
-      );
-      const gone = {
-        urn: "urn:pulumi:prod::app::webhooks:index:WebhookSubscription::gone",
-        name: "gone",
-        guid: "00000000-0000-4000-8000-00000000beef",
-        declaredAt: { file: "index.ts", line: 2 },
-        status: "deleted" as const,
-        changes: [],
-      };
-      const report = driftReport(
-        {
-          stack: "prod",
-          backend: null,
-          instance: { baseUrl: emulator.url, apiVersion: "3" },
-          comparison: "state",
-          startedAt: 0,
-        },
-        [gone],
-        [],
-      );
-      const ref = stackRef("prod", workDir, cwd);
-      const stack: StackReader = { ref, read: () => Promise.resolve(stackSource(report, ref, workDir)) };
-      const review = await reviewSources({ terraform: [], stacks: [stack], env: env() });
-      expect(render(review, "md")).toContain("| `gone`<br>`app/index.ts:2` |");
-    } finally {
-      rmSync(cwd, { recursive: true, force: true });
-    }
+    const cwd = tempDir("review-lines-");
+    const workDir = join(cwd, "app");
+    mkdirSync(workDir);
+    writeFileSync(join(workDir, "Pulumi.yaml"), "name: app\nruntime: nodejs\n");
+    writeFileSync(
+      join(workDir, "index.ts"),
+      'import { WebhookSubscription } from "x";\nnew WebhookSubscription("gone", {});\n',
+    );
+    const gone = {
+      urn: "urn:pulumi:prod::app::webhooks:index:WebhookSubscription::gone",
+      name: "gone",
+      guid: "00000000-0000-4000-8000-00000000beef",
+      declaredAt: { file: "index.ts", line: 2 },
+      status: "deleted" as const,
+      changes: [],
+    };
+    const report = driftReport(
+      {
+        stack: "prod",
+        backend: null,
+        instance: { baseUrl: emulator.url, apiVersion: "3" },
+        comparison: "state",
+        startedAt: 0,
+      },
+      [gone],
+      [],
+    );
+    const ref = stackRef("prod", workDir, cwd);
+    const stack: StackReader = { ref, read: () => Promise.resolve(stackSource(report, ref, workDir)) };
+    const review = await reviewSources({ terraform: [], stacks: [stack], env: env() });
+    expect(render(review, "md")).toContain("| `gone`<br>`app/index.ts:2` |");
   });
 
   it("runs sources of one kind side by side, a few at a time, and hands the stacks the Terraform sources' claims", async () => {
