@@ -257,11 +257,19 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     expect(lines[0]).toMatch(
       /^\*\*Drift in stack `yaml`:\*\* \d differ from the program; 2 of 2 managed subscriptions in sync on /,
     );
-    const objectCreated = lines.find((line) => line.startsWith("| `objectCreated` |"));
+    // Each row of a resource the program declares names the line of Pulumi.yaml that declares it.
+    const program = readFileSync(join(example, "Pulumi.yaml"), "utf8").split("\n");
+    const declaredLine = (name: string) => `Pulumi.yaml:${program.indexOf(`  ${name}:`) + 1}\``;
+    const objectCreated = lines.find((line) => line.startsWith("| `objectCreated`<br>`"));
     expect(objectCreated).toMatch(
-      /^\| `objectCreated` \| `[0-9a-f-]{36}` \| update \| `subscriberUrl` \| `https:\/\/hooks\.example\.com\/yaml\/objects` \| `https:\/\/elsewhere\.example\.net\/objects` \|$/,
+      /^\| `objectCreated`<br>`[^`]*Pulumi\.yaml:\d+` \| `[0-9a-f-]{36}` \| update \| `subscriberUrl` \| `https:\/\/hooks\.example\.com\/yaml\/objects` \| `https:\/\/elsewhere\.example\.net\/objects` \|$/,
     );
-    expect(stdout).toContain("| `packetCreated` |  | create |  | declared | **not live** |");
+    expect(objectCreated).toContain(declaredLine("objectCreated"));
+    const packetCreated = lines.find((line) => line.startsWith("| `packetCreated`"));
+    expect(packetCreated).toMatch(
+      /^\| `packetCreated`<br>`[^`]*Pulumi\.yaml:\d+` \| {2}\| create \| {2}\| declared \| \*\*not live\*\* \|$/,
+    );
+    expect(packetCreated).toContain(declaredLine("packetCreated"));
     expect(stdout).toContain(`| \`${imported}\` | \`${unmanagedGuid}\` | delete |  | **not declared** | live |`);
     expect(lines[0]).toContain("3 differ from the program");
     await expectNoSecrets(stdout + stderr);
