@@ -778,7 +778,7 @@ resource "webhooks_subscription" "orders" {
   });
 
   it("a zip changed on the way, or a signature by another key, is refused: nothing installed", async () => {
-    const stranger = makeSigningKey("not the release key", "other");
+    const stranger = makeSigningKey("not the release key", "other", root);
     for (const cli of clis) {
       for (const [what, play, message] of [
         [

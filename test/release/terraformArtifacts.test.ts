@@ -48,7 +48,7 @@ function releaseFolder(name: string, mtime: Date): string {
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 beforeAll(() => {
-  key = makeSigningKey("dist-terraform test", "test passphrase");
+  key = makeSigningKey("dist-terraform test", "test passphrase", scratch);
 }, 120_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -4,7 +4,6 @@
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** The key as a release and a registry need it. */
@@ -22,9 +21,13 @@ export interface TestSigningKey {
   readonly home: string;
 }
 
-/** A new RSA key protected by `passphrase`, named `name`. */
-export function makeSigningKey(name: string, passphrase: string): TestSigningKey {
-  const home = mkdtempSync(join(tmpdir(), "test-gnupg-"));
+/**
+ * A new RSA key protected by `passphrase`, named `name`, in a gpg home made inside `parent` (a folder
+ * the caller removes). The agent gpg starts to make it is stopped before this returns: verifying
+ * needs none, and it would outlive the test run.
+ */
+export function makeSigningKey(name: string, passphrase: string, parent: string): TestSigningKey {
+  const home = mkdtempSync(join(parent, "gnupg-"));
   chmodSync(home, 0o700);
   const gpg = (args: string[], input = "") =>
     execFileSync("gpg", ["--batch", "--no-tty", ...args], {
@@ -32,34 +35,42 @@ export function makeSigningKey(name: string, passphrase: string): TestSigningKey
       input,
       stdio: ["pipe", "pipe", "pipe"], // its progress on stderr is noise in a test's log
     }).toString();
-  // The passphrase on stdin, as the release hands its own over.
-  gpg(
-    [
-      "--pinentry-mode",
-      "loopback",
-      "--passphrase-fd",
-      "0",
-      "--quick-gen-key",
-      `${name} <release@example.com>`,
-      "rsa2048",
-      "sign",
-      "never",
-    ],
-    passphrase,
-  );
-  const fingerprint = /^fpr:+([0-9A-F]{40}):/m.exec(gpg(["--with-colons", "--list-secret-keys"]))?.[1];
-  if (!fingerprint) throw new Error(`gpg made no key in ${home}`);
-  return {
-    armoredPrivate: gpg(
-      ["--pinentry-mode", "loopback", "--passphrase-fd", "0", "--armor", "--export-secret-keys", fingerprint],
+  try {
+    // The passphrase on stdin, as the release hands its own over.
+    gpg(
+      [
+        "--pinentry-mode",
+        "loopback",
+        "--passphrase-fd",
+        "0",
+        "--quick-gen-key",
+        `${name} <release@example.com>`,
+        "rsa2048",
+        "sign",
+        "never",
+      ],
       passphrase,
-    ),
-    armoredPublic: gpg(["--armor", "--export", fingerprint]),
-    passphrase,
-    fingerprint,
-    keyId: fingerprint.slice(-16),
-    home,
-  };
+    );
+    const fingerprint = /^fpr:+([0-9A-F]{40}):/m.exec(gpg(["--with-colons", "--list-secret-keys"]))?.[1];
+    if (!fingerprint) throw new Error(`gpg made no key in ${home}`);
+    return {
+      armoredPrivate: gpg(
+        ["--pinentry-mode", "loopback", "--passphrase-fd", "0", "--armor", "--export-secret-keys", fingerprint],
+        passphrase,
+      ),
+      armoredPublic: gpg(["--armor", "--export", fingerprint]),
+      passphrase,
+      fingerprint,
+      keyId: fingerprint.slice(-16),
+      home,
+    };
+  } finally {
+    try {
+      execFileSync("gpgconf", ["--kill", "gpg-agent"], { env: { ...process.env, GNUPGHOME: home }, stdio: "ignore" });
+    } catch {
+      // No agent was started.
+    }
+  }
 }
 
 /** Whether `signature` is a good signature of `file` by `key` (gpg --verify in the key's home). */

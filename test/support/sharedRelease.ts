@@ -6,7 +6,7 @@
  * (support/oncePerRun.ts).
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { run } from "./commands";
 import { SIGNING_KEY_VARIABLE, SIGNING_PASSPHRASE_VARIABLE } from "../../scripts/release/gpgSign";
 import { REPO_ROOT, requireLanguageHosts } from "./engine";
@@ -62,7 +62,7 @@ async function build(checkout: string): Promise<SharedRelease> {
   const transcript = version.stdout + version.stderr;
   console.log(`[release] npm version ${RELEASE_VERSION} (from ${CHECKOUT_VERSION}): ${seconds(bumped)}\n${transcript}`);
 
-  const signingKey = makeSigningKey("webhook-subscriptions test release", "release passphrase");
+  const signingKey = makeSigningKey("webhook-subscriptions test release", "release passphrase", dirname(checkout));
   const dist = Date.now();
   // Every artifact, six platforms' executables among them: minutes on a loaded 2-core machine;
   // on a new machine also rcodesign's build (scripts/release/sign.ts: 437 s of CPU, once).
