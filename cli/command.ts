@@ -20,6 +20,12 @@ export interface CommandContext {
   readonly rerun?: string;
 }
 
+/** This package's version, as its own manifest says it (npx, a global install, this checkout). */
+export function packageVersion(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the package's own manifest, wherever it is installed
+  return (require("pulumi-webhook-subscriptions/package.json") as { version: string }).version;
+}
+
 /** One subcommand. */
 export interface Command {
   /** The whole `--help` text. */

@@ -8,7 +8,7 @@
 import type { Command, CommandContext } from "./command";
 import { commandPrefix, npxFindsPackage } from "../drift/invocation";
 import { failureDetail } from "../engine/output";
-import { UsageError } from "./command";
+import { packageVersion, UsageError } from "./command";
 
 /**
  * Subcommands by name: one line for the overview, and the module, loaded on demand. `package`:
@@ -65,10 +65,7 @@ export interface CliHost {
 }
 
 /** The npm package (npx, a global install, this checkout): its own manifest says the version. */
-const PACKAGE_HOST: CliHost = {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the package's own manifest, wherever it is installed
-  version: () => (require("pulumi-webhook-subscriptions/package.json") as { version: string }).version,
-};
+const PACKAGE_HOST: CliHost = { version: packageVersion };
 
 function usage(host: CliHost): string {
   const listed = Object.entries(COMMANDS).filter(([, command]) => !(host.executable && command.package));

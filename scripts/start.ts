@@ -20,7 +20,6 @@
  * The program loads the package from dist/, so dist/ is brought up to date first (scripts/build.ts:
  * nothing to do when nothing changed); `--help` prints the usage before anything else.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -34,7 +33,7 @@ import { engineOutput, failureLine } from "../engine/output";
 import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
 import { shellWord } from "../drift/shellWord";
 import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
-import type { CommandContext } from "../cli/command";
+import { packageVersion, type CommandContext } from "../cli/command";
 import { build, repositoryRoot } from "./build";
 import { EMULATOR_DIR, hasState, heldSubscriptions, startEmbeddedEmulator } from "./embeddedEmulator";
 import { backendStacks, configValue, ensureSecret, ensureStack, type StartStack } from "./startStack";
@@ -44,6 +43,8 @@ const ROOT = repositoryRoot();
 const STACK = process.env.WEBHOOKS_STACK ?? "dev";
 /** What a printed command sets before `npm start` to reach this stack again. */
 const STACK_ENV = STACK === "dev" ? "" : `WEBHOOKS_STACK=${shellWord(STACK)} `;
+/** The command that reviews this stack's drift again, as the closing notes and the report print it. */
+const DRIFT_AGAIN = `${STACK_ENV}npm start -- --drift`;
 const BACKEND_DIR = join(ROOT, ".pulumi-state");
 
 function say(line: string): void {
@@ -184,13 +185,9 @@ async function reviewDrift(stack: StartStack): Promise<number> {
   Object.assign(process.env, stack.env);
   // Loaded only here: the drift review's modules are not the deploy's.
   const { driftCommand } = await import("../cli/drift");
-  const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
-  const context = { invocation: "package", version, rerun: driftAgain() } satisfies CommandContext;
+  const context = { invocation: "package", version: packageVersion(), rerun: DRIFT_AGAIN } satisfies CommandContext;
   return driftCommand.run(["--stack", STACK, "--cwd", ROOT], context);
 }
-
-/** The command that reviews this stack's drift again, as the closing notes print it. */
-const driftAgain = (): string => `${STACK_ENV}npm start -- --drift`;
 
 /**
  * How to look at the stack afterwards, review its drift, deploy it elsewhere (when it ran on the
@@ -224,7 +221,7 @@ function closingNotes(engine: Engine, embedded: boolean): void {
     ],
     [
       "review drift (exit 0: none, 2: drift, 1: error; in a project of your own: npx webhook-subscriptions drift --stack <name>):",
-      [`cd ${root}`, ...askPassphrase, driftAgain()],
+      [`cd ${root}`, ...askPassphrase, DRIFT_AGAIN],
     ],
   ];
   if (embedded)
