@@ -8,8 +8,10 @@
  * 3. the command line again when there are no arguments and the executable is named
  *    `webhook-subscriptions` (the CLI's archives name it so): it prints the usage rather than
  *    serving a plugin nobody asked for;
- * 4. the Pulumi plugin, otherwise: the engine starts it with its own address as the first
- *    argument (or `--logtostderr`, `-v=9`, `--tracing …` before it), never with a CLI word.
+ * 4. the Pulumi plugin when started as the engine starts a provider: its logging flags
+ *    (`--logtostderr`, `-v=9`, `--tracing <endpoint>`), then the engine's address, or nothing;
+ * 5. the command line for anything else: a mistyped command (`adpot`) or one this release does
+ *    not have is a usage error that names the commands, never a plugin waiting for an engine.
  */
 import { startedAsTerraformProvider } from "../provider/terraform/goPlugin/handshake";
 import type { Door } from "./doors";
@@ -52,11 +54,27 @@ const baseName = (file: string) =>
     .pop()!
     .replace(/\.exe$/i, "");
 
+/** An engine's address: `host:port` (`127.0.0.1:52011`, `[::1]:52011`, `localhost:52011`). */
+const ADDRESS = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+
+/**
+ * Whether `args` are what the Pulumi engine starts a provider with (pulumi's plugin.go
+ * `buildPluginArguments`): `--logtostderr`, `-v=<n>` and `--tracing <endpoint>`, in that order,
+ * then its address; nothing at all is a plugin started by hand, which serves as well.
+ */
+export function isEngineStart(args: readonly string[]): boolean {
+  let rest = [...args];
+  if (rest[0] === "--logtostderr") rest = rest.slice(1);
+  if (/^-v=\d+$/.test(rest[0] ?? "")) rest = rest.slice(1);
+  if (rest[0] === "--tracing" && rest.length >= 2) rest = rest.slice(2);
+  return rest.length === 0 || (rest.length === 1 && ADDRESS.test(rest[0]!));
+}
+
 /** The door `start` is for. */
 export function pickDoor({ args, env, names = [] }: Start): Door {
   const [first] = args;
   if (first !== undefined && CLI_WORDS.has(first)) return "cli";
   if (startedAsTerraformProvider(env)) return "terraform";
   if (first === undefined && names.some((name) => baseName(name) === CLI_NAME)) return "cli";
-  return "pulumi";
+  return isEngineStart(args) ? "pulumi" : "cli";
 }

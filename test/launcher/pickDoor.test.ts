@@ -46,4 +46,17 @@ describe("pickDoor", () => {
     expect(pickDoor({ args: [], env: {}, names: ["C:\\tools\\webhook-subscriptions.exe"] })).toBe("cli");
     expect(pickDoor({ args: [], env: {}, names: ["/x/webhook-subscriptions-old"] })).toBe("pulumi");
   });
+
+  it("starts the CLI for any other first word, so that a typo or a command this release lacks is a usage error, not a plugin waiting for an engine", () => {
+    for (const args of [
+      ["adpot"],
+      ["adopt", "--help"],
+      ["--stack", "dev"],
+      ["127.0.0.1:1", "extra"],
+      ["not an address"],
+    ])
+      expect(pickDoor({ args, env: {}, names: ["/opt/ws/webhook-subscriptions"] }), args.join(" ")).toBe("cli");
+    expect(pickDoor({ args: ["[::1]:52011"], env: {} })).toBe("pulumi");
+    expect(pickDoor({ args: ["localhost:52011"], env: {} })).toBe("pulumi");
+  });
 });
