@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { Invocation } from "../drift/invocation";
+import type { Invocation } from "./invocation";
 
 /** What the entry (index.ts `main`) decided once for every subcommand. */
 export interface CommandContext {
@@ -40,6 +40,55 @@ export class UsageError extends Error {
 }
 
 type Flags = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * One flag of a command's table: the table makes both the command's usage text and its parser,
+ * so the two cannot disagree (as vitest's cli-config does).
+ */
+export interface FlagSpec {
+  readonly type: "string" | "boolean";
+  /** Repeatable: its values in command-line order. */
+  readonly multiple?: true;
+  /** The value's placeholder in the synopsis, e.g. `<name>`; none for a boolean. */
+  readonly arg?: string;
+  /** What it does, for the usage text: the first line beside the flag, the rest below it. */
+  readonly description: string;
+}
+
+/** A command's flags, in the order the usage lists them. */
+export type FlagTable = Readonly<Record<string, FlagSpec>>;
+
+/** The usage text of `command`: a synopsis made of its flags, what it does, then each flag and its description. */
+export function usageOf(command: string, table: FlagTable, about: string, more = ""): string {
+  const head = `usage: webhook-subscriptions ${command} `;
+  const words = Object.entries(table).map(
+    ([name, f]) => `[--${name}${f.arg ? ` ${f.arg}` : ""}${f.multiple ? " …" : ""}]`,
+  );
+  const lines: string[] = [];
+  let line = head;
+  for (const word of words) {
+    if (line.length + word.length > 110 && line.trim() !== head.trim()) {
+      lines.push(line.trimEnd());
+      line = " ".repeat(head.length);
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  const width = Math.max(...Object.keys(table).map((name) => name.length)) + 4;
+  const flags = Object.entries(table).flatMap(([name, f]) => {
+    const [first, ...rest] = f.description.split("\n");
+    return [`  ${`--${name}`.padEnd(width)}${first}`, ...rest.map((r) => `${" ".repeat(width + 2)}${r}`)];
+  });
+  return [...lines, "", about, ...flags, ...(more ? [more] : [])].join("\n");
+}
+
+/** Parses `argv` against a command's table: see parseFlags. */
+export function parseTable(argv: readonly string[], table: FlagTable, usage: string): FlagValues | "help" {
+  const flags = Object.fromEntries(
+    Object.entries(table).map(([name, f]) => [name, { type: f.type, ...(f.multiple ? { multiple: true } : {}) }]),
+  );
+  return parseFlags(argv, flags, usage);
+}
 
 /** Parsed flag values: strings, true for boolean flags, string lists for `multiple` flags. */
 export type FlagValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;

@@ -2,72 +2,133 @@
  * `webhook-subscriptions drift`: reviews any mix of sources in one report — Pulumi stacks
  * (`--stack`), Terraform/OpenTofu working directories (`--terraform`) and state files
  * (`--terraform-state`) — against the live instances, without applying or writing anything
- * (drift/review/). The report goes to stdout in `--format`, and to each `--report` file in the
- * format its extension names; progress and errors go to stderr.
+ * (drift/). The report goes to stdout in `--format`, and to each `--report` file in the format
+ * its extension names; progress and errors go to stderr.
  * Exit 0: no drift. 2: drift (with `--baseline`: a new finding), or a broken mandatory `--policy`
  * rule. 1: error, or drift cannot be determined (legacy API). Bad input exits 1 before anything
- * is read from an instance.
+ * is read from an instance: the command line is parsed, then checked, then its files are loaded.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, extname, resolve } from "node:path";
-import { EXIT_CODE, reviewDrift, StackStates, type DriftReport } from "../drift";
-import { DriftError, toDriftError } from "../drift/errors";
-import { invalidIgnoreRule } from "../drift/ignore";
-import { reviewEngine } from "../drift/openReviewStack";
-import { readPolicyFile } from "../drift/policy";
-import { errorReport } from "../drift/report";
-import { EXTENSIONS, FORMATS, render, type Format } from "../drift/render";
-import { readBaseline } from "../drift/review/baseline";
-import { readIgnoreFile } from "../drift/review/ignoreFile";
-import type { IgnoreEntry } from "../drift/review/model";
-import { reviewSources, type StackReader, type TerraformReader } from "../drift/review/reviewSources";
-import { stackRef, stackSource } from "../drift/sources/pulumiStack";
-import type { SourceResult } from "../drift/sources/source";
 import {
   checkTerraformDirectory,
+  EXIT_CODE,
+  EXTENSIONS,
   findTerraformCli,
-  reviewTerraformDirectory,
+  formatOfFile,
+  FORMATS,
+  invalidIgnoreRule,
+  readBaseline,
+  readIgnoreFile,
+  readPolicyFile,
+  readSourceReader,
+  readTerraformStateFile,
+  render,
+  reviewSources,
+  shellWord,
+  stackReaders,
+  terraformReaders,
+  type Format,
+  type IgnoreEntry,
+  type PolicyInput,
+  type SourceResult,
   type TerraformCli,
-} from "../drift/sources/terraformDirectory";
-import { reviewTerraformStateFile } from "../drift/sources/terraformStateFile";
-import { terraformScope, type TerraformState } from "../drift/terraformState";
-import type { Engine } from "../engine/provision";
-import type { PolicySettings } from "../policy/settings";
-import { directoryFlag, listFlag, parseFlags, stringFlag, UsageError, type Command, type FlagValues } from "./command";
+} from "../drift";
+import {
+  listFlag,
+  parseTable,
+  stringFlag,
+  usageOf,
+  UsageError,
+  type Command,
+  type CommandContext,
+  type FlagTable,
+  type FlagValues,
+} from "./command";
+import { commandPrefix, type Invocation } from "./invocation";
 
-const USAGE = `usage: webhook-subscriptions drift [--stack <name> …] [--terraform <dir> …] [--terraform-state <file> …]
-                                    [--cwd <program directory>] [--state-only] [--terraform-cli <path>]
-                                    [--format md|json|sarif|junit|html] [--report <file> …]
-                                    [--baseline <previous.json>] [--ignore-file <file.json>] [--ignore <guid|url-prefix> …]
-                                    [--policy <file.json>]
+/** The drift command's flags: its usage and its parser. */
+export const DRIFT_FLAGS = {
+  stack: {
+    type: "string",
+    multiple: true,
+    arg: "<name>",
+    description:
+      "a Pulumi stack of the project in --cwd (`pulumi stack ls` lists them): its state, a\nrefresh preview, and a preview of its program through the team's `pulumi`",
+  },
+  terraform: {
+    type: "string",
+    multiple: true,
+    arg: "<dir>",
+    description:
+      "an initialised Terraform/OpenTofu working directory: its state and configuration,\nthrough one plan that is never applied and writes no state (tofu on PATH, else terraform)",
+  },
+  "terraform-state": {
+    type: "string",
+    multiple: true,
+    arg: "<file>",
+    description: "a state file (format 4) or `tofu show -json`'s output: state only",
+  },
+  cwd: {
+    type: "string",
+    arg: "<program directory>",
+    description: "the Pulumi program directory, holding Pulumi.yaml (default: the current directory)",
+  },
+  "state-only": {
+    type: "boolean",
+    description: "compare with the state alone: no program runs, a Terraform plan is -refresh-only",
+  },
+  "terraform-cli": {
+    type: "string",
+    arg: "<path>",
+    description: "the tofu or terraform executable to plan with (default: tofu, else terraform, on PATH)",
+  },
+  format: { type: "string", arg: FORMATS.join("|"), description: `${FORMATS.join(", ")} on stdout (default: md)` },
+  report: {
+    type: "string",
+    multiple: true,
+    arg: "<file>",
+    description: `also write the report to a file, in the format of its extension:\n${Object.keys(EXTENSIONS).join(" ")} (.xml is JUnit)`,
+  },
+  baseline: {
+    type: "string",
+    arg: "<previous.json>",
+    description: "an earlier JSON report: each finding is new or known; exit 2 only for a new one",
+  },
+  "ignore-file": {
+    type: "string",
+    arg: "<file.json>",
+    description:
+      'exceptions: [{"match": "<guid|url-prefix>", "reason": "…", "owner": "…", "expires": "YYYY-MM-DD"}];\nan expired entry suppresses nothing, and expired and stale entries are reported',
+  },
+  ignore: {
+    type: "string",
+    multiple: true,
+    arg: "<guid|url-prefix>",
+    description: "a GUID or subscriber-URL prefix (http:// or https://) to leave out, for one-off use",
+  },
+  policy: {
+    type: "string",
+    arg: "<file.json>",
+    description:
+      "policy settings (JSON, as WebhookGuard takes them; docs/policy.md): every live subscription\nthe sources reach is held to the rules; a broken mandatory rule exits 2",
+  },
+} as const satisfies FlagTable;
 
-Reviews any mix of sources in one report: what the instances hold against what each source's state
+const USAGE = usageOf(
+  "drift",
+  DRIFT_FLAGS,
+  `Reviews any mix of sources in one report: what the instances hold against what each source's state
 records and what its program or configuration declares, without applying or writing anything.
-Name at least one source. Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
-Sources (each repeatable):
-  --stack   a Pulumi stack of the project in --cwd (\`pulumi stack ls\` lists them): its state, a
-            refresh preview, and a preview of its program through the team's \`pulumi\`
-  --terraform  an initialised Terraform/OpenTofu working directory: its state and configuration,
-            through one plan that is never applied and writes no state (tofu on PATH, else terraform)
-  --terraform-state  a state file (format 4) or \`tofu show -json\`'s output: state only
+Name at least one source (--stack, --terraform, --terraform-state; each repeatable).
+Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
 Findings: differs from the state, differs from the program/configuration, deleted out of band,
-unmanaged (claimed by no source), co-owned (claimed twice), pending create, policy.
-  --cwd     the Pulumi program directory, holding Pulumi.yaml (default: the current directory)
-  --state-only  compare with the state alone: no program runs, a Terraform plan is -refresh-only
-  --terraform-cli  the tofu or terraform executable to plan with (default: tofu, else terraform, on PATH)
-  --format  md (default), json, sarif, junit or html, on stdout
-  --report  also write the report to a file, in the format of its extension: .md .json .sarif
-            .xml (JUnit) .html; repeatable
-  --baseline  an earlier --format json report: each finding is new or known; exit 2 only for a new one
-  --ignore-file  exceptions: [{"match": "<guid|url-prefix>", "reason": "…", "owner": "…", "expires": "YYYY-MM-DD"}];
-            an expired entry suppresses nothing, and expired and stale entries are reported
-  --ignore  a GUID or subscriber-URL prefix (http:// or https://) to leave out, for one-off use; repeatable
-  --policy  policy settings (JSON, as WebhookGuard takes them; docs/policy.md): every live subscription
-            the stacks reach is held to the rules; a broken mandatory rule exits 2
-Stacks: the backend and passphrase come from the environment, as for \`pulumi\` (PULUMI_BACKEND_URL,
+unmanaged (claimed by no source), co-owned (claimed twice), pending create, policy.`,
+  `Stacks: the backend and passphrase come from the environment, as for \`pulumi\` (PULUMI_BACKEND_URL,
 PULUMI_CONFIG_PASSPHRASE), else Pulumi.yaml's backend.url or the CLI's login; the instance from the
 stack's config. Terraform sources: the instance and credentials from the provider's own variables
-(WEBHOOKS_BASE_URL, WEBHOOKS_TOKEN, …) or the provider block.`;
+(WEBHOOKS_BASE_URL, WEBHOOKS_TOKEN, …) or the provider block.`,
+);
 
 /** A `--report` file: as given, absolute, and its format. */
 export interface ReportFile {
@@ -76,30 +137,39 @@ export interface ReportFile {
   readonly format: Format;
 }
 
-/** What a drift command line asks for, checked: every file read, every directory checked. */
-export interface DriftArgs {
+/** A drift command line, checked but not yet loaded: no file read, nothing reached. */
+export interface DriftRequest {
   readonly stacks: readonly string[];
+  readonly terraform: readonly string[];
+  readonly terraformStates: readonly string[];
+  /** `--cwd` as given, when given. */
+  readonly cwdFlag?: string;
+  readonly terraformCliFlag?: string;
+  readonly stateOnly: boolean;
+  readonly format: Format;
+  readonly reports: readonly { readonly file: string; readonly format: Format }[];
+  readonly ignore: readonly string[];
+  readonly ignoreFile?: string;
+  readonly baselineFile?: string;
+  readonly policyFile?: string;
+  /** The flags that choose what is reviewed and how (all but `--format` and `--report`), as given: they run it again. */
+  readonly reviewFlags: readonly string[];
+}
+
+/** What a drift command line asks for, loaded: every file read, every directory checked. */
+export interface DriftArgs extends DriftRequest {
   /** Absolute program directory. */
   readonly workDir: string;
-  /** `--cwd` as given, when given: the commands the report prints repeat it. */
-  readonly cwdFlag?: string;
-  /** `--terraform` directories: as given, absolute. */
-  readonly terraformDirs: readonly { readonly dir: string; readonly absDir: string }[];
+  /** Where the command was typed: paths and locations are relative to it. */
+  readonly cwd: string;
+  readonly reportFiles: readonly ReportFile[];
   /** The CLI the directories are planned with; absent without `--terraform`. */
   readonly terraformCli?: TerraformCli;
   /** `--terraform-state` files, read. */
-  readonly terraformStates: readonly SourceResult[];
-  readonly stateOnly: boolean;
-  readonly format: Format;
-  readonly reports: readonly ReportFile[];
-  readonly ignore: readonly string[];
+  readonly stateFiles: readonly SourceResult[];
   readonly ignoreEntries: readonly IgnoreEntry[];
   readonly baseline?: { readonly file: string; readonly fingerprints: ReadonlySet<string> };
-  readonly policy?: { readonly file: string; readonly settings: PolicySettings };
-  /** Where the command was typed: locations are relative to it. */
-  readonly cwd: string;
-  /** The flags that choose what is reviewed and how (all but `--format` and `--report`), as given: they run it again. */
-  readonly reviewFlags: readonly string[];
+  readonly policy?: PolicyInput;
 }
 
 /** A flag as words that parse back to it; a value that starts with `-` stays joined (`--cwd=-x`), or it would read as a flag. */
@@ -119,55 +189,22 @@ function reviewFlagsOf(values: FlagValues): string[] {
   );
 }
 
-/** Runs `read`, turning its error into a usage error (exit 1); `flag` leads a message that does not name it. */
-function checked<T>(read: () => T, flag?: string): T {
-  try {
-    return read();
-  } catch (err) {
-    const message = (err as Error).message;
-    throw new UsageError(flag && !message.startsWith(flag) ? `${flag}: ${message}` : message);
-  }
-}
-
-/** Parses and checks the drift flags; "help" when help was asked for. Nothing here reaches an instance. */
-export function parseDriftArgs(
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-  processCwd = process.cwd(),
-): DriftArgs | "help" {
-  const values = parseFlags(
-    argv,
-    {
-      stack: { type: "string", multiple: true },
-      terraform: { type: "string", multiple: true },
-      "terraform-state": { type: "string", multiple: true },
-      "terraform-cli": { type: "string" },
-      ignore: { type: "string", multiple: true },
-      "ignore-file": { type: "string" },
-      baseline: { type: "string" },
-      cwd: { type: "string" },
-      format: { type: "string" },
-      report: { type: "string", multiple: true },
-      policy: { type: "string" },
-      "state-only": { type: "boolean" },
-    },
-    USAGE,
-  );
+/** Step 1 and 2: parses the flags and checks them, reading nothing; "help" when help was asked for. */
+export function checkDriftArgs(argv: readonly string[]): DriftRequest | "help" {
+  const values = parseTable(argv, DRIFT_FLAGS, USAGE);
   if (values === "help") return "help";
-  const cwd = env.INIT_CWD || processCwd;
-  const at = (file: string) => resolve(cwd, file);
   const stacks = listFlag(values, "stack");
-  const dirs = listFlag(values, "terraform");
-  const states = listFlag(values, "terraform-state");
-  if (stacks.length + dirs.length + states.length === 0)
+  const terraform = listFlag(values, "terraform");
+  const terraformStates = listFlag(values, "terraform-state");
+  if (stacks.length + terraform.length + terraformStates.length === 0)
     throw new UsageError(
       "Name at least one source: --stack <name> (a Pulumi stack; `pulumi stack ls` lists them), " +
         `--terraform <dir> (a Terraform/OpenTofu working directory) or --terraform-state <file>.\n${USAGE}`,
     );
   for (const [flag, list] of [
     ["--stack", stacks],
-    ["--terraform", dirs],
-    ["--terraform-state", states],
+    ["--terraform", terraform],
+    ["--terraform-state", terraformStates],
   ] as const) {
     const repeated = list.find((name, i) => list.indexOf(name) !== i);
     if (repeated !== undefined)
@@ -176,151 +213,139 @@ export function parseDriftArgs(
   const format = stringFlag(values, "format") ?? "md";
   if (!(FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got: ${JSON.stringify(format)}.\n${USAGE}`);
-  const reports = listFlag(values, "report").map((file): ReportFile => {
-    const byExtension = EXTENSIONS[extname(file).toLowerCase()];
+  const reports = listFlag(values, "report").map((file) => {
+    const byExtension = formatOfFile(file);
     if (!byExtension)
       throw new UsageError(
         `--report ${file}: the format comes from the extension, one of ${Object.keys(EXTENSIONS).join(" ")} (.xml is JUnit), got: ${JSON.stringify(extname(file))}.`,
       );
-    return { file, path: at(file), format: byExtension };
+    return { file, format: byExtension };
   });
   const ignore = listFlag(values, "ignore");
   const badRule = invalidIgnoreRule(ignore);
   if (badRule) throw new UsageError(`${badRule}.\n${USAGE}`);
-  const ignoreFile = stringFlag(values, "ignore-file");
-  const baselineFile = stringFlag(values, "baseline");
-  const policyFile = stringFlag(values, "policy");
-  if (policyFile !== undefined && stacks.length === 0)
-    throw new UsageError(
-      `--policy ${policyFile}: holds the rules against the instances the stacks reach; name a --stack too.`,
-    );
-  const workDir = directoryFlag(values, "cwd", env, processCwd);
-  const terraformDirs = dirs.map((dir) => ({ dir, absDir: at(dir) }));
-  for (const d of terraformDirs) checked(() => checkTerraformDirectory({ ...d, env, cwd }));
-  const explicitCli = stringFlag(values, "terraform-cli");
-  const cwdFlag = stringFlag(values, "cwd");
+  const optional = (name: keyof typeof DRIFT_FLAGS, key: string) => {
+    const value = stringFlag(values, name);
+    return value === undefined ? {} : { [key]: value };
+  };
   return {
     stacks,
-    workDir,
-    ...(cwdFlag !== undefined ? { cwdFlag } : {}),
-    terraformDirs,
-    ...(dirs.length > 0 ? { terraformCli: checked(() => findTerraformCli(env, explicitCli)) } : {}),
-    terraformStates: states.map((file) =>
-      checked(() => reviewTerraformStateFile({ file, absFile: at(file), cwd, env })),
-    ),
+    terraform,
+    terraformStates,
+    ...optional("cwd", "cwdFlag"),
+    ...optional("terraform-cli", "terraformCliFlag"),
     stateOnly: values["state-only"] === true,
     format: format as Format,
     reports,
     ignore,
-    ignoreEntries: ignoreFile === undefined ? [] : checked(() => readIgnoreFile(at(ignoreFile), ignoreFile)),
+    ...optional("ignore-file", "ignoreFile"),
+    ...optional("baseline", "baselineFile"),
+    ...optional("policy", "policyFile"),
+    reviewFlags: reviewFlagsOf(values),
+  };
+}
+
+/** Runs `read`, turning its error into a usage error (exit 1); `flag` leads a message that does not name it. */
+function loaded<T>(read: () => T, flag?: string): T {
+  try {
+    return read();
+  } catch (err) {
+    const message = (err as Error).message;
+    throw new UsageError(flag && !message.startsWith(flag) ? `${flag}: ${message}` : message);
+  }
+}
+
+/**
+ * Step 3: loads what the request names — each file read, each directory checked, the Terraform
+ * CLI found — so that bad input exits 1 before anything is read from an instance. Relative paths
+ * are taken from where the user typed the command: `npm run` and `npx` leave it in INIT_CWD.
+ */
+export function loadDriftArgs(
+  request: DriftRequest,
+  env: NodeJS.ProcessEnv = process.env,
+  processCwd = process.cwd(),
+): DriftArgs {
+  const cwd = env.INIT_CWD || processCwd;
+  const at = (file: string) => resolve(cwd, file);
+  for (const dir of request.terraform) loaded(() => checkTerraformDirectory({ dir, absDir: at(dir), env, cwd }));
+  const { ignoreFile, baselineFile, policyFile } = request;
+  return {
+    ...request,
+    workDir: at(request.cwdFlag ?? "."),
+    cwd,
+    reportFiles: request.reports.map((r) => ({ ...r, path: at(r.file) })),
+    ...(request.terraform.length > 0
+      ? { terraformCli: loaded(() => findTerraformCli(env, request.terraformCliFlag)) }
+      : {}),
+    stateFiles: request.terraformStates.map((file) =>
+      loaded(() => readTerraformStateFile({ file, absFile: at(file), cwd, env })),
+    ),
+    ignoreEntries: ignoreFile === undefined ? [] : loaded(() => readIgnoreFile(at(ignoreFile), ignoreFile)),
     ...(baselineFile === undefined
       ? {}
-      : {
-          baseline: { file: baselineFile, fingerprints: checked(() => readBaseline(at(baselineFile), baselineFile)) },
-        }),
+      : { baseline: { file: baselineFile, fingerprints: loaded(() => readBaseline(at(baselineFile), baselineFile)) } }),
     ...(policyFile === undefined
       ? {}
       : {
-          policy: { file: policyFile, settings: checked(() => readPolicyFile(at(policyFile), policyFile), "--policy") },
+          policy: { file: policyFile, settings: loaded(() => readPolicyFile(at(policyFile), policyFile), "--policy") },
         }),
-    cwd,
-    reviewFlags: reviewFlagsOf(values),
   };
+}
+
+/** Parses, checks and loads a drift command line; "help" when help was asked for. */
+export function parseDriftArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  processCwd = process.cwd(),
+): DriftArgs | "help" {
+  const request = checkDriftArgs(argv);
+  return request === "help" ? "help" : loadDriftArgs(request, env, processCwd);
+}
+
+/** The command that runs the drift review with `flags`, the way this one ran (cli/invocation.ts). */
+export function reviewCommandLine(invocation: Invocation | undefined, flags: readonly string[]): string {
+  return [commandPrefix(invocation), "drift", ...flags.map(shellWord)].join(" ");
 }
 
 function say(line: string): void {
   process.stderr.write(`drift: ${line}\n`);
 }
 
-/** What the reviews of the stacks of one run read once and share: the `pulumi` on PATH, the states. */
-interface SharedStackReads {
-  readonly engine: () => Promise<Engine>;
-  readonly states: StackStates;
-}
-
-/** A fresh SharedStackReads; no `pulumi` on PATH fails each stack's review, saying what to install. */
-function sharedStackReads(): SharedStackReads {
-  let engine: Promise<Engine> | undefined;
-  return { engine: () => (engine ??= reviewEngine(process.env)), states: new StackStates() };
-}
-
-/** A stack's review as a source; a failure becomes its error report, so the others are still reviewed. */
-function stackReader(stackName: string, args: DriftArgs, shared: SharedStackReads): StackReader {
-  const ref = stackRef(stackName, args.workDir, args.cwd);
-  return {
-    ref,
-    async read({ otherTools, onListed }) {
-      const startedAt = Date.now();
-      let report: DriftReport;
-      try {
-        report = await reviewDrift({
-          stackName,
-          workDir: args.workDir,
-          engine: await shared.engine(),
-          stackStates: shared.states,
-          onProgress: args.stacks.length > 1 ? (line) => say(`${stackName}: ${line}`) : say,
-          alsoManagedBy: args.stacks.filter((s) => s !== stackName),
-          ignore: args.ignore,
-          ...(args.policy ? { policy: args.policy } : {}),
-          stateOnly: args.stateOnly,
-          terraformStates: otherTools,
-          onListed,
-        });
-        if (report.reason) say(report.reason);
-      } catch (err) {
-        const error = err instanceof DriftError ? err : toDriftError(err, { stack: stackName, secrets: [] });
-        say(`error: ${error.message}`);
-        report = failedReview(stackName, args, startedAt, error, otherTools);
-      }
-      return stackSource(report, ref, args.workDir);
-    },
+/** Reviews what `args` names; resolves with the exit code. */
+async function runDrift(args: DriftArgs, context?: CommandContext): Promise<number> {
+  const options = { cwd: args.cwd, env: process.env, stateOnly: args.stateOnly, onProgress: say };
+  const review = await reviewSources({
+    sources: [
+      ...stackReaders(
+        args.stacks.map((name) => ({ name, workDir: args.workDir })),
+        options,
+      ),
+      ...(args.terraformCli ? terraformReaders(args.terraform, { ...options, cli: args.terraformCli }) : []),
+      ...args.stateFiles.map(readSourceReader),
+    ],
+    ignore: args.ignore,
+    ignoreEntries: args.ignoreEntries,
+    ...(args.baseline ? { baseline: args.baseline } : {}),
+    ...(args.policy ? { policy: args.policy } : {}),
+    onProgress: say,
+  });
+  // The commands the report prints run the review as this one was run: npx, the executable, or
+  // the host's own command (rerun: npm start -- --drift, whose emulator is gone once it exits);
+  // SARIF names the tool's version, which code scanning shows beside each alert.
+  const renderOptions = {
+    ...(context?.version ? { version: context.version } : {}),
+    rerun: context?.rerun ?? reviewCommandLine(context?.invocation, args.reviewFlags),
+    ...(context?.rerun
+      ? {}
+      : { fullReport: reviewCommandLine(context?.invocation, [...args.reviewFlags, "--format", "json"]) }),
   };
-}
-
-/**
- * The error report of one stack's review, with the scope it was asked for (the other stacks, the
- * Terraform sources, the `--ignore` rules), so that its footer's command runs the same review again.
- */
-export function failedReview(
-  stackName: string,
-  args: Pick<DriftArgs, "stacks" | "ignore" | "stateOnly">,
-  startedAt: number,
-  error: { readonly code: string; readonly message: string },
-  terraformStates: readonly TerraformState[] = [],
-): DriftReport {
-  const others = args.stacks.filter((s) => s !== stackName);
-  return errorReport(
-    {
-      stack: stackName,
-      backend: null,
-      instance: null,
-      comparison: args.stateOnly ? "state" : "state-and-program",
-      startedAt,
-      ...(others.length > 0 ? { alsoManagedBy: others } : {}),
-      ...terraformScope(terraformStates),
-      ...(args.ignore.length > 0 ? { ignored: { rules: args.ignore, guids: [] } } : {}),
-    },
-    error,
-  );
-}
-
-/** The Terraform sources: each directory planned once, each state file already read. */
-function terraformReaders(args: DriftArgs): TerraformReader[] {
-  return [
-    ...args.terraformDirs.map(({ dir, absDir }) => ({
-      ref: { kind: "terraform-directory" as const, name: dir, file: dir },
-      read: () =>
-        reviewTerraformDirectory({
-          dir,
-          absDir,
-          cli: args.terraformCli!,
-          stateOnly: args.stateOnly,
-          env: process.env,
-          cwd: args.cwd,
-        }),
-    })),
-    ...args.terraformStates.map((result) => ({ ref: result.summary.source, read: () => Promise.resolve(result) })),
-  ];
+  for (const report of args.reportFiles) {
+    mkdirSync(dirname(report.path), { recursive: true });
+    writeFileSync(report.path, render(review, report.format, renderOptions));
+    say(`wrote ${report.file}`);
+  }
+  process.stdout.write(render(review, args.format, renderOptions));
+  return review.exitCode;
 }
 
 export const driftCommand: Command = {
@@ -337,31 +362,6 @@ export const driftCommand: Command = {
       process.stdout.write(`${USAGE}\n`);
       return EXIT_CODE.noDrift;
     }
-    const shared = sharedStackReads();
-    const review = await reviewSources({
-      terraform: terraformReaders(args),
-      stacks: args.stacks.map((name) => stackReader(name, args, shared)),
-      ignore: args.ignore,
-      ignoreEntries: args.ignoreEntries,
-      ...(args.baseline ? { baseline: args.baseline } : {}),
-      onProgress: say,
-    });
-    // The commands the report prints run the review as this one was run: npx, the executable, or
-    // the host's own command (rerun: npm start -- --drift);
-    // SARIF names the tool's version, which code scanning shows beside each alert.
-    const options = {
-      invocation: context?.invocation,
-      version: context?.version,
-      programDir: args.cwdFlag,
-      reviewFlags: args.reviewFlags,
-      rerun: context?.rerun,
-    };
-    for (const report of args.reports) {
-      mkdirSync(dirname(report.path), { recursive: true });
-      writeFileSync(report.path, render(review, report.format, options));
-      say(`wrote ${report.file}`);
-    }
-    process.stdout.write(render(review, args.format, options));
-    return review.exitCode;
+    return runDrift(args, context);
   },
 };

@@ -6,7 +6,7 @@
  * the Pulumi SDK and `--help` loads nothing.
  */
 import type { Command, CommandContext } from "./command";
-import { commandPrefix, npxFindsPackage } from "../drift/invocation";
+import { commandPrefix, npxFindsPackage } from "./invocation";
 import { failureDetail } from "../engine/output";
 import { packageVersion, UsageError } from "./command";
 

@@ -1,28 +1,26 @@
 /**
- * The drift review (`pulumi-webhook-subscriptions/drift`): `reviewSources` reviews any mix of
- * sources (Pulumi stacks, Terraform/OpenTofu directories and state files) in one report, which
- * `render` prints in each format `webhook-subscriptions drift` offers; `reviewDrift` reviews one
- * stack and returns its own report. Built on the client, the resource's public model
- * (provider/model.ts), the wire vocabulary, and the team's own `pulumi`, `tofu` or `terraform`.
+ * The drift review (`pulumi-webhook-subscriptions/drift`): **sources → findings → renderers**.
+ * `reviewDrift` reads any mix of sources (Pulumi stacks, Terraform/OpenTofu working directories and
+ * state files, drift/sources/), classifies what they claim against the live instances into
+ * findings (drift/review/), and returns the one model (drift/review/model.ts), which `render`
+ * prints in each format `webhook-subscriptions drift` offers (drift/render/). Built on the client,
+ * the resource's public model (provider/model.ts), the wire vocabulary, and the team's own
+ * `pulumi`, `tofu` or `terraform`. The command line (cli/drift.ts) reaches the review only here.
  */
-export { reviewDrift, legacyReason, type ReviewDriftOptions } from "./reviewDrift";
-export { StackStates } from "./stackStates";
-export * from "./report";
-export type { SnippetKind } from "./snippet";
-export { DriftError, DriftErrorCode } from "./errors";
-export { formatReport } from "./format";
-export { formatMarkdown, type MarkdownOptions } from "./markdown";
-export type { Invocation } from "./invocation";
-export type { PolicyReview, PolicyViolation } from "./policyReview";
 export * from "./review/model";
-export {
-  reviewSources,
-  type ReviewSourcesOptions,
-  type StackReader,
-  type TerraformReader,
-} from "./review/reviewSources";
-export type { Claim, Observation, SourceInstance, SourceResult } from "./sources/source";
-export { stackRef, stackSource } from "./sources/pulumiStack";
-export { findTerraformCli, reviewTerraformDirectory, type TerraformCli } from "./sources/terraformDirectory";
-export { reviewTerraformStateFile } from "./sources/terraformStateFile";
-export { EXTENSIONS, FORMATS, render, type Format, type RenderOptions } from "./render";
+export { reviewDrift, stackReaders, terraformReaders, readSourceReader } from "./review/review";
+export type { ReviewOptions, StackToReview } from "./review/review";
+export { reviewSources, type ReviewSourcesOptions, type SourceReader } from "./review/reviewSources";
+export { readBaseline } from "./review/baseline";
+export { readIgnoreFile } from "./review/ignoreFile";
+export { invalidIgnoreRule } from "./review/ignore";
+export { readPolicyFile, type PolicyInput } from "./review/policy";
+export { shellWord } from "./review/shellWord";
+export type { Claim, Observation, ReachedInstance, SourceResult } from "./sources/source";
+export { reviewEngine } from "./sources/pulumi/openStack";
+export { legacyReason } from "./sources/pulumi/readStack";
+export { findTerraformCli, type TerraformCli } from "./sources/terraform/cli";
+export { checkTerraformDirectory } from "./sources/terraform/workingDirectory";
+export { readTerraformStateFile } from "./sources/terraform/stateFile";
+export { DriftError, DriftErrorCode, toDriftError } from "./errors";
+export { EXTENSIONS, FORMATS, formatOfFile, render, type Format, type RenderOptions } from "./render";

@@ -46,6 +46,9 @@ export {
   type ConnectionSettings,
 } from "./core/settings";
 
+/** The model's names in HCL and back (`subscriberUrl` ↔ `subscriber_url`), as the Terraform door and its users write them. */
+export { snakeCase, camelCase, inHclTerms } from "./description/hclNames";
+
 /** What makes two subscriptions identical (event, scope, URL, header name), the one definition the provider's creates use. */
 export { naturalKey };
 

@@ -31,7 +31,7 @@ import { inlineUp } from "../engine/inlineUp";
 import { pulumiRun } from "../engine/pulumiRun";
 import { engineOutput, failureLine } from "../engine/output";
 import { engineRoot, provisionEngine, type Engine } from "../engine/provision";
-import { shellWord } from "../drift/shellWord";
+import { shellWord } from "../drift/review/shellWord";
 import { SWAGGER_PATH } from "../emulator/swaggerRoutes";
 import { packageVersion, type CommandContext } from "../cli/command";
 import { build, repositoryRoot } from "./build";

@@ -13,12 +13,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { format, resolveConfig } from "prettier";
 import { SETTING_SOURCES, type SettingName } from "../provider/core/settings";
-import {
-  camelCase,
-  RESOURCE_TYPE,
-  SUBSCRIPTION_DATA_SOURCE,
-  SUBSCRIPTIONS_DATA_SOURCE,
-} from "../provider/terraform/names";
+import { camelCase } from "../provider/description/hclNames";
+import { RESOURCE_TYPE, SUBSCRIPTION_DATA_SOURCE, SUBSCRIPTIONS_DATA_SOURCE } from "../provider/terraform/names";
 import { type Attribute, type Block, terraformSchema, type TerraformSchema } from "../provider/terraform/schema";
 import { resourceDescription } from "./packageSchema";
 

@@ -51,7 +51,8 @@ function circlesAmong(files: readonly string[]): string[] {
   return circles;
 }
 
-const files = FOLDERS.flatMap((folder) => sourcesIn(folder));
+// Every file, at any depth: a rule that skips subfolders is how a source came to import a front door unnoticed.
+const files = FOLDERS.flatMap((folder) => sourcesIn(folder, true));
 
 describe("drift/ and policy/", () => {
   it("reach the provider through its model, the wire layer and the client only", () => {
@@ -66,6 +67,42 @@ describe("drift/ and policy/", () => {
 
   it("import one way: no file reaches itself through its imports", () => {
     expect(circlesAmong(files)).toEqual([]);
+  });
+});
+
+describe("drift/: sources → findings → renderers", () => {
+  const drift = sourcesIn("drift", true);
+
+  it("keeps at its top level only the package entry and the review's error type; the rest is in sources/, review/ or render/", () => {
+    expect(drift.filter((file) => !file.slice("drift/".length).includes("/"))).toEqual([
+      "drift/errors.ts",
+      "drift/index.ts",
+    ]);
+    const layers = new Set(drift.flatMap((file) => file.split("/").slice(1, -1).slice(0, 1)));
+    expect([...layers].sort()).toEqual(["render", "review", "sources"]);
+  });
+
+  /** Each import from a file of `files` into a file `into` accepts, as `from → to`. */
+  const importsInto = (files: readonly string[], into: (target: string) => boolean) =>
+    files.flatMap((file) =>
+      importsOf(file)
+        .filter(into)
+        .map((target) => `${file} → ${target}`),
+    );
+
+  it("renderers read the model only: no renderer imports a source", () => {
+    const renderers = drift.filter((file) => file.startsWith("drift/render/"));
+    expect(importsInto(renderers, (t) => t.startsWith("drift/sources/"))).toEqual([]);
+  });
+
+  it("sources never render", () => {
+    const sources = drift.filter((file) => file.startsWith("drift/sources/"));
+    expect(importsInto(sources, (t) => t.startsWith("drift/render/"))).toEqual([]);
+  });
+
+  it("the command line reaches the review only through drift/index.ts", () => {
+    const cli = sourcesIn("cli", true);
+    expect(importsInto(cli, (t) => t.startsWith("drift/") && t !== "drift/index.ts")).toEqual([]);
   });
 });
 

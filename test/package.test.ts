@@ -217,9 +217,13 @@ describe("the other entries", () => {
     );
   });
 
-  it("/drift: reviewDrift", () => {
-    expectTypeOf(drift.reviewDrift).parameter(0).toMatchTypeOf<{ stackName: string; workDir: string }>();
+  it("/drift: reviewDrift over any mix of sources, and render", () => {
+    expectTypeOf(drift.reviewDrift)
+      .parameter(0)
+      .toMatchTypeOf<{ stacks?: readonly { name: string; workDir?: string }[]; terraform?: readonly string[] }>();
+    expectTypeOf(drift.reviewDrift).returns.resolves.toMatchTypeOf<{ version: 3; exitCode: 0 | 1 | 2 }>();
     expect(drift.reviewDrift).toBeTypeOf("function");
+    expect(drift.render).toBeTypeOf("function");
   });
 });
 

@@ -1,11 +1,10 @@
 /**
- * A finding's field values as text, for the renderers that print them (JUnit, HTML, SARIF's
- * properties): one place decides how a value reads and that a secret field reads "secret
- * differs" and nothing else, whatever the model holds.
+ * A finding's field values as text, for the renderers that print them (markdown, JUnit, HTML):
+ * one place decides how a value reads and that a secret field reads "secret differs" and nothing
+ * else, whatever the model holds.
  */
 import { webhookName } from "../../provider/wire";
-import type { FieldValue } from "../report";
-import type { FieldFinding } from "../review/model";
+import type { FieldFinding, FieldValue } from "../review/model";
 
 /** All a secret field ever shows. */
 export const SECRET_DIFFERS = "secret differs";

@@ -3,11 +3,12 @@
  * log: a pipeline keeps it as an artifact, and it must open anywhere, offline, from a file, in a
  * viewer that runs no script. So it is self-contained: inline CSS, the charts as inline SVG, no
  * script, no link, no image to fetch. First the counts (by class, by source), then the findings,
- * the subscriptions reviewed, the sources' status, the ignore entries to fix, and the notes. Every
+ * the subscriptions the sources claim, the sources' status, the ignore entries to fix, and the notes. Every
  * text is escaped; a secret field reads "secret differs" and nothing else.
  */
-import { plural } from "../plural";
-import { CLASS_TITLES, FINDING_CLASSES, type Finding, type Owner, type Review, type SourceRef } from "../review/model";
+import { plural } from "../review/plural";
+import { CLASS_TITLES, FINDING_CLASSES, type Finding, type Owner, type Review } from "../review/model";
+import { sourceName, sameSource } from "./names";
 import { escapeMarkup as e } from "./escape";
 import { SECRET_DIFFERS, SIDES, valueText } from "./fieldText";
 
@@ -59,8 +60,6 @@ function barChart(title: string, bars: readonly { label: string; count: number }
   ].join("\n");
 }
 
-const sourceName = (source: SourceRef) => `${source.kind} ${source.name}`;
-const sameSource = (a: SourceRef, b: SourceRef) => a.kind === b.kind && a.name === b.name;
 const ownersOf = (f: Finding): readonly Owner[] => f.owners ?? (f.owner ? [f.owner] : []);
 /** Each item on its own line within a cell. */
 const lines = (items: readonly string[]) => items.join("<br>");
@@ -120,18 +119,27 @@ function findings(review: Review): string {
 
 function reviewed(review: Review): string {
   const titles = new Map(review.findings.map((f) => [f.fingerprint, CLASS_TITLES[f.class]]));
-  const rows = review.reviewed.map((r) => {
-    const found = r.findings.map((fp) => titles.get(fp) ?? fp);
-    return `<tr><td>${e(sourceName(r.owner.source))}</td><td><code>${e(r.owner.address)}</code></td><td><code>${e(r.guid ?? "")}</code></td><td>${found.length ? e(found.join(", ")) : "in sync"}</td></tr>`;
-  });
-  return `<details><summary>${review.reviewed.length} subscriptions reviewed</summary>\n${table("reviewed", ["Source", "Address", "GUID", "Findings"], rows, "None.")}\n</details>`;
+  const rows = review.sources.flatMap(({ source, status, subscriptions }) =>
+    subscriptions.map((m) => {
+      const found = m.findings.map((fp) => titles.get(fp) ?? fp);
+      // A source whose drift could not be determined has no subscription in sync.
+      const state = status === "undetermined" ? "unknown" : found.length ? found.join(", ") : "in sync";
+      return `<tr><td>${e(sourceName(source))}</td><td><code>${e(m.address)}</code></td><td><code>${e(m.guid)}</code></td><td>${e(state)}</td></tr>`;
+    }),
+  );
+  return `<details><summary>${plural(rows.length, "subscription")} claimed</summary>\n${table("reviewed", ["Source", "Address", "GUID", "Findings"], rows, "None.")}\n</details>`;
+}
+
+/** What a source was compared with, as it happened: nothing when it was not reviewed. */
+function comparedText(compared: readonly string[]): string {
+  return compared.length > 0 ? `the ${compared.join(" and the ")}` : "not reviewed";
 }
 
 function sources(review: Review): string {
   const rows = review.sources.map(
     (s) =>
-      `<tr class="source-${e(s.status)}"><td>${e(sourceName(s.source))}</td><td>${s.comparison === "state" ? "the state" : "the state and the program or configuration"}</td>` +
-      `<td>${e(s.status)}</td><td>${s.claimed}</td><td>${e([s.error?.code, s.error?.message, s.reason].filter(Boolean).join(": "))}</td></tr>`,
+      `<tr class="source-${e(s.status)}"><td>${e(sourceName(s.source))}</td><td>${e(comparedText(s.compared))}</td>` +
+      `<td>${e(s.status)}</td><td>${s.subscriptions.length}</td><td>${e([s.error?.code, s.error?.message, s.reason].filter(Boolean).join(": "))}</td></tr>`,
   );
   return table("sources", ["Source", "Compared with", "Status", "Claimed", "Why"], rows, "No source.");
 }
@@ -178,7 +186,7 @@ export function renderHtml(review: Review): string {
     header(review),
     `<h2>Counts</h2>\n${charts(review)}`,
     `<h2>Findings</h2>\n${findings(review)}`,
-    `<h2>Subscriptions reviewed</h2>\n${reviewed(review)}`,
+    `<h2>Subscriptions the sources claim</h2>\n${reviewed(review)}`,
     `<h2>Sources</h2>\n${sources(review)}`,
     `<h2>Ignore entries</h2>\n${ignored(review)}`,
     notes ? `<h2>Notes</h2>\n<ul id="notes">\n${notes}\n</ul>` : "",

@@ -3,9 +3,11 @@
  * and most CI systems show without a plugin. It reads as a test run so that a pipeline's own
  * test view lists the drift: one `<testsuite>` per source (and one for findings no source claims),
  * a `<testcase>` per reviewed subscription (failed when it has a finding) and per finding (always
- * failed, its detail in the body), and an `<error>` for a source that could not be reviewed.
+ * failed, its detail in the body), and an `<error>` for a source that could not be reviewed. The
+ * subscriptions of a source whose drift could not be determined are skipped, never passed.
  */
-import { CLASS_TITLES, type Finding, type Review, type SourceRef, type SourceSummary } from "../review/model";
+import { CLASS_TITLES, type Finding, type Review, type SourceRef, type SourceReport } from "../review/model";
+import { sameSource, sourceName } from "./names";
 import { escapeMarkup } from "./escape";
 import { fieldLine } from "./fieldText";
 
@@ -13,16 +15,16 @@ import { fieldLine } from "./fieldText";
 export const UNCLAIMED_SUITE = "claimed by no source";
 
 /** A case's outcome: nothing when it passed. */
-type Outcome = { kind: "failure" | "error"; message: string; type: string; detail: string } | undefined;
+type Outcome =
+  | { kind: "failure" | "error"; message: string; type: string; detail: string }
+  | { kind: "skipped"; message: string }
+  | undefined;
 
 interface Case {
   readonly name: string;
   readonly file?: string;
   readonly outcome: Outcome;
 }
-
-/** `kind name`, as the suites and the cases' classnames name a source. */
-const sourceName = (source: SourceRef) => `${source.kind} ${source.name}`;
 
 function attributes(attrs: Readonly<Record<string, string | number | undefined>>): string {
   return Object.entries(attrs)
@@ -34,18 +36,20 @@ function attributes(attrs: Readonly<Record<string, string | number | undefined>>
 function testcase(classname: string, c: Case): string {
   const open = `    <testcase${attributes({ name: c.name, classname, file: c.file })}`;
   if (!c.outcome) return `${open}/>`;
+  if (c.outcome.kind === "skipped")
+    return `${open}>\n      <skipped${attributes({ message: c.outcome.message })}/>\n    </testcase>`;
   const { kind, message, type, detail } = c.outcome;
   return `${open}>\n      <${kind}${attributes({ message, type })}>${escapeMarkup(detail)}</${kind}>\n    </testcase>`;
 }
 
 /** The counts a suite, or the whole report, states. */
 function tally(cases: readonly Case[]) {
-  const count = (kind: "failure" | "error") => cases.filter((c) => c.outcome?.kind === kind).length;
-  return { tests: cases.length, failures: count("failure"), errors: count("error") };
+  const count = (kind: "failure" | "error" | "skipped") => cases.filter((c) => c.outcome?.kind === kind).length;
+  return { tests: cases.length, failures: count("failure"), errors: count("error"), skipped: count("skipped") };
 }
 
 function testsuite(name: string, cases: readonly Case[], timestamp: string): string {
-  const attrs = attributes({ name, ...tally(cases), skipped: 0, timestamp });
+  const attrs = attributes({ name, ...tally(cases), timestamp });
   return [`  <testsuite${attrs}>`, ...cases.map((c) => testcase(name, c)), "  </testsuite>"].join("\n");
 }
 
@@ -77,8 +81,8 @@ function findingCase(finding: Finding): Case {
 }
 
 /** The cases of one source: why it was not reviewed, its subscriptions, its findings. */
-function sourceCases(review: Review, summary: SourceSummary, byFingerprint: ReadonlyMap<string, Finding>): Case[] {
-  const mine = (source: SourceRef) => source.kind === summary.source.kind && source.name === summary.source.name;
+function sourceCases(review: Review, summary: SourceReport, byFingerprint: ReadonlyMap<string, Finding>): Case[] {
+  const mine = (source: SourceRef) => sameSource(source, summary.source);
   const notReviewed: Case[] =
     summary.status === "reviewed"
       ? []
@@ -94,23 +98,24 @@ function sourceCases(review: Review, summary: SourceSummary, byFingerprint: Read
             },
           },
         ];
-  const subscriptions = review.reviewed
-    .filter((r) => mine(r.owner.source))
-    .map((r): Case => {
-      const findings = r.findings.flatMap((fp) => byFingerprint.get(fp) ?? []);
-      const titles = [...new Set(findings.map((f) => CLASS_TITLES[f.class]))];
-      return {
-        name: r.owner.address,
-        outcome: findings.length
-          ? {
-              kind: "failure",
-              message: titles.join(", "),
-              type: "drift",
-              detail: findings.map((f) => `${CLASS_TITLES[f.class]}: ${f.message}`).join("\n"),
-            }
-          : undefined,
-      };
-    });
+  const subscriptions = summary.subscriptions.map((r): Case => {
+    const findings = r.findings.flatMap((fp) => byFingerprint.get(fp) ?? []);
+    const titles = [...new Set(findings.map((f) => CLASS_TITLES[f.class]))];
+    return {
+      name: r.address,
+      outcome:
+        summary.status === "undetermined"
+          ? { kind: "skipped", message: "drift cannot be determined" }
+          : findings.length
+            ? {
+                kind: "failure",
+                message: titles.join(", "),
+                type: "drift",
+                detail: findings.map((f) => `${CLASS_TITLES[f.class]}: ${f.message}`).join("\n"),
+              }
+            : undefined,
+    };
+  });
   const findings = review.findings.filter((f) => f.owner && mine(f.owner.source)).map(findingCase);
   return [...notReviewed, ...subscriptions, ...findings];
 }

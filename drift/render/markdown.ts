@@ -1,126 +1,238 @@
 /**
- * The review as markdown, for a pull-request comment or a pipeline's log. A review of Pulumi
- * stacks alone reads as each stack's own report did (drift/markdown.ts), one after the other;
- * with Terraform sources, a summary of every source and count comes first, then each stack's
- * report, then the findings no stack's report shows (a Terraform source's, and the unmanaged
- * ones of instances no stack reaches). Each finding is printed once.
+ * The review as markdown, for a pull-request comment, a job summary or a terminal: one layout for
+ * every mix of sources (Pulumi stacks, Terraform directories, state files), read from the review
+ * alone. In order: the verdict with the counts (a failed review names the failed source and its
+ * error first); the sources, each with what it was really compared with; the findings table; what
+ * to do, each distinct advice once; a killed run's recovery commands; the policy; the adoption
+ * snippets, folded; the ignore entries to fix; the notes; how long it took and the command that
+ * runs it again. It says only what happened: a source that was not reviewed reads "not reviewed".
+ * A report too long for one GitHub comment folds the in-sync rows, then drops the snippets, then
+ * cuts rows, and says so.
  */
-import { formatMarkdown, reviewCommandLine } from "../markdown";
-import { cell, code } from "../markdownText";
-import { plural } from "../plural";
-import { CLASS_TITLES, FINDING_CLASSES, type Finding, type Review, type SourceSummary } from "../review/model";
-import { fieldLine } from "./fieldText";
-import type { RenderOptions } from "./index";
+import { plural } from "../review/plural";
+import {
+  CLASS_TITLES,
+  FINDING_CLASSES,
+  type Finding,
+  type FindingClass,
+  type Review,
+  type SourceReport,
+} from "../review/model";
+import { adoptionSection } from "./markdownAdoption";
+import { FINDINGS_HEAD, findingTableRows, Subjects } from "./markdownFindings";
+import { cell, clause, code, inline, prose } from "./markdownText";
+import { KIND_TITLES, ownerName, sameSource, sourceTitle } from "./names";
+import { policySection } from "./policyMarkdown";
 
-const KIND_TITLES = {
-  "pulumi-stack": "Pulumi stack",
-  "terraform-directory": "Terraform directory",
-  "terraform-state": "Terraform state",
-} as const;
+/** GitHub refuses comments over 65,536 characters; stay clear of it. */
+export const MAX_COMMENT_CHARS = 60_000;
 
-/** Whether a stack's own report already shows `f`. */
-function shownByStack(f: Finding, review: Review): boolean {
-  if (f.owner?.source.kind === "pulumi-stack" || f.owners?.some((o) => o.source.kind === "pulumi-stack")) return true;
-  const stackInstances = new Set(
-    review.stacks.flatMap((r) => (r.instances ?? (r.instance ? [r.instance] : [])).map((i) => i.baseUrl)),
-  );
-  return f.class === "unmanaged" && f.baseUrl !== null && stackInstances.has(f.baseUrl);
+/** More subscriptions in sync than this read as one row. */
+export const IN_SYNC_ROWS = 25;
+
+/** What the markdown prints beyond the review: commands the command line computes. */
+export interface MarkdownOptions {
+  /** The command that runs this review again, printed last. */
+  readonly rerun?: string;
+  /** The command that prints the whole review as JSON, named when the report is cut to fit one comment. */
+  readonly fullReport?: string;
 }
 
-/** Where the review found each stack's subscriptions declared (`file:line`), by URN: its findings' locations. */
-function stackDeclarations(review: Review): Map<string, string> {
-  return new Map(
-    review.findings.flatMap((f): Array<[string, string]> =>
-      f.owner?.source.kind === "pulumi-stack" && f.location.line
-        ? [[f.owner.address, `${f.location.file}:${f.location.line}`]]
-        : [],
-    ),
-  );
+/** `2 differ from the state`, `1 policy violation`. */
+function countOf(cls: FindingClass, n: number): string {
+  if (cls === "policy") return plural(n, "policy violation");
+  return `${n} ${n > 1 ? CLASS_TITLES[cls].replace(/^differs/, "differ") : CLASS_TITLES[cls]}`;
 }
 
-function sourceRow(s: SourceSummary): string {
+/** What could not be reviewed, each source with its error or reason: the verdict's first words. */
+function failedVerdict(review: Review): string {
+  const said = (s: SourceReport) =>
+    `${sourceTitle(s.source)}: ${clause(prose(s.error?.message ?? s.reason ?? s.status))}`;
+  const failed = review.sources.filter((s) => s.status === "error").map(said);
+  const undetermined = review.sources.filter((s) => s.status === "undetermined").map(said);
+  const parts = [
+    failed.length > 0 ? `**The review failed** for ${failed.join("; ")}` : "",
+    undetermined.length > 0
+      ? `${failed.length > 0 ? "drift cannot be determined" : "**Drift cannot be determined**"} for ${undetermined.join("; ")}`
+      : "",
+  ].filter(Boolean);
+  return parts.length > 0
+    ? `${parts.join("; ")}.`
+    : "**The review failed**: an instance could not be listed (see the notes).";
+}
+
+/** The first line: the verdict and the counts. */
+function verdict(review: Review): string {
+  const counts = FINDING_CLASSES.filter((c) => review.summary[c] > 0)
+    .map((c) => countOf(c, review.summary[c]))
+    .join(", ");
+  const baseline = review.baseline ? ` (${review.baseline.new} new since ${inline(review.baseline.file)})` : "";
+  if (review.status === "error")
+    return `${failedVerdict(review)}${counts ? ` Found all the same: ${counts}${baseline}.` : ""}`;
+  const where = review.instances.length > 0 ? ` on ${review.instances.map((i) => i.baseUrl).join(" and ")}` : "";
+  const managed = review.sources.flatMap((s) => s.subscriptions);
+  const across = `across ${plural(review.sources.length, "source")}`;
+  if (review.status === "drift") {
+    const inSync = managed.filter((m) => m.findings.length === 0).length;
+    const sync = managed.length > 0 ? `; ${inSync} of ${plural(managed.length, "managed subscription")} in sync` : "";
+    return `**Drift** ${across}: ${counts}${baseline}${sync}${where}.`;
+  }
+  const claimed =
+    managed.length === 0
+      ? "No source claims a subscription"
+      : managed.length === 1
+        ? "The managed subscription is in sync"
+        : `All ${managed.length} managed subscriptions are in sync`;
+  const ignored = review.ignored.suppressed.reduce((n, s) => n + s.fingerprints.length, 0);
+  return `**No drift** ${across}. ${claimed}, and no unmanaged subscription was found${where}${ignored > 0 ? `; ${plural(ignored, "finding")} ignored` : ""}.`;
+}
+
+function sourceRow(s: SourceReport): string {
+  const compared = s.compared.length > 0 ? s.compared.join(" and ") : "not reviewed";
+  const on = s.instances.map((i) => `${code(i.baseUrl)} (api-version ${i.apiVersion})`).join(", ");
   const status =
     s.status === "reviewed"
-      ? `${plural(s.claimed, "subscription")} claimed`
-      : `**${s.status}:** ${cell(s.error?.message ?? s.reason ?? "")}`;
-  const compared =
-    s.comparison === "state" ? "state" : `state and ${s.source.kind === "pulumi-stack" ? "program" : "configuration"}`;
+      ? [
+          `reviewed: ${plural(s.subscriptions.length, "subscription")}${on ? ` on ${on}` : ""}`,
+          s.backend ? `state in ${cell(s.backend)}` : "",
+        ]
+          .filter(Boolean)
+          .join("; ")
+      : // The verdict above gives its message: each error is shown once.
+        `**${s.status === "error" ? "failed" : s.status}** (see above)`;
   return `| ${KIND_TITLES[s.source.kind]} | ${code(s.source.name)} | ${compared} | ${status} |`;
 }
 
-function findingRow(f: Finding): string {
-  const owner = f.owner ? `${code(f.owner.source.name)} ${code(f.owner.address)}` : f.baseUrl ? code(f.baseUrl) : "";
-  // The line that declares it (a .tf file's, a program's), where the review knows one.
-  const where = f.location.line ? `${owner}<br>${code(`${f.location.file}:${f.location.line}`)}` : owner;
-  const fields = f.fields.map((x) => cell(fieldLine(x))).join("<br>");
-  const isNew = f.baseline === "new" ? " **new**" : "";
-  return `| ${CLASS_TITLES[f.class]}${isNew} | ${where} | ${f.guid ? code(f.guid) : ""} | ${fields} | ${cell(f.message)}${f.advice ? `<br>${cell(f.advice)}` : ""} |`;
-}
-
-function verdict(review: Review): string {
-  const counts = FINDING_CLASSES.filter((c) => review.summary[c] > 0).map(
-    (c) => `${review.summary[c]} ${CLASS_TITLES[c]}`,
+/** The sources, and what a state-only comparison cannot see. */
+function sourcesSection(review: Review): string {
+  const stateOnly = review.sources.filter(
+    (s) => s.status === "reviewed" && s.source.kind !== "terraform-state" && s.compared.join() === "state",
   );
-  const baseline = review.baseline ? ` (${review.baseline.new} new since ${code(review.baseline.file)})` : "";
-  if (review.status === "error")
-    return `**The review failed** for ${plural(review.sources.filter((s) => s.status !== "reviewed").length, "source")}; see below.`;
-  return review.status === "in-sync"
-    ? `**No drift** across ${plural(review.sources.length, "source")}.`
-    : `**Drift** across ${plural(review.sources.length, "source")}: ${counts.join(", ")}${baseline}.`;
+  return [
+    ["| Source | Name | Compared with | Status |", "| --- | --- | --- | --- |", ...review.sources.map(sourceRow)].join(
+      "\n",
+    ),
+    stateOnly.length > 0
+      ? `Compared with the state only (${inline("--state-only")}): ${stateOnly.map((s) => sourceTitle(s.source)).join(", ")}. ` +
+        "A refresh copies the live values into the state (`pulumi refresh`, `tofu apply -refresh-only`), so this " +
+        "comparison does not see what it accepted; without `--state-only` the review compares with the program or configuration too."
+      : "",
+  ]
+    .filter(Boolean)
+    .join("\n\n");
 }
 
-function ignoredSection(review: Review): string[] {
+/** Each distinct advice once, with the classes and the subscriptions it is for. */
+function adviceSection(review: Review): string {
+  const byAdvice = new Map<string, Finding[]>();
+  for (const f of review.findings) if (f.advice) byAdvice.set(f.advice, [...(byAdvice.get(f.advice) ?? []), f]);
+  if (byAdvice.size === 0) return "";
+  const subject = (f: Finding) => (f.owner ? inline(ownerName(review, f.owner)) : f.guid ? inline(f.guid) : "");
+  const items = [...byAdvice].map(([advice, findings]) => {
+    const classes = [...new Set(findings.map((f) => CLASS_TITLES[f.class]))].join(", ");
+    const names = [...new Set(findings.map(subject).filter(Boolean))];
+    const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+    return `- **${classes}**${shown ? ` (${shown})` : ""}: ${prose(advice)}`;
+  });
+  return ["### What to do", "", ...items].join("\n");
+}
+
+/** How to finish a killed `pulumi up`, per stack: the commands, in order. */
+function recoverySection(review: Review): string {
+  return review.sources
+    .flatMap((s) => {
+      if (!s.recovery?.length) return [];
+      const orphans = review.findings.filter(
+        (f) => f.class === "pending-create" && f.owner && sameSource(f.owner.source, s.source),
+      ).length;
+      return [
+        [
+          `**A killed \`pulumi up\` left pending creates in the state of ${sourceTitle(s.source)}**` +
+            `${orphans > 0 ? `, and ${plural(orphans, "subscription")} it created but never recorded` : ""}. ` +
+            "Finish it with these commands, in order, in the program's directory: clear the pending creates" +
+            (orphans > 0 ? ", let each resource take over its own orphan, and only those" : "") +
+            ", create the rest (docs/recovery.md):",
+          "",
+          "```sh",
+          ...s.recovery,
+          "```",
+        ].join("\n"),
+      ];
+    })
+    .join("\n\n");
+}
+
+/** The ignore rules' work, and the `--ignore-file` entries that need attention. */
+function ignoredSection(review: Review): string {
+  const { suppressed, expired, stale } = review.ignored;
+  const count = suppressed.reduce((n, s) => n + s.fingerprints.length, 0);
+  const entry = (e: (typeof expired)[number]) => `${inline(e.match)} (${prose(e.reason)}, owner ${prose(e.owner)})`;
   const lines = [
-    ...review.ignored.expired.map(
-      (e) =>
-        `- expired on ${e.expires}: ${code(e.match)} (${cell(e.reason)}, owner ${cell(e.owner)}) suppresses nothing now`,
-    ),
-    ...review.ignored.stale.map(
-      (e) =>
-        `- stale: ${code(e.match)} (${cell(e.reason)}, owner ${cell(e.owner)}) matched nothing; remove it or fix its match`,
-    ),
+    ...(count > 0
+      ? [
+          `- ${plural(count, "finding")} ignored: ${suppressed.map((s) => `${s.fingerprints.length} by ${inline(s.match)}`).join(", ")}`,
+        ]
+      : []),
+    ...expired.map((e) => `- expired on ${e.expires}: ${entry(e)} suppresses nothing now`),
+    ...stale.map((e) => `- stale: ${entry(e)} matched nothing; remove it or fix its match`),
   ];
-  return lines.length > 0 ? ["", "### Ignore file", "", ...lines] : [];
+  return lines.length > 0 ? ["### Ignored", "", ...lines].join("\n") : "";
 }
 
-/** Closes a review that no stack's report closes: how long it took, and the command that runs it again. */
-function footer(review: Review, options: RenderOptions): string[] {
-  if (!options.reviewFlags) return [];
-  const command = options.rerun ?? reviewCommandLine(options.invocation, options.reviewFlags);
-  return ["", `<sub>reviewed in ${(review.durationMs / 1000).toFixed(1)}s · ${code(command)}</sub>`];
+/** What the review could not see, one quote each (capitalised: a note starts a sentence). */
+function notesSection(review: Review): string {
+  return review.notes.map((n) => `> **Note:** ${prose(n.charAt(0).toUpperCase() + n.slice(1))}`).join("\n\n");
+}
+
+function footer(review: Review, options: MarkdownOptions): string {
+  const again = options.rerun ? ` · ${inline(options.rerun)}` : "";
+  return `<sub>reviewed in ${(review.durationMs / 1000).toFixed(1)}s${again}</sub>`;
+}
+
+/** The last resort, when even the cut rows leave it too long: the text cut at a line, saying so. */
+function cutToFit(text: string): string {
+  const end = "\n\n*… cut to fit one comment.*\n";
+  return `${text.slice(0, text.lastIndexOf("\n", MAX_COMMENT_CHARS - end.length))}${end}`;
 }
 
 /** The review as markdown; see the module comment. */
-export function renderMarkdown(review: Review, options: RenderOptions = {}): string {
-  const stacksOnly = review.sources.every((s) => s.source.kind === "pulumi-stack");
-  const stackOptions = { ...options, declaredAt: stackDeclarations(review) };
-  const stackParts = review.stacks.map((r) => formatMarkdown(r, stackOptions));
-  const extra = ignoredSection(review);
-  if (stacksOnly && stackParts.length > 0 && !review.baseline)
-    return stackParts.join("\n---\n\n") + (extra.length > 0 ? `${extra.join("\n")}\n` : "");
-  const rest = review.findings.filter((f) => !shownByStack(f, review));
-  const lines = [
-    `## Drift review`,
-    "",
-    verdict(review),
-    "",
-    "| source | name | compared with | status |",
-    "| --- | --- | --- | --- |",
-    ...review.sources.map(sourceRow),
-    ...(rest.length > 0
-      ? [
-          "",
-          "### Findings",
-          "",
-          "| class | where | GUID | fields | what and what to do |",
-          "| --- | --- | --- | --- | --- |",
-          ...rest.map(findingRow),
-        ]
-      : []),
-    ...extra,
-    ...(stackParts.length === 0 && review.notes.length > 0 ? ["", ...review.notes.map((n) => `- ${cell(n)}`)] : []),
-    ...(stackParts.length === 0 ? footer(review, options) : []),
-    "",
+export function renderMarkdown(review: Review, options: MarkdownOptions = {}): string {
+  const subjects = new Subjects(review);
+  const rows = findingTableRows(review);
+  const head = ["## Drift review", verdict(review), sourcesSection(review)];
+  const middle = [adviceSection(review), recoverySection(review), policySection(review, subjects)];
+  const tail = [ignoredSection(review), notesSection(review), footer(review, options)];
+  const adoption = adoptionSection(review.findings);
+  const tooLong = options.fullReport
+    ? `*The report is too long for one comment: run ${inline(options.fullReport)} for all of it.*`
+    : "*The report is too long for one comment.*";
+  const page = (tableRows: readonly string[], withSnippets: boolean, note = "") =>
+    [
+      ...head,
+      tableRows.length > 0 ? ["### Subscriptions", "", ...FINDINGS_HEAD, ...tableRows].join("\n") : "",
+      ...middle,
+      note,
+      withSnippets ? adoption : "",
+      ...tail,
+    ]
+      .filter(Boolean)
+      .join("\n\n")
+      .concat("\n");
+
+  const drift = [...rows.drift, ...rows.unknown];
+  const attempts = [
+    () => page([...drift, ...(rows.inSync.length > IN_SYNC_ROWS ? rows.folded : rows.inSync)], true),
+    () => page([...drift, ...rows.folded], true),
+    () => page([...drift, ...rows.folded], false, tooLong),
   ];
-  return [lines.join("\n"), ...stackParts].join("\n---\n\n");
+  for (const attempt of attempts) {
+    const text = attempt();
+    if (text.length <= MAX_COMMENT_CHARS) return text;
+  }
+  // Even the drift rows alone are too many: keep as many as fit.
+  const budget = MAX_COMMENT_CHARS - page([], false, tooLong).length - 200;
+  let used = 0;
+  const kept = drift.filter((row) => (used += row.length + 1) <= budget);
+  const cut = page([...kept, `| … | ${drift.length - kept.length} more rows |  |  |  |  |  |`], false, tooLong);
+  return cut.length <= MAX_COMMENT_CHARS ? cut : cutToFit(cut);
 }

@@ -11,7 +11,13 @@ export class BaselineError extends Error {
   override readonly name = "BaselineError";
 }
 
-/** The fingerprints a previous report (`--format json`, version 2) holds. */
+/**
+ * Versions `--baseline` reads: this one, and version 2 (the release before the one model), whose
+ * findings carry the same fingerprints, so a pipeline's stored baseline survives the upgrade.
+ */
+export const BASELINE_VERSIONS: readonly number[] = [2, REVIEW_VERSION];
+
+/** The fingerprints a previous report (`--format json`) holds. */
 export function readBaseline(path: string, file: string): ReadonlySet<string> {
   const say = (what: string) =>
     new BaselineError(
@@ -29,8 +35,10 @@ export function readBaseline(path: string, file: string): ReadonlySet<string> {
   } catch (err) {
     throw say(`not JSON (${(err as Error).message})`);
   }
-  if (json?.version !== REVIEW_VERSION || !Array.isArray(json.findings))
-    throw say(`not a review report of version ${REVIEW_VERSION} (it has version ${JSON.stringify(json?.version)})`);
+  if (!BASELINE_VERSIONS.includes(json?.version as number) || !Array.isArray(json.findings))
+    throw say(
+      `not a review report of version ${BASELINE_VERSIONS.join(" or ")} (it has version ${JSON.stringify(json?.version)})`,
+    );
   return new Set(
     (json.findings as { fingerprint?: unknown }[]).flatMap((f) =>
       typeof f?.fingerprint === "string" ? [f.fingerprint] : [],

@@ -1,42 +1,45 @@
 /**
  * The one classification of the review: the sources (each saying what it claims and what its own
  * tool found) and the live instances become findings, the same words for every tool. Only here
- * is a subscription called unmanaged (claimed by no source) or co-owned (claimed twice), since
- * that takes every source at once.
+ * is a subscription called unmanaged (claimed by no source), co-owned (claimed twice) or the
+ * orphan of a killed run (a stack's pending create matches it), since that takes every source at once.
  */
 import { createHash } from "node:crypto";
 import type { Subscription } from "../../provider/wire";
-import { coOwnershipAdvice } from "../coOwnership";
-import { guidKey } from "../stateSnapshot";
+import { matchPendingCreates, recoveryCommands } from "../sources/pulumi/pendingCreates";
 import type { Claim, Observation, SourceResult } from "../sources/source";
+import { adoptionOf } from "./adoption";
+import { coOwnershipAdvice } from "./coOwnership";
+import { guidKey } from "./guid";
+import { describeLive } from "./liveSubscription";
 import {
   CLASS_TITLES,
   FINDING_CLASSES,
   type Finding,
   type FindingClass,
+  type ManagedSubscription,
   type Owner,
-  type ReviewedSubscription,
   type SourceRef,
 } from "./model";
 
-/** What the classification needs besides the sources. */
+/** What the classification needs: the sources, in command-line order, and every instance's live subscriptions. */
 export interface ClassifyInput {
   readonly sources: readonly SourceResult[];
   /** Every instance's live subscriptions, by base URL. */
   readonly live: ReadonlyMap<string, readonly Subscription[]>;
-  /** How to take over an unmanaged subscription found on `baseUrl`, when a source reaching it can say. */
-  readonly adoption?: (live: Subscription, baseUrl: string) => string | undefined;
 }
 
-/** Findings and the reviewed subscriptions, before ignore rules and the baseline. */
+/** Findings (before policy, ignore rules and the baseline), and the commands that finish each stack's killed run. */
 export interface Classified {
   readonly findings: Finding[];
-  readonly reviewed: ReviewedSubscription[];
+  /** A stack's recovery commands, by its source, when its state holds pending creates. */
+  readonly recovery: ReadonlyMap<SourceRef, readonly string[]>;
 }
 
 /**
  * A finding's identity across runs: its class, the source and address it concerns, and the
- * subscription; never a field value, so an alert stays one alert while the values move.
+ * subscription; never a field value, so an alert stays one alert while the values move. The same
+ * as version 2's, so that a stored baseline keeps its findings known.
  */
 export function fingerprint(cls: FindingClass, owner: Owner | null, guid: string | null): string {
   const who = owner ? `${owner.source.kind}:${owner.source.name}:${owner.address}` : "";
@@ -56,22 +59,15 @@ function observationFinding(source: SourceRef, o: Observation): Finding {
     fields: o.fields,
     message: o.message,
     ...(o.advice ? { advice: o.advice } : {}),
-    ...(o.advisory ? { advisory: true } : {}),
     location: o.location,
     fingerprint: fingerprint(o.class, owner, o.guid),
+    ...(o.step ? { step: o.step } : {}),
   };
 }
 
 interface OwnedClaim {
   readonly source: SourceRef;
   readonly claim: Claim;
-}
-
-/** Owner names as the co-ownership advice writes them (a stack's resource name is its URN's last part). */
-function adviceOwner({ source, claim }: OwnedClaim) {
-  return source.kind === "pulumi-stack"
-    ? { stack: source.name, urn: claim.address, name: claim.address.slice(claim.address.lastIndexOf("::") + 2) }
-    : { stack: source.name, urn: claim.address, name: claim.address, tool: "terraform" as const };
 }
 
 function coOwnedFindings(claims: readonly OwnedClaim[]): Finding[] {
@@ -91,7 +87,10 @@ function coOwnedFindings(claims: readonly OwnedClaim[]): Finding[] {
         baseUrl: null,
         fields: [],
         message: `${guid} is claimed by ${named}: a destroy of either unsubscribes it for both.`,
-        advice: coOwnershipAdvice(guid, group.map(adviceOwner)),
+        advice: coOwnershipAdvice(
+          guid,
+          group.map((c) => ({ source: c.source, address: c.claim.address, name: c.claim.name })),
+        ),
         location: group[0]!.claim.location,
         fingerprint: fingerprint("co-owned", null, guid),
       };
@@ -101,45 +100,87 @@ function coOwnedFindings(claims: readonly OwnedClaim[]): Finding[] {
 /** The file an instance's unmanaged findings point at: the first source reaching it, else the first source. */
 function instanceFile(sources: readonly SourceResult[], baseUrl: string): string {
   const reaching = sources.find((s) => s.instances.some((i) => i.baseUrl === baseUrl)) ?? sources[0];
-  return reaching?.summary.source.file ?? ".";
+  return reaching?.report.source.file ?? ".";
 }
 
-/**
- * The orphans of killed `pulumi up`s: unclaimed, yet a stack's pending create matches each (its
- * report names the create's URN and the commands that finish the run).
- */
-function pendingCreates(sources: readonly SourceResult[]): Map<string, { owner: Owner; advice: string }> {
-  const found = new Map<string, { owner: Owner; advice: string }>();
-  for (const { summary, stackReport } of sources)
-    for (const u of stackReport?.unmanaged ?? [])
-      if (u.pendingCreate)
-        found.set(guidKey(u.guid), {
-          owner: { source: summary.source, address: u.pendingCreate },
-          advice: `Finish the killed run, in the program's directory: ${(stackReport!.recovery ?? []).join(" && ")}`,
-        });
-  return found;
+/** A stack's pending creates, matched to the unclaimed subscriptions on its instances, and the commands that finish its run. */
+interface KilledRun {
+  readonly source: SourceRef;
+  /** The pending create's URN, by the orphan's GUID key. */
+  readonly orphans: ReadonlyMap<string, string>;
+  /** Pending creates that matched no live subscription. */
+  readonly unmatched: readonly string[];
+  readonly recovery: readonly string[];
 }
 
-function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>): Finding[] {
-  const orphans = pendingCreates(input.sources);
+function killedRuns(input: ClassifyInput, claimed: ReadonlySet<string>): KilledRun[] {
+  return input.sources.flatMap((s): KilledRun[] => {
+    const pending = s.pendingCreates ?? [];
+    if (pending.length === 0) return [];
+    const unclaimed = s.instances
+      .flatMap((i) => input.live.get(i.baseUrl) ?? [])
+      .filter((live) => !claimed.has(guidKey(live.guid)));
+    const matched = matchPendingCreates(pending, unclaimed);
+    const orphans = new Map([...matched].map(([guid, urn]) => [guidKey(guid), urn]));
+    const urns = new Set(matched.values());
+    return [
+      {
+        source: s.report.source,
+        orphans,
+        unmatched: pending.map((p) => p.urn).filter((urn) => !urns.has(urn)),
+        recovery: recoveryCommands(s.report.source.name, pending.length, [...urns]),
+      },
+    ];
+  });
+}
+
+function recoveryAdvice(run: KilledRun): string {
+  return `Finish the killed run, in the program's directory: ${run.recovery.join(" && ")}`;
+}
+
+/** The pending creates of a killed run, each once: on its orphan when one matched, else on the resource alone. */
+function pendingCreateFindings(runs: readonly KilledRun[]): Finding[] {
+  return runs.flatMap((run) =>
+    run.unmatched.map((urn): Finding => {
+      const owner: Owner = { source: run.source, address: urn };
+      return {
+        class: "pending-create",
+        guid: null,
+        owner,
+        baseUrl: null,
+        fields: [],
+        message: `A killed \`pulumi up\` of stack ${run.source.name} left ${urn} pending: no live subscription matches what it sent.`,
+        advice: recoveryAdvice(run),
+        location: { file: run.source.file },
+        fingerprint: fingerprint("pending-create", owner, null),
+      };
+    }),
+  );
+}
+
+function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>, runs: readonly KilledRun[]): Finding[] {
   return [...input.live].flatMap(([baseUrl, live]) =>
     live
       .filter((s) => !claimed.has(guidKey(s.guid)))
       .map((s): Finding => {
-        const orphan = orphans.get(guidKey(s.guid));
-        if (orphan)
+        const subscription = describeLive(s, baseUrl);
+        const run = runs.find((r) => r.orphans.has(guidKey(s.guid)));
+        if (run) {
+          const owner: Owner = { source: run.source, address: run.orphans.get(guidKey(s.guid))! };
           return {
             class: "pending-create",
             guid: s.guid,
-            owner: orphan.owner,
+            owner,
             baseUrl,
             fields: [],
-            message: `${s.guid} on ${baseUrl} was created by a killed \`pulumi up\` that never recorded it (${orphan.owner.address}).`,
-            advice: orphan.advice,
-            location: { file: orphan.owner.source.file },
-            fingerprint: fingerprint("pending-create", orphan.owner, s.guid),
+            message: `${s.guid} on ${baseUrl} was created by a killed \`pulumi up\` that never recorded it (${owner.address}).`,
+            advice: recoveryAdvice(run),
+            location: { file: run.source.file },
+            fingerprint: fingerprint("pending-create", owner, s.guid),
+            subscription,
           };
-        const advice = input.adoption?.(s, baseUrl);
+        }
+        const adoption = adoptionOf(input.sources, s, baseUrl);
         return {
           class: "unmanaged",
           guid: s.guid,
@@ -147,9 +188,10 @@ function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>): 
           baseUrl,
           fields: [],
           message: `${s.guid} on ${baseUrl} (${s.subscriberUrl}) is claimed by no source: no stack or Terraform state reviewed here manages it.`,
-          ...(advice ? { advice } : {}),
+          ...(adoption ? { advice: adoption.advice, adoption: adoption.adoption } : {}),
           location: { file: instanceFile(input.sources, baseUrl) },
           fingerprint: fingerprint("unmanaged", null, s.guid),
+          subscription,
         };
       }),
   );
@@ -158,7 +200,7 @@ function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>): 
 const CLASS_ORDER = new Map(FINDING_CLASSES.map((c, i) => [c, i]));
 
 /** Class, then source, then address, then GUID: the same order in every format. */
-function byClassThenWhere(a: Finding, b: Finding): number {
+export function byClassThenWhere(a: Finding, b: Finding): number {
   return (
     CLASS_ORDER.get(a.class)! - CLASS_ORDER.get(b.class)! ||
     (a.owner?.source.name ?? "").localeCompare(b.owner?.source.name ?? "") ||
@@ -167,30 +209,47 @@ function byClassThenWhere(a: Finding, b: Finding): number {
   );
 }
 
+/** Whether `f` is about the subscription `claim` of `source` claims. */
+export function concerns(f: Finding, source: SourceRef, claim: Pick<Claim, "address" | "guid">): boolean {
+  return (
+    (f.owner?.source === source && f.owner.address === claim.address) ||
+    (f.class === "co-owned" && f.guid !== null && guidKey(f.guid) === guidKey(claim.guid))
+  );
+}
+
+/** Each source's subscriptions, by name, with the fingerprints of the findings about each. */
+export function managedSubscriptions(
+  source: SourceRef,
+  claims: readonly Claim[],
+  findings: readonly Finding[],
+): ManagedSubscription[] {
+  return claims
+    .map((claim): ManagedSubscription => ({
+      address: claim.address,
+      name: claim.name,
+      guid: claim.guid,
+      location: claim.location,
+      findings: findings.filter((f) => concerns(f, source, claim)).map((f) => f.fingerprint),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.address.localeCompare(b.address));
+}
+
 /** The one classification: see the module comment. */
 export function classify(input: ClassifyInput): Classified {
-  const claims = input.sources.flatMap((s) => s.claims.map((claim) => ({ source: s.summary.source, claim })));
-  const claimed = new Set(claims.map((c) => guidKey(c.claim.guid)));
+  const claims = input.sources.flatMap((s) => s.claims.map((claim) => ({ source: s.report.source, claim })));
+  // What a state mentions without claiming it (a killed replace's old subscription) is not unmanaged either.
+  const claimed = new Set([
+    ...claims.map((c) => guidKey(c.claim.guid)),
+    ...input.sources.flatMap((s) => [...(s.recorded ?? [])].map(guidKey)),
+  ]);
+  const runs = killedRuns(input, claimed);
   const findings = [
-    ...input.sources.flatMap((s) => s.observations.map((o) => observationFinding(s.summary.source, o))),
+    ...input.sources.flatMap((s) => s.observations.map((o) => observationFinding(s.report.source, o))),
     ...coOwnedFindings(claims),
-    ...unmanagedFindings(input, claimed),
+    ...pendingCreateFindings(runs),
+    ...unmanagedFindings(input, claimed, runs),
   ].sort(byClassThenWhere);
-  const reviewed = claims.map(({ source, claim }): ReviewedSubscription => {
-    const key = guidKey(claim.guid);
-    return {
-      owner: { source, address: claim.address },
-      guid: claim.guid,
-      findings: findings
-        .filter(
-          (f) =>
-            (f.owner?.source === source && f.owner.address === claim.address) ||
-            (f.class === "co-owned" && f.guid !== null && guidKey(f.guid) === key),
-        )
-        .map((f) => f.fingerprint),
-    };
-  });
-  return { findings, reviewed };
+  return { findings, recovery: new Map(runs.map((r) => [r.source, r.recovery])) };
 }
 
 /** `n findings` in words, for progress lines and summaries: "2 unmanaged, 1 co-owned". */

@@ -6,7 +6,7 @@
  * stays for one-off use: a match with no owner, reason or end.
  */
 import { readFileSync } from "node:fs";
-import { invalidIgnoreRule } from "../ignore";
+import { invalidIgnoreRule } from "./ignore";
 import type { IgnoreEntry } from "./model";
 
 /** A file that cannot be used; the message names the flag, the file, the entry and the field. */

@@ -1,21 +1,27 @@
 /**
- * The review of any mix of sources (`webhook-subscriptions drift --stack … --terraform … --terraform-state …`)
- * as one plain result model, version 2: what the renderers (drift/render/) print and what
- * `--baseline` reads back. The shape is **sources → findings → renderers**:
+ * The one model of a review (JSON version 3): what every renderer (drift/render/) prints, what
+ * `--baseline` reads back, and what `--format json` writes (docs/reference/drift-report.md gives
+ * it as a JSON Schema). The shape is **sources → findings → renderers**:
  * - a source (a Pulumi stack, a Terraform/OpenTofu working directory, a state file) says which
- *   subscriptions it claims and what its own tool found about them (drift/sources/);
- * - one classification (drift/review/classify.ts) turns the sources and the live instances into
+ *   subscriptions it claims, where each is declared, and what its own tool found (drift/sources/);
+ * - one classification (review/classify.ts) turns the sources and the live instances into
  *   findings, the same words for every tool;
  * - each format is a small renderer over this model; a new format never touches the analysis.
- * Holds no secret value: a secret field is reported as "secret differs" alone.
+ * Holds no secret value: a secret field is reported as "secret differs" alone, a custom header
+ * value by whether one is set.
  */
-import type { DriftReport, FieldValue, ReportError } from "../report";
 
 /** Version of the review's JSON shape; bumped on any breaking change to it. */
-export const REVIEW_VERSION = 2 as const;
+export const REVIEW_VERSION = 3 as const;
+
+/** Exit codes of `webhook-subscriptions drift`, fixed by product.md. */
+export const EXIT_CODE = { noDrift: 0, error: 1, drift: 2 } as const;
 
 /** The kinds of source, as the report and the command line name them. */
 export type SourceKind = "pulumi-stack" | "terraform-directory" | "terraform-state";
+
+/** A JSON value from a state, a program, a configuration or the instance. */
+export type FieldValue = string | number | boolean | null;
 
 /** One source as named on the command line. */
 export interface SourceRef {
@@ -67,9 +73,12 @@ export const CLASS_TITLES: Readonly<Record<FindingClass, string>> = {
 
 /** One field of a finding: the values each side holds, or for a secret only that it differs. */
 export interface FieldFinding {
-  /** The model's name, e.g. `subscriberUrl` (Terraform's `subscriber_url` is reported by this name too). */
+  /**
+   * The field in its source's own words: `subscriberUrl` for a Pulumi stack, `subscriber_url` for a
+   * Terraform source (as its configuration writes it).
+   */
   readonly field: string;
-  /** True for `signature` and `customHeaderValue`: then no value is reported ("secret differs"). */
+  /** True for the signature and the custom header value: then no value is reported ("secret differs"). */
   readonly secret: boolean;
   /** What the program or configuration declares; absent when not compared. */
   readonly declared?: FieldValue;
@@ -93,12 +102,54 @@ export interface FindingLocation {
   readonly line?: number;
 }
 
+/** A live subscription as the review describes it: every field but the secrets, whose presence alone is said. */
+export interface LiveSubscription {
+  readonly guid: string;
+  /** The instance it lives on. */
+  readonly baseUrl: string;
+  readonly webhook: number;
+  /** Null for an event newer than this package. */
+  readonly webhookName: string | null;
+  readonly filterObjectType: number;
+  readonly filterObjectGuid: string | null;
+  readonly subscriberUrl: string;
+  /** `""` when none. */
+  readonly customHeader: string;
+  /** Whether a custom header value is set; the value itself is never reported. */
+  readonly hasCustomHeaderValue: boolean;
+}
+
+/**
+ * How to take over one unmanaged subscription into a source reaching its instance:
+ * - `typescript`: a `new WebhookSubscription(…, { adoptGuid })` statement for a stack's TypeScript
+ *   program on the dynamic provider;
+ * - `pulumi-import`: the `pulumi import` command for a stack on the native plugin;
+ * - `terraform-import`: an `import` block for a Terraform/OpenTofu directory.
+ * `webhook-subscriptions adopt` adopts every unmanaged subscription at once (docs/adopting.md).
+ */
+export interface Adoption {
+  readonly kind: "typescript" | "pulumi-import" | "terraform-import";
+  /** The source it is adopted into. */
+  readonly into: SourceRef;
+  /** The explicit `Provider` reaching the instance (its name in the program), or null for the default one. */
+  readonly provider: string | null;
+  /** The statement, command or block to paste (a header value never in it). */
+  readonly snippet: string;
+}
+
+/** What `pulumi up` would do to a subscription that differs from the program. */
+export type ProgramStep = "update" | "replace" | "create" | "delete";
+
 /** One finding of the review. */
 export interface Finding {
   readonly class: FindingClass;
   /** The subscription's GUID; null for one the program declares that the instance does not hold. */
   readonly guid: string | null;
-  /** The source and address it concerns; null for `unmanaged` and `policy` on an unmanaged subscription. */
+  /**
+   * The source and address it concerns (for `co-owned`, the first of `owners`); null for
+   * `unmanaged`, which no source claims. A `policy` finding on a subscription no source claims is the first source's
+   * that reaches its instance, at the instance's base URL (as version 2 had it: the same fingerprint).
+   */
   readonly owner: Owner | null;
   /** For `co-owned`: every owner, the first one as `owner`. */
   readonly owners?: readonly Owner[];
@@ -115,29 +166,68 @@ export interface Finding {
    * and code scanning's `partialFingerprints` match on.
    */
   readonly fingerprint: string;
+  /** For `unmanaged` and `pending-create`: the live subscription, its secrets left out. */
+  readonly subscription?: LiveSubscription;
+  /** For `unmanaged`: how to adopt it into a source reaching its instance, when one can say. */
+  readonly adoption?: Adoption;
+  /** For `differs-from-program`: what `pulumi up` would do. */
+  readonly step?: ProgramStep;
+  /** For `policy`: the rule broken and its level; an advisory rule does not make the review exit 2. */
+  readonly rule?: { readonly name: string; readonly enforcementLevel: "advisory" | "mandatory" };
   /** For `policy`: an advisory rule's, which does not make the review exit 2. */
   readonly advisory?: boolean;
   /** With `--baseline`: `new` when the previous report did not have it. */
   readonly baseline?: "new" | "known";
 }
 
-/** One subscription a source claims, as reviewed: a JUnit test case, a row of the HTML page. */
-export interface ReviewedSubscription {
-  readonly owner: Owner;
-  readonly guid: string | null;
+/** One subscription a source claims, where it is declared, and what was found about it. */
+export interface ManagedSubscription {
+  /** The URN, or the Terraform address with its module path and index key. */
+  readonly address: string;
+  /** The resource's name in the program (a URN's last part), or the Terraform address. */
+  readonly name: string;
+  readonly guid: string;
+  /** The file that declares it, and its line where known. */
+  readonly location: FindingLocation;
   /** The fingerprints of its findings; empty when it is in sync. */
   readonly findings: readonly string[];
 }
 
-/** What became of one source. */
-export interface SourceSummary {
+/** What a source compared the live subscriptions with: its state, its program (Pulumi), its configuration (Terraform). */
+export type Compared = "state" | "program" | "configuration";
+
+/** An instance a source's subscriptions live on. */
+export interface SourceInstance {
+  readonly baseUrl: string;
+  readonly apiVersion: string;
+  /** A stack's explicit `Provider` reaching it (its name), or null for the default provider; absent for Terraform. */
+  readonly provider?: string | null;
+}
+
+/** Why a source could not be reviewed: a stable code and a message written for a person. */
+export interface ReportError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** What became of one source, as it happened. */
+export interface SourceReport {
   readonly source: SourceRef;
-  /** What its live subscriptions were compared with: the state and the program/configuration, or the state alone. */
-  readonly comparison: "state-and-program" | "state";
   /** `reviewed`; `undetermined` (legacy API: `reason`); `error` (`error`). */
   readonly status: "reviewed" | "undetermined" | "error";
-  /** How many subscriptions it claims. */
-  readonly claimed: number;
+  /**
+   * What its live subscriptions were actually compared with; empty when it was not reviewed.
+   * `["state"]` alone for `--state-only`, or a saved state file.
+   */
+  readonly compared: readonly Compared[];
+  /** A stack's state backend, credentials removed. */
+  readonly backend?: string;
+  /** The instances its subscriptions live on (a stack's default provider first). */
+  readonly instances: readonly SourceInstance[];
+  /** The subscriptions it claims, sorted by name. */
+  readonly subscriptions: readonly ManagedSubscription[];
+  /** A stack whose state holds pending creates (a killed `pulumi up`): the commands that finish it, in order. */
+  readonly recovery?: readonly string[];
   readonly reason?: string;
   readonly error?: ReportError;
 }
@@ -162,6 +252,12 @@ export interface ReviewIgnored {
   readonly stale: readonly IgnoreEntry[];
 }
 
+/** With `--policy`: the settings file and each rule that was on. */
+export interface PolicyScope {
+  readonly file: string;
+  readonly rules: readonly { readonly name: string; readonly enforcementLevel: "advisory" | "mandatory" }[];
+}
+
 /** The whole review: what every format renders. */
 export interface Review {
   readonly version: typeof REVIEW_VERSION;
@@ -171,19 +267,18 @@ export interface Review {
   readonly exitCode: 0 | 1 | 2;
   readonly generatedAt: string;
   readonly durationMs: number;
-  readonly sources: readonly SourceSummary[];
+  /** In command-line order: the stacks, then the Terraform directories, then the state files. */
+  readonly sources: readonly SourceReport[];
   /** Every instance listed, each once. */
   readonly instances: readonly { readonly baseUrl: string; readonly apiVersion: string }[];
   /** Sorted by class (in FINDING_CLASSES order), then source, then address or GUID. */
   readonly findings: readonly Finding[];
-  readonly reviewed: readonly ReviewedSubscription[];
   /** Counts by class (every class present, 0 included). */
   readonly summary: Readonly<Record<FindingClass, number>>;
   readonly ignored: ReviewIgnored;
+  readonly policy?: PolicyScope;
   /** With `--baseline`: the previous report and how many findings are new. */
   readonly baseline?: { readonly file: string; readonly new: number; readonly known: number };
   /** What the review could not see (the account's visibility, list entries that could not be read). */
   readonly notes: readonly string[];
-  /** Each stack's own report (version 1), in command-line order: the detail the markdown prints. */
-  readonly stacks: readonly DriftReport[];
 }

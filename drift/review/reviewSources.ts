@@ -1,23 +1,19 @@
 /**
- * The review of any mix of sources, in one report: every Terraform/OpenTofu source first (a
- * working directory's plan, a state file), then every Pulumi stack, whose own report counts the
- * others' claims as managed; each instance listed once; one classification (classify.ts); the
- * `--ignore` rules, the `--ignore-file` entries and the `--baseline` applied last. Sources of one
- * kind run side by side, a few at a time, so that twenty directories cost little more wall time
- * than the slowest few.
+ * The review of any mix of sources, in one report: every source read side by side, a few at a
+ * time (twenty directories cost little more wall time than the slowest few); each instance listed
+ * once; one classification (classify.ts); the policy, the `--ignore` rules, the `--ignore-file`
+ * entries and the `--baseline` applied last, in that order, so every format shows the same findings.
  */
 import { VISIBILITY_NOTE, WebhookSubscriptionClient, type SubscriptionList } from "../../provider/client";
 import { clientSettings, readSettings } from "../../provider/model";
 import { isLegacy, type ApiVersion, type Subscription } from "../../provider/wire";
-import { isIgnored } from "../ignore";
-import { plural } from "../plural";
-import type { TerraformState } from "../terraformState";
-import type { SourceInstance, SourceResult } from "../sources/source";
-import { terraformAdoptionAdvice } from "../sources/terraformDirectory";
-import { guidKey } from "../stateSnapshot";
-import { classify, countsInWords } from "./classify";
+import type { SourceResult } from "../sources/source";
+import { byClassThenWhere, classify, countsInWords, managedSubscriptions } from "./classify";
+import { guidKey } from "./guid";
+import { isIgnored } from "./ignore";
 import { isExpired } from "./ignoreFile";
 import {
+  EXIT_CODE,
   FINDING_CLASSES,
   REVIEW_VERSION,
   type Finding,
@@ -26,36 +22,30 @@ import {
   type Review,
   type SourceRef,
 } from "./model";
+import { plural } from "./plural";
+import { policyFindings, type PolicyInput } from "./policy";
 
-/** A Terraform/OpenTofu source, read before the stacks. */
-export interface TerraformReader {
+/** One source to read: its name on the command line, and how to read it. */
+export interface SourceReader {
   readonly ref: SourceRef;
+  /** Rejects when the source cannot be reviewed: the report shows its error, the other sources go on. */
   read(): Promise<SourceResult>;
 }
 
-/** A Pulumi stack, read after the Terraform sources, with their claims (which its own report counts as managed). */
-export interface StackReader {
-  readonly ref: SourceRef;
-  read(context: {
-    /** The Terraform sources' claims, as its report takes them. */
-    readonly otherTools: readonly TerraformState[];
-    /** Hands over each instance it listed, so that none is listed twice. */
-    readonly onListed: (instance: SourceInstance, live: readonly Subscription[]) => void;
-  }): Promise<SourceResult>;
-}
-
 export interface ReviewSourcesOptions {
-  readonly terraform: readonly TerraformReader[];
-  readonly stacks: readonly StackReader[];
+  /** In command-line order. */
+  readonly sources: readonly SourceReader[];
   /** `--ignore` rules: GUIDs or subscriber-URL prefixes. */
   readonly ignore?: readonly string[];
   /** `--ignore-file` entries. */
   readonly ignoreEntries?: readonly IgnoreEntry[];
   /** `--baseline`: the file as given and the fingerprints it holds. */
   readonly baseline?: { readonly file: string; readonly fingerprints: ReadonlySet<string> };
+  /** `--policy`: the rules every live subscription is held to. */
+  readonly policy?: PolicyInput;
   /** Where the Terraform sources' provider reads its settings: `WEBHOOKS_*`. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
-  /** How many sources of one kind run at once. @default 4 */
+  /** How many sources are read at once. @default 4 */
   readonly concurrency?: number;
   readonly onProgress?: (line: string) => void;
   /** @default the current time */
@@ -76,15 +66,15 @@ async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T)
   return results;
 }
 
-/** A source that failed: an error summary and nothing claimed. */
+/** A source that could not be reviewed: its error, nothing compared, nothing claimed. */
 function failedSource(ref: SourceRef, err: unknown): SourceResult {
   const { code, message } = err as { code?: unknown; message?: unknown };
   return {
-    summary: {
+    report: {
       source: ref,
-      comparison: "state",
       status: "error",
-      claimed: 0,
+      compared: [],
+      instances: [],
       error: { code: typeof code === "string" ? code : "UNEXPECTED", message: String(message ?? err) },
     },
     claims: [],
@@ -93,18 +83,9 @@ function failedSource(ref: SourceRef, err: unknown): SourceResult {
   };
 }
 
-/** The Terraform sources' claims, as a stack's report takes other tools' claims. */
-function asTerraformStates(results: readonly SourceResult[]): TerraformState[] {
-  return results.map((r) => ({
-    file: r.summary.source.name,
-    subscriptions: r.claims.map((c) => ({ address: c.address, guid: c.guid })),
-    ...(r.summary.source.kind === "terraform-directory" ? { directory: true } : {}),
-  }));
-}
-
 /**
- * Lists the instance the Terraform sources' provider reaches through `WEBHOOKS_*` (the stacks list
- * their own, with their own credentials). The list's problems become notes.
+ * Lists an instance no source listed itself (a Terraform source's) with the provider's own
+ * `WEBHOOKS_*` settings. The list's problems become notes.
  */
 async function listWithEnv(env: NodeJS.ProcessEnv, baseUrl: string): Promise<SubscriptionList> {
   const connection = readSettings(undefined, { ...env, WEBHOOKS_BASE_URL: baseUrl }).connection;
@@ -129,48 +110,67 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
   const now = options.now ?? (() => new Date());
   const progress = options.onProgress ?? (() => {});
   const env = options.env ?? process.env;
-  const limit = options.concurrency ?? 4;
 
-  const terraform = await bounded(options.terraform, limit, async (reader) => {
-    progress(
-      `reading ${reader.ref.kind === "terraform-directory" ? "Terraform directory" : "state"} ${reader.ref.name}`,
-    );
-    return reader.read().catch((err: unknown) => failedSource(reader.ref, err));
-  });
-  const otherTools = asTerraformStates(terraform);
-  const live = new Map<string, readonly Subscription[]>();
-  const onListed = (instance: SourceInstance, list: readonly Subscription[]) => live.set(instance.baseUrl, list);
-  const stacks = await bounded(options.stacks, limit, (reader) =>
-    reader.read({ otherTools, onListed }).catch((err: unknown) => failedSource(reader.ref, err)),
+  const sources = await bounded(options.sources, options.concurrency ?? 4, (reader) =>
+    reader.read().catch((err: unknown) => failedSource(reader.ref, err)),
   );
-  const sources = [...stacks, ...terraform];
+  for (const s of sources) {
+    const said = s.report.error?.message ?? s.report.reason;
+    if (said !== undefined)
+      progress(
+        options.sources.length > 1
+          ? `${s.report.source.name}: ${s.report.error ? "error: " : ""}${said}`
+          : `${s.report.error ? "error: " : ""}${said}`,
+      );
+  }
 
-  // The instances only Terraform sources reach: listed with the provider's own WEBHOOKS_* settings.
+  // Each instance once: the sources' own lists first, then the rest with WEBHOOKS_*.
+  const live = new Map<string, readonly Subscription[]>();
+  for (const s of sources)
+    for (const [baseUrl, list] of s.listed ?? []) if (!live.has(baseUrl)) live.set(baseUrl, list);
   const notes = new Set<string>(sources.flatMap((s) => s.notes ?? []));
-  const unlisted = new Map<string, SourceInstance>();
-  for (const s of terraform)
-    for (const i of s.instances)
-      if (!live.has(i.baseUrl) && !isLegacy(i.apiVersion as ApiVersion)) unlisted.set(i.baseUrl, i);
+  const unlisted = new Map(
+    sources
+      .filter((s) => s.report.status === "reviewed")
+      .flatMap((s) => s.instances)
+      .filter((i) => !live.has(i.baseUrl) && !isLegacy(i.apiVersion as ApiVersion))
+      .map((i) => [i.baseUrl, i]),
+  );
   const failedLists: string[] = [];
   await Promise.all(
-    [...unlisted.values()].map(async (instance) => {
-      progress(`listing the subscriptions the configured account can see on ${instance.baseUrl}`);
+    [...unlisted.keys()].map(async (baseUrl) => {
+      progress(`listing the subscriptions the configured account can see on ${baseUrl}`);
       try {
-        const list = await listWithEnv(env, instance.baseUrl);
-        live.set(instance.baseUrl, list.subscriptions);
+        const list = await listWithEnv(env, baseUrl);
+        live.set(baseUrl, list.subscriptions);
         notes.add(VISIBILITY_NOTE);
         for (const p of list.problems) notes.add(p.message);
       } catch (err) {
-        failedLists.push(`${instance.baseUrl}: ${(err as Error).message}`);
+        failedLists.push(`${baseUrl}: ${(err as Error).message}`);
       }
     }),
   );
+  const instances = [
+    ...new Map(
+      sources.flatMap((s) => s.instances).map((i) => [i.baseUrl, { baseUrl: i.baseUrl, apiVersion: i.apiVersion }]),
+    ).values(),
+  ];
 
-  const { findings: all, reviewed } = classify({
-    sources,
-    live,
-    adoption: (s, baseUrl) => adoptionAdvice(sources, s, baseUrl),
-  });
+  const classified = classify({ sources, live });
+  const claims = new Map(
+    sources.flatMap((s) => s.claims.map((claim) => [guidKey(claim.guid), { source: s.report.source, claim }] as const)),
+  );
+  const policy = options.policy
+    ? policyFindings(
+        options.policy,
+        instances.flatMap((i) => (live.has(i.baseUrl) ? [{ ...i, live: live.get(i.baseUrl)! }] : [])),
+        {
+          claimOf: (guid) => claims.get(guidKey(guid)),
+          reaching: (baseUrl) => sources.find((s) => s.instances.some((i) => i.baseUrl === baseUrl))?.report.source,
+        },
+      )
+    : undefined;
+  const all = [...classified.findings, ...(policy?.findings ?? [])].sort(byClassThenWhere);
 
   // Ignore rules and entries, then the baseline.
   const liveByGuid = new Map([...live.values()].flat().map((s) => [guidKey(s.guid), s]));
@@ -193,36 +193,36 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
 
   const summary = Object.fromEntries(FINDING_CLASSES.map((c) => [c, 0])) as Record<FindingClass, number>;
   for (const f of findings) summary[f.class]++;
-  const failed = sources.some((s) => s.summary.status !== "reviewed") || failedLists.length > 0;
+  const failed = sources.some((s) => s.report.status !== "reviewed") || failedLists.length > 0;
   const counted = findings.filter((f) => !f.advisory);
   const fresh = options.baseline ? counted.filter((f) => f.baseline === "new").length : counted.length;
-  const status = failed ? "error" : findings.length > 0 ? "drift" : "in-sync";
-  const exitCode = failed ? 1 : fresh > 0 ? 2 : 0;
   const review: Review = {
     version: REVIEW_VERSION,
-    status,
-    exitCode,
+    status: failed ? "error" : findings.length > 0 ? "drift" : "in-sync",
+    exitCode: failed ? EXIT_CODE.error : fresh > 0 ? EXIT_CODE.drift : EXIT_CODE.noDrift,
     generatedAt: now().toISOString(),
     durationMs: Date.now() - startedAt,
-    sources: sources.map((s) => s.summary),
-    instances: [
-      ...new Map(
-        sources.flatMap((s) => s.instances).map((i) => [i.baseUrl, { baseUrl: i.baseUrl, apiVersion: i.apiVersion }]),
-      ).values(),
-    ],
+    sources: sources.map((s) => {
+      const recovery = classified.recovery.get(s.report.source);
+      return {
+        ...s.report,
+        subscriptions: managedSubscriptions(s.report.source, s.claims, findings),
+        ...(recovery ? { recovery } : {}),
+      };
+    }),
+    instances,
     findings,
-    reviewed,
     summary,
     ignored: {
       suppressed: [...suppressed].map(([match, fingerprints]) => ({ match, fingerprints })),
       expired,
       stale,
     },
+    ...(policy ? { policy: policy.scope } : {}),
     ...(options.baseline
       ? { baseline: { file: options.baseline.file, new: fresh, known: counted.length - fresh } }
       : {}),
     notes: [...notes, ...failedLists.map((l) => `Could not list ${l}`)],
-    stacks: stacks.flatMap((s) => (s.stackReport ? [s.stackReport] : [])),
   };
   const failedSources = review.sources.filter((s) => s.status !== "reviewed").length;
   progress(
@@ -232,22 +232,4 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
           (options.baseline ? ` (${fresh} new)` : ""),
   );
   return review;
-}
-
-/**
- * How to take over an unmanaged subscription: a stack's own adoption snippet when a stack reaches
- * its instance, else an import into the first Terraform directory that does.
- */
-function adoptionAdvice(sources: readonly SourceResult[], live: Subscription, baseUrl: string): string | undefined {
-  for (const s of sources) {
-    const u = s.stackReport?.unmanaged.find((x) => guidKey(x.guid) === guidKey(live.guid));
-    if (u)
-      return u.snippetKind === "pulumi-import"
-        ? `Adopt it into stack ${s.summary.source.name}: \`${u.snippet}\``
-        : `Adopt it into stack ${s.summary.source.name}'s program: ${u.snippet}`;
-  }
-  const dir = sources.find(
-    (s) => s.summary.source.kind === "terraform-directory" && s.instances.some((i) => i.baseUrl === baseUrl),
-  );
-  return dir ? terraformAdoptionAdvice(dir.summary.source.name, live.guid) : undefined;
 }

@@ -1,12 +1,12 @@
 /**
  * Terraform diagnostics from what the core says: a check's per-field failure (with the attribute's
  * path, so Terraform points at the line in the configuration), or any error. Every text is put in
- * HCL terms (snake_case attribute and setting names, names.ts); the core never puts a secret's
- * value in a message, so neither does this.
+ * HCL terms (snake_case attribute and setting names, provider/description/hclNames.ts); the core
+ * never puts a secret's value in a message, so neither does this.
  */
 import { SUBSCRIPTION_FIELDS } from "../core/diff";
 import { SETTING_SOURCES } from "../core/settings";
-import { inHclTerms, snakeCase } from "./names";
+import { inHclTerms, snakeCase } from "../description/hclNames";
 
 /** Diagnostic.Severity of tfplugin6. */
 export const ERROR = 1;

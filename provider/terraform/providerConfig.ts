@@ -4,7 +4,7 @@
  * every Terraform provider block is). An unknown value is the core's "not known yet".
  */
 import { UNKNOWN_VALUE, type ConfigSource } from "../core/settings";
-import { snakeCase } from "./names";
+import { snakeCase } from "../description/hclNames";
 import type { Attributes } from "./state";
 import { Unknown } from "./values/codec";
 

@@ -10,7 +10,8 @@
 import type { FieldDescription, ResourceDescription } from "../description/resourceDescription";
 import type { CtyType } from "./values/codec";
 import { inTerraformWords } from "./descriptions";
-import { inHclTerms, RESOURCE_TYPE, snakeCase, SUBSCRIPTION_DATA_SOURCE, SUBSCRIPTIONS_DATA_SOURCE } from "./names";
+import { inHclTerms, snakeCase } from "../description/hclNames";
+import { RESOURCE_TYPE, SUBSCRIPTION_DATA_SOURCE, SUBSCRIPTIONS_DATA_SOURCE } from "./names";
 
 /**
  * The resource's schema version. Bumped with every change of the state's shape, together with an

@@ -10,7 +10,7 @@ import { SUBSCRIPTION_FIELDS } from "../core/diff";
 import { checkInputs, UNKNOWN } from "../core/inputs";
 import type { SubscriptionOutputs } from "../core/outputs";
 import { webhookName } from "../wire";
-import { camelCase, snakeCase } from "./names";
+import { camelCase, snakeCase } from "../description/hclNames";
 import { WRITE_ONLY_VALUE, WRITE_ONLY_VERSION } from "./schema";
 import { Unknown, type Value } from "./values/codec";
 

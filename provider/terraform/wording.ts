@@ -4,7 +4,7 @@
  * `-parallelism=N` for fewer operations at once; the `signature` attribute for the receivers.
  */
 import type { FrontDoorWording } from "../core/settingWording";
-import { snakeCase } from "./names";
+import { snakeCase } from "../description/hclNames";
 
 export const TERRAFORM_WORDING: FrontDoorWording = {
   setting: ({ name, envVar, source }) => {

@@ -2,10 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../cli/command";
-import { driftCommand, failedReview, parseDriftArgs } from "../../cli/drift";
+import { checkDriftArgs, driftCommand, parseDriftArgs, reviewCommandLine } from "../../cli/drift";
 import { main } from "../../cli/index";
-import { formatMarkdown } from "../../drift";
-import { npxFindsPackage } from "../../drift/invocation";
+import { npxFindsPackage } from "../../cli/invocation";
 import { tempDirs } from "../support/tempDirs";
 
 /** Removed once this file's tests have run. */
@@ -31,8 +30,9 @@ describe("parseDriftArgs", () => {
       format: "json",
       stateOnly: false,
       terraformStates: [],
-      terraformDirs: [],
-      reports: [],
+      stateFiles: [],
+      terraform: [],
+      reportFiles: [],
       cwd: "/home/me/repo",
     });
     expect(parsed(["--stack=dev"], {}, "/pkg")).toMatchObject({ stacks: ["dev"], workDir: "/pkg", format: "md" });
@@ -61,16 +61,21 @@ describe("parseDriftArgs", () => {
     ]);
   });
 
-  it("compares with the program by default; --state-only keeps the state-only review, and its report says so", () => {
+  it("compares with the program by default; --state-only keeps the state-only review, and its command runs it so again", () => {
     expect(parsed(["--stack", "dev", "--state-only"])).toMatchObject({ stateOnly: true });
+    expect(parsed(["--stack", "dev"])).toMatchObject({ stateOnly: false });
     expect(driftCommand.usage).toContain("--state-only");
-    const error = { code: "ENGINE", message: "no engine" };
-    const stateOnly = failedReview("a", { stacks: ["a"], ignore: [], stateOnly: true }, Date.now(), error);
-    expect(stateOnly.comparison).toBe("state");
-    // Its footer runs the same review again, state-only too.
-    expect(formatMarkdown(stateOnly)).toContain("npx webhook-subscriptions drift --stack a --state-only");
-    expect(failedReview("a", { stacks: ["a"], ignore: [], stateOnly: false }, Date.now(), error).comparison).toBe(
-      "state-and-program",
+    const args = parsed(["--stack", "a", "--state-only"]);
+    expect(reviewCommandLine("package", args.reviewFlags)).toBe(
+      "npx webhook-subscriptions drift --stack a --state-only",
+    );
+  });
+
+  it("parses and checks without reading anything: a missing file is refused only when it is loaded", () => {
+    const request = checkDriftArgs(["--stack", "a", "--baseline", "missing.json", "--terraform", "nowhere"]);
+    expect(request).toMatchObject({ stacks: ["a"], baselineFile: "missing.json", terraform: ["nowhere"] });
+    expect(() => parseDriftArgs(["--stack", "a", "--baseline", "missing.json"], {}, "/p")).toThrow(
+      /--baseline missing\.json: cannot read it/,
     );
   });
 
@@ -81,7 +86,7 @@ describe("parseDriftArgs", () => {
       "/pkg",
     );
     expect(args.stacks).toEqual([]);
-    expect(args.terraformStates.map((s) => [s.summary.source.name, s.claims.length])).toEqual([
+    expect(args.stateFiles.map((s) => [s.report.source.name, s.claims.length])).toEqual([
       ["terraform.tfstate", 3],
       ["tofu-show.json", 3],
     ]);
@@ -127,12 +132,35 @@ describe("parseDriftArgs", () => {
   it("takes a format on stdout and report files whose extension names theirs", () => {
     const args = parsed(["--stack", "a", "--format", "sarif", "--report", "out/r.xml", "--report", "r.HTML"]);
     expect(args.format).toBe("sarif");
-    expect(args.reports).toEqual([
+    expect(args.reportFiles).toEqual([
       { file: "out/r.xml", path: "/p/out/r.xml", format: "junit" },
       { file: "r.HTML", path: "/p/r.HTML", format: "html" },
     ]);
     expect(() => parseDriftArgs(["--stack", "a", "--report", "r.txt"], {})).toThrow(
-      '--report r.txt: the format comes from the extension, one of .md .json .sarif .xml .html (.xml is JUnit), got: ".txt".',
+      '--report r.txt: the format comes from the extension, one of .md .json .sarif .xml .html .codequality.json (.xml is JUnit), got: ".txt".',
+    );
+  });
+
+  it("a --report x.codequality.json is GitLab Code Quality by its longest suffix; x.json stays the JSON review", () => {
+    const args = parsed([
+      "--stack",
+      "a",
+      "--report",
+      "x.codequality.json",
+      "--report",
+      "x.json",
+      "--report",
+      "Q.CodeQuality.JSON",
+    ]);
+    expect(args.reportFiles.map((r) => [r.file, r.format])).toEqual([
+      ["x.codequality.json", "codequality"],
+      ["x.json", "json"],
+      ["Q.CodeQuality.JSON", "codequality"],
+    ]);
+    expect(parsed(["--stack", "a", "--format", "codequality"]).format).toBe("codequality");
+    // A name that is only an extension has none, as before.
+    expect(() => parseDriftArgs(["--stack", "a", "--report", "out/.json"], {})).toThrow(
+      /--report out\/\.json: the format/,
     );
   });
 
@@ -151,12 +179,14 @@ describe("parseDriftArgs", () => {
       '--ignore-file bad.json: entry 1: "owner" is required',
     );
     expect(() => parseDriftArgs(["--stack", "a", "--baseline", "old.json"], { INIT_CWD: dir })).toThrow(
-      "--baseline old.json: not a review report of version 2 (it has version 1)",
+      "--baseline old.json: not a review report of version 2 or 3 (it has version 1)",
     );
   });
 
   it("documents every flag in --help", () => {
     expect(parseDriftArgs(["--stack", "a", "--help"], {})).toBe("help");
+    expect(driftCommand.usage).toContain("--format md|json|sarif|junit|html|codequality");
+    expect(driftCommand.usage).toContain(".md .json .sarif .xml .html .codequality.json (.xml is JUnit)");
     for (const flag of [
       "--terraform ",
       "--terraform-state",
@@ -173,33 +203,33 @@ describe("parseDriftArgs", () => {
     expect(() => parseDriftArgs([], {})).toThrow(UsageError);
     expect(() => parseDriftArgs([], {})).toThrow(/Name at least one source: --stack <name>/);
     expect(() => parseDriftArgs(["--stack", "dev", "--format", "xml"], {})).toThrow(
-      '--format must be one of md, json, sarif, junit, html, got: "xml"',
+      '--format must be one of md, json, sarif, junit, html, codequality, got: "xml"',
     );
     expect(() => parseDriftArgs(["--stack", "dev", "--verbose"], {})).toThrow(/--verbose/);
   });
 
-  it("an error report's footer runs the same review again: the other stacks and the --ignore rules kept", () => {
-    const error = { code: "STACK_NOT_FOUND", message: "no stack dve" };
-    const report = failedReview(
-      "a",
-      { stacks: ["a", "b"], ignore: ["https://legacy.example.com/"], stateOnly: false },
-      Date.now(),
-      error,
+  it("a review that failed closes with the command that runs the same review again: every source and rule kept", () => {
+    const args = parsed(
+      [
+        "--stack",
+        "a",
+        "--stack",
+        "b",
+        "--ignore",
+        "https://legacy.example.com/",
+        "--terraform-state",
+        "terraform.tfstate",
+      ],
+      { INIT_CWD: fixtures },
     );
-    expect(formatMarkdown(report)).toContain(
-      "npx webhook-subscriptions drift --stack a --stack b --ignore https://legacy.example.com/",
+    expect(reviewCommandLine("package", args.reviewFlags)).toBe(
+      "npx webhook-subscriptions drift --stack a --stack b --ignore https://legacy.example.com/ --terraform-state terraform.tfstate",
     );
-  });
-
-  it("an error report keeps the Terraform sources too: its footer passes each with its own flag", () => {
-    const error = { code: "STACK_NOT_FOUND", message: "no stack dve" };
-    const report = failedReview("a", { stacks: ["a"], ignore: [], stateOnly: false }, Date.now(), error, [
-      { file: "infra/hooks", subscriptions: [], directory: true },
-      { file: "terraform.tfstate", subscriptions: [] },
-    ]);
-    expect(report).toMatchObject({ terraformStates: ["terraform.tfstate"], terraformDirectories: ["infra/hooks"] });
-    expect(formatMarkdown(report)).toContain(
-      "npx webhook-subscriptions drift --stack a --terraform infra/hooks --terraform-state terraform.tfstate",
+    // Each source with its own flag: a directory as --terraform, a state file as --terraform-state.
+    const request = checkDriftArgs(["--terraform", "infra/hooks", "--terraform-state", "t.tfstate", "--format", "md"]);
+    if (request === "help") throw new Error("help");
+    expect(reviewCommandLine("executable", request.reviewFlags)).toBe(
+      "webhook-subscriptions drift --terraform infra/hooks --terraform-state t.tfstate",
     );
   });
 });

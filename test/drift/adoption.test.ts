@@ -1,12 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { adoptionFrontDoor } from "../../drift/adoptionFrontDoor";
-import { formatMarkdown } from "../../drift/markdown";
-import { driftReport } from "../../drift/report";
-import { importCommand } from "../../drift/snippet";
-import { stateSnapshot, type StateSnapshot, type StateSubscription } from "../../drift/stateSnapshot";
-import { unmanagedSubscriptions } from "../../drift/unmanaged";
+import { adoptionFrontDoor } from "../../drift/sources/pulumi/adoptionFrontDoor";
+import { importCommand, pulumiAdoption, type StackTarget } from "../../drift/sources/pulumi/adoptionSnippet";
+import { stateSnapshot, type StateSnapshot, type StateSubscription } from "../../drift/sources/pulumi/stateSnapshot";
 import type { Subscription } from "../../provider/wire";
 import { MANUAL_WITH_HEADER } from "./fixtures/live";
 
@@ -96,53 +93,37 @@ describe("importCommand", () => {
   });
 });
 
-describe("the report's snippets, by front door", () => {
-  const context = {
+describe("pulumiAdoption, by front door", () => {
+  const target = (frontDoor: StackTarget["frontDoor"], provider: StackTarget["provider"] = null): StackTarget => ({
+    kind: "pulumi-stack",
+    frontDoor,
     stack: "dev",
-    backend: null,
-    instance: null,
-    comparison: "state-and-program",
-    startedAt: Date.now(),
-  } as const;
-  const onNative = unmanagedSubscriptions([withHeader], new Set(), {
-    baseUrl: "https://eu.example.com",
-    adoption: { frontDoor: "native", stack: "dev", provider: null },
-  });
-  const onDynamic = unmanagedSubscriptions([plain], new Set(), {
-    baseUrl: "https://us.example.com",
-    adoption: { frontDoor: "dynamic", stack: "dev", provider: { name: "us", urn: "urn:us" } },
+    provider,
   });
 
-  it("JSON: `snippet` stays a string, `snippetKind` says which", () => {
-    expect(onNative.map((u) => [u.snippetKind, u.provider, u.snippet.split("\n").at(-1)])).toEqual([
-      [
-        "pulumi-import",
-        null,
-        "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev --out specific-business-object-updated-3f2a9c1d.txt",
-      ],
+  it("native: the `pulumi import` command; dynamic: a TypeScript statement, on the instance's provider", () => {
+    const onNative = pulumiAdoption(withHeader, target("native"));
+    expect([onNative.kind, onNative.snippet.split("\n").at(-1)]).toEqual([
+      "pulumi-import",
+      "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev --out specific-business-object-updated-3f2a9c1d.txt",
     ]);
-    expect(onDynamic.map((u) => [u.snippetKind, u.provider])).toEqual([["typescript", "us"]]);
-    expect(onDynamic[0]!.snippet).toMatch(/\}, \{ provider: us \}\);$/);
+    const onDynamic = pulumiAdoption(plain, target("dynamic", { name: "us", urn: "urn:us" }));
+    expect(onDynamic.kind).toBe("typescript");
+    expect(onDynamic.snippet).toMatch(/\}, \{ provider: us \}\);$/);
+    expect(onDynamic.snippet).not.toContain("requireSecret");
   });
 
-  it("markdown: a TypeScript block for the dynamic ones and an sh block of commands for the native ones", () => {
-    const text = formatMarkdown(driftReport(context, [], [...onNative, ...onDynamic]));
-    const details = text.slice(text.indexOf("<details>"), text.indexOf("</details>"));
-    // No header value to read from config: no `pulumi` import, which would go unused.
-    expect(details).toContain('```ts\nimport { WebhookSubscription, Webhook } from "pulumi-webhook-subscriptions";\n');
-    expect(details).toContain(`\`\`\`sh\n${onNative[0]!.snippet}\n\`\`\``);
-    expect(details).not.toContain("header-secret");
-    expect(formatMarkdown(driftReport(context, [], onNative))).not.toContain("```ts");
+  it("a custom header value: the TypeScript statement reads it from secret config", () => {
+    expect(pulumiAdoption(withHeader, target("dynamic")).snippet).toContain("new pulumi.Config().requireSecret(");
   });
 
-  it("markdown: the TypeScript block imports `pulumi` when a snippet reads a secret header value from config", () => {
-    const withSecret = unmanagedSubscriptions([withHeader], new Set(), {
-      baseUrl: "https://us.example.com",
-      adoption: { frontDoor: "dynamic", stack: "dev", provider: null },
-    });
-    expect(withSecret[0]!.snippet).toContain("new pulumi.Config().requireSecret(");
-    expect(formatMarkdown(driftReport(context, [], withSecret))).toContain(
-      '```ts\nimport * as pulumi from "@pulumi/pulumi";\nimport { WebhookSubscription, Webhook }',
-    );
+  it("an empty custom header value is no value: no secret config to read, no plain text to warn of", () => {
+    const empty: Subscription = { ...plain, customHeader: "X-Token", customHeaderValue: "" };
+    const statement = pulumiAdoption(empty, target("dynamic")).snippet;
+    expect(statement).not.toMatch(/customHeaderValue|requireSecret|config set --secret/);
+    expect(statement).toContain('customHeader: "X-Token",');
+    const command = pulumiAdoption(empty, { ...target("native"), runtime: "yaml" }).snippet;
+    expect(command).toBe(importCommand(plain, { stack: "dev", provider: null, runtime: "yaml" }));
+    expect(command).not.toContain("plain text");
   });
 });

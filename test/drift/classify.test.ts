@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { classify } from "../../drift/classify";
-import type { RefreshObservation } from "../../drift/refreshObserver";
-import type { StateSubscription } from "../../drift/stateSnapshot";
+import { classify } from "../../drift/sources/pulumi/classifyManaged";
+import type { RefreshObservation } from "../../drift/sources/pulumi/refreshObserver";
+import type { StateSubscription } from "../../drift/sources/pulumi/stateSnapshot";
 import type { Subscription } from "../../provider/wire";
 
 /** How engine events show a secret: masked, identical before and after. */
@@ -56,12 +56,6 @@ describe("classify", () => {
     });
   });
 
-  it("keeps where the program declares it, for the findings' locations", () => {
-    const declaredAt = { file: "index.ts", line: 17 };
-    expect(classify({ ...state, declaredAt }, observation("same", live)).declaredAt).toEqual(declaredAt);
-    expect(classify({ ...state, declaredAt }, observation("delete")).declaredAt).toEqual(declaredAt);
-  });
-
   it("is deleted when the engine dropped the resource", () => {
     expect(classify(state, observation("delete")).status).toBe("deleted");
   });
@@ -69,11 +63,11 @@ describe("classify", () => {
   it("reports visible fields with both values", () => {
     const after = { ...live, subscriberUrl: "https://evil.example.com/b", filterObjectType: 9 };
     expect(classify(state, observation("update", after), after).changes).toEqual([
-      { field: "filterObjectType", secret: false, state: 3, live: 9 },
+      { field: "filterObjectType", secret: false, recorded: 3, live: 9 },
       {
         field: "subscriberUrl",
         secret: false,
-        state: "https://hooks.example.com/b",
+        recorded: "https://hooks.example.com/b",
         live: "https://evil.example.com/b",
       },
     ]);
@@ -97,7 +91,7 @@ describe("classify", () => {
   it("claims no secret change when visible fields explain the step and the live subscription is unknown", () => {
     const after = { ...live, customHeader: "X-Other" };
     expect(classify(state, observation("update", after)).changes).toEqual([
-      { field: "customHeader", secret: false, state: "X-Key", live: "X-Other" },
+      { field: "customHeader", secret: false, recorded: "X-Key", live: "X-Other" },
     ]);
   });
 
@@ -120,7 +114,7 @@ describe("classify", () => {
         {
           field: "subscriberUrl",
           secret: false,
-          state: "https://hooks.example.com/b",
+          recorded: "https://hooks.example.com/b",
           live: "https://hooks.example.com/moved",
         },
       ]);
@@ -154,7 +148,7 @@ describe("classify", () => {
         new: { ...eventOutputs(live), webhook: "PacketCreated" },
       };
       expect(classify(state, moved, live).changes).toEqual([
-        { field: "webhook", secret: false, state: 3, live: "PacketCreated" },
+        { field: "webhook", secret: false, recorded: 3, live: "PacketCreated" },
       ]);
     });
   });

@@ -1,9 +1,9 @@
 /** The drift review's ignore list, and the instances a stack uses (default and explicit Providers). */
 import { describe, expect, it } from "vitest";
-import { invalidIgnoreRule, isIgnored } from "../../drift/ignore";
-import { instancesOf } from "../../drift/instances";
-import { adoptSnippet } from "../../drift/snippet";
-import type { StateSnapshot, StateSubscription } from "../../drift/stateSnapshot";
+import { invalidIgnoreRule, isIgnored } from "../../drift/review/ignore";
+import { instancesOf } from "../../drift/sources/pulumi/instances";
+import { adoptSnippet } from "../../drift/sources/pulumi/adoptionSnippet";
+import type { StateSnapshot, StateSubscription } from "../../drift/sources/pulumi/stateSnapshot";
 
 const GUID = "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
 

@@ -28,25 +28,28 @@ describe("renderJunit", () => {
       UNCLAIMED_SUITE,
     ]);
     const failedSources = 2;
-    const failedSubscriptions = review.reviewed.filter((r) => r.findings.length > 0).length;
+    const subscriptions = review.sources.filter((s) => s.status === "reviewed").flatMap((s) => s.subscriptions);
+    const undetermined = review.sources.filter((s) => s.status === "undetermined").flatMap((s) => s.subscriptions);
     expect(report).toMatchObject({
-      tests: review.reviewed.length + review.findings.length + failedSources,
-      failures: failedSubscriptions + review.findings.length,
+      tests: subscriptions.length + undetermined.length + review.findings.length + failedSources,
+      failures: subscriptions.filter((r) => r.findings.length > 0).length + review.findings.length,
       errors: failedSources,
+      skipped: undetermined.length,
     });
     for (const s of report.testsuite!) {
       expect(s.tests).toBe(s.testcase!.length);
       expect(s.failures).toBe(s.testcase!.filter((c) => c.failure).length);
       expect(s.errors).toBe(s.testcase!.filter((c) => c.error).length);
+      expect(s.skipped).toBe(s.testcase!.filter((c) => c.skipped).length);
       for (const c of s.testcase!) expect(c.classname).toBe(s.name);
     }
 
     const terraform = suite(report, "terraform-directory infra/team");
     expect(terraform.testcase!.map((c) => c.name)).toEqual([
+      'module.team.webhooks_subscription.by_key["a&b"]',
       MODULE_ADDRESS,
       "webhooks_subscription.invoices",
       "webhooks_subscription.shared",
-      'module.team.webhooks_subscription.by_key["a&b"]',
       `differs from the configuration: ${MODULE_ADDRESS}`,
       "deleted out of band: webhooks_subscription.invoices",
     ]);
@@ -101,10 +104,15 @@ describe("renderJunit", () => {
         ],
       },
     ]);
-    expect(suite(report, "pulumi-stack legacy").testcase![0]!.error![0]).toMatchObject({
+    const legacy = suite(report, "pulumi-stack legacy").testcase!;
+    expect(legacy[0]!.error![0]).toMatchObject({
       message: "The instance speaks the legacy API & cannot be listed.",
       type: "undetermined",
     });
+    // Its subscriptions were not compared: skipped, never passed.
+    expect(legacy.slice(1)).toMatchObject([
+      { name: expect.stringContaining("old-hook"), skipped: [expect.anything()] },
+    ]);
   });
 
   it("never prints a secret field's value, whatever the model holds, nor a character XML cannot hold", async () => {

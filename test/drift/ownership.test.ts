@@ -4,76 +4,76 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { coOwnedSubscriptions } from "../../drift/coOwnership";
-import { formatReport } from "../../drift/format";
-import { formatMarkdown } from "../../drift/markdown";
-import { matchPendingCreates, recoveryCommands } from "../../drift/pendingCreates";
-import { driftReport, EXIT_CODE, type ReportContext } from "../../drift/report";
-import { stateSnapshot } from "../../drift/stateSnapshot";
-import { unmanagedSubscriptions } from "../../drift/unmanaged";
+import { classify, managedSubscriptions } from "../../drift/review/classify";
+import type { SourceRef } from "../../drift/review/model";
+import { matchPendingCreates, recoveryCommands } from "../../drift/sources/pulumi/pendingCreates";
+import { stateSnapshot } from "../../drift/sources/pulumi/stateSnapshot";
+import type { SourceResult } from "../../drift/sources/source";
 import { MANUAL_WITH_HEADER } from "./fixtures/live";
 
 const DYNAMIC = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";
 const NATIVE = "webhooks:index:WebhookSubscription";
 const GUID = "aa0c7a3e-1111-4222-8333-444444444444";
-const context: ReportContext = {
-  stack: "staging",
-  backend: "file://~",
-  instance: { baseUrl: "https://acme.example.com", apiVersion: "3" },
-  alsoManagedBy: ["prod"],
-  comparison: "state-and-program",
-  startedAt: Date.now(),
-};
+const STAGING: SourceRef = { kind: "pulumi-stack", name: "staging", file: "Pulumi.yaml" };
+const PROD: SourceRef = { kind: "pulumi-stack", name: "prod", file: "q/Pulumi.yaml" };
+const TF: SourceRef = { kind: "terraform-directory", name: "infra", file: "infra/main.tf" };
+
+/** A source claiming `claims` (address, name, GUID), reviewed, on no instance. */
+function claiming(ref: SourceRef, claims: readonly [string, string, string][]): SourceResult {
+  return {
+    report: { source: ref, status: "reviewed", compared: ["state"], instances: [] },
+    claims: claims.map(([address, name, guid]) => ({ address, name, guid, location: { file: ref.file } })),
+    observations: [],
+    instances: [],
+  };
+}
 
 describe("co-ownership", () => {
-  const staging = {
-    stack: "staging",
-    managed: [{ urn: `urn:pulumi:staging::p::${DYNAMIC}::orders`, name: "orders", guid: GUID }],
-  };
-  const prod = {
-    stack: "prod",
-    managed: [
-      { urn: `urn:pulumi:prod::q::${NATIVE}::orders-hook`, name: "orders-hook", guid: GUID.toUpperCase() },
-      { urn: `urn:pulumi:prod::q::${NATIVE}::other`, name: "other", guid: "bb0c7a3e-1111-4222-8333-444444444444" },
-    ],
-  };
+  const staging = claiming(STAGING, [[`urn:pulumi:staging::p::${DYNAMIC}::orders`, "orders", GUID]]);
+  const prod = claiming(PROD, [
+    [`urn:pulumi:prod::q::${NATIVE}::orders-hook`, "orders-hook", GUID.toUpperCase()],
+    [`urn:pulumi:prod::q::${NATIVE}::other`, "other", "bb0c7a3e-1111-4222-8333-444444444444"],
+  ]);
 
-  it("finds a GUID both stacks record (any case, either front door), naming both stacks, resources and the fix", () => {
-    const [found, ...rest] = coOwnedSubscriptions(staging, [prod]);
-    expect(rest).toEqual([]);
+  it("finds a GUID both stacks record (any case, either front door), once, naming both stacks, resources and the fix", () => {
+    const { findings } = classify({ sources: [staging, prod], live: new Map() });
+    expect(findings.map((f) => f.class)).toEqual(["co-owned"]);
+    const [found] = findings;
     expect(found!.guid).toBe(GUID);
     expect(found!.owners).toEqual([
-      { stack: "staging", urn: staging.managed[0]!.urn, name: "orders" },
-      { stack: "prod", urn: prod.managed[0]!.urn, name: "orders-hook" },
+      { source: STAGING, address: `urn:pulumi:staging::p::${DYNAMIC}::orders` },
+      { source: PROD, address: `urn:pulumi:prod::q::${NATIVE}::orders-hook` },
     ]);
     expect(found!.advice).toMatch(
       /recorded by stack "staging" \(orders\) and stack "prod" \(orders-hook\): a destroy of either unsubscribes it for both/,
     );
+    // Released either way without deleting it; `--force`: an imported resource is protected.
     expect(found!.advice).toContain(
-      `pulumi state delete urn:pulumi:prod::q::${NATIVE}::orders-hook --stack prod --yes`,
+      `release it from stack "prod" (orders-hook): \`pulumi state delete urn:pulumi:prod::q::${NATIVE}::orders-hook --stack prod --force --yes\`, then remove its declaration`,
     );
-    expect(coOwnedSubscriptions(staging, [])).toEqual([]);
+    expect(found!.advice).toContain(`release it from stack "staging" (orders): \`pulumi state delete`);
+    expect(found!.advice).not.toContain("creates a subscription of its own");
+    expect(classify({ sources: [staging], live: new Map() }).findings).toEqual([]);
   });
 
-  it("is drift (exit 2) with its own JSON field and a markdown section", () => {
-    const coOwned = coOwnedSubscriptions(staging, [prod]);
-    const report = driftReport(
-      context,
-      [{ urn: staging.managed[0]!.urn, name: "orders", guid: GUID, status: "in-sync", changes: [] }],
-      [],
-      [],
-      { coOwned },
+  it("names a Terraform owner by its directory and releases it there with a removed block", () => {
+    const tf = claiming(TF, [["webhooks_subscription.orders", "webhooks_subscription.orders", GUID]]);
+    const [found] = classify({ sources: [staging, tf], live: new Map() }).findings;
+    expect(found!.advice).toContain('Terraform directory "infra" (webhooks_subscription.orders)');
+    expect(found!.advice).toContain(
+      "`removed { from = webhooks_subscription.orders lifecycle { destroy = false } }` block and apply (or `tofu -chdir=infra state rm webhooks_subscription.orders`",
     );
-    expect(report.status).toBe("drift");
-    expect(report.exitCode).toBe(EXIT_CODE.drift);
-    expect(JSON.parse(formatReport(report, "json")).coOwned).toEqual(coOwned);
-    const text = formatMarkdown(report);
-    expect(text).toContain("1 co-owned with another stack");
-    expect(text).toMatch(
-      /### Co-owned subscriptions \(1\)[\s\S]*`aa0c7a3e-1111-4222-8333-444444444444` \| stack `staging`: `orders`<br>stack `prod`: `orders-hook`/,
-    );
-    // In sync when no GUID is shared.
-    expect(driftReport(context, [], [], [], { coOwned: [] }).status).toBe("in-sync");
+  });
+
+  it("is one finding, whichever owner is read first; both owners' subscriptions point at it", () => {
+    const one = classify({ sources: [staging, prod], live: new Map() }).findings;
+    const other = classify({ sources: [prod, staging], live: new Map() }).findings;
+    expect(one.map((f) => f.fingerprint)).toEqual(other.map((f) => f.fingerprint));
+    const subscriptions = managedSubscriptions(PROD, prod.claims, one);
+    expect(subscriptions.map((s) => [s.name, s.findings])).toEqual([
+      ["orders-hook", [one[0]!.fingerprint]],
+      ["other", []],
+    ]);
   });
 });
 
@@ -167,16 +167,6 @@ describe("orphans of a killed up", () => {
     expect(recoveryCommands("dev", 1, [])).toEqual([recovery[0], recovery[2]]);
     expect(recoveryCommands("dev", 0, [])).toEqual([]);
 
-    const unmanaged = unmanagedSubscriptions([MANUAL_WITH_HEADER], new Set(), undefined, matches);
-    expect(unmanaged[0]!.pendingCreate).toBe(urn("manual"));
-    const report = driftReport(context, [], unmanaged, [], { recovery });
-    expect(report.status).toBe("drift");
-    expect(JSON.parse(formatReport(report, "json")).recovery).toEqual(recovery);
-    const text = formatMarkdown(report);
-    expect(text).toContain("| pending create of `manual` |");
-    expect(text).toContain("**A killed `pulumi up` left pending creates in the state**, and 1 unmanaged subscription");
-    expect(text).toContain(`\`\`\`sh\n${recovery.join("\n")}\n\`\`\``);
-    // An orphan nobody's pending create sent has no pending create.
-    expect(unmanagedSubscriptions([MANUAL_WITH_HEADER], new Set())[0]).not.toHaveProperty("pendingCreate");
+    // The classification makes the matched orphan a pending create (reviewSources.test.ts holds the review's part).
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The pipelines docs/drift.md shows pass the checks their CI systems would make: actionlint for the
- * GitHub workflows, a YAML check of GitLab's job (its JUnit report, its review line).
+ * GitHub workflows, a YAML check of GitLab's job (its JUnit report, its review line), and one
+ * version of the release and of each action across them.
  * test/e2e/driftDoc.test.ts runs their scripts.
  */
 import { execFile } from "node:child_process";
@@ -43,4 +44,14 @@ it("the GitLab job is YAML whose JUnit report is the file its review writes", ()
   expect(
     job.script.some((line) => line.startsWith("webhook-subscriptions drift ") && line.includes("--report drift.xml")),
   ).toBe(true);
+});
+
+it("the pipelines name one version of the release (package.json's) and one version of each action", () => {
+  const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+  const pipelines = [...github, gitlab].join("\n");
+  expect(new Set([...pipelines.matchAll(/WEBHOOKS_VERSION: "([^"]+)"/g)].map((m) => m[1]))).toEqual(new Set([version]));
+  const pinned = new Map<string, Set<string>>();
+  for (const [, action, ref] of pipelines.matchAll(/uses: ([\w./-]+)@(\S+)/g))
+    pinned.set(action!, (pinned.get(action!) ?? new Set()).add(ref!));
+  expect([...pinned].filter(([, refs]) => refs.size > 1)).toEqual([]);
 });

@@ -4,24 +4,22 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../cli/command";
 import { parseDriftArgs } from "../../cli/drift";
-import { formatMarkdown } from "../../drift/markdown";
-import { reviewPolicy, withPolicy } from "../../drift/policy";
-import { driftReport, errorReport, type ReportContext } from "../../drift/report";
+import { byClassThenWhere } from "../../drift/review/classify";
+import type { SourceRef } from "../../drift/review/model";
+import { policyFindings } from "../../drift/review/policy";
+import { reviewSources, type SourceReader } from "../../drift/review/reviewSources";
 import { parsePolicySettings } from "../../policy/settings";
 import type { Subscription } from "../../provider/wire";
 import { MANUAL_WITH_HEADER } from "./fixtures/live";
+import { typeScopedBody, useEmulator } from "../support/emulatorHarness";
 import { tempDirs } from "../support/tempDirs";
 
 /** Removed once this file's tests have run. */
 const tempDir = tempDirs();
 
-const context: ReportContext = {
-  stack: "prod",
-  backend: "file:///state",
-  instance: { baseUrl: "http://127.0.0.1:1234", apiVersion: "3" },
-  comparison: "state-and-program",
-  startedAt: Date.now(),
-};
+const BASE_URL = "http://127.0.0.1:1234";
+const STACK: SourceRef = { kind: "pulumi-stack", name: "prod", file: "Pulumi.yaml" };
+const TF: SourceRef = { kind: "terraform-directory", name: "infra", file: "infra/main.tf" };
 const managed: Subscription = {
   ...MANUAL_WITH_HEADER,
   guid: "aaaaaaaa-0000-4000-8000-000000000002",
@@ -33,68 +31,109 @@ const settings = parsePolicySettings({
   "no-legacy-api-version": "disabled",
 });
 
-function review(live: readonly Subscription[], s = settings) {
-  return reviewPolicy("policy.json", s, [
-    {
-      baseUrl: "http://127.0.0.1:1234",
-      apiVersion: "3",
-      live,
-      managedNames: new Map([[managed.guid, "orders"]]),
-    },
-  ]);
+/** The policy findings of `live` on one instance, `managed` claimed by `owner` as `orders`. */
+function review(live: readonly Subscription[], s = settings, owner: SourceRef = STACK) {
+  const claim = {
+    guid: managed.guid,
+    address:
+      owner.kind === "pulumi-stack"
+        ? "urn:pulumi:prod::app::webhooks:index:WebhookSubscription::orders"
+        : "webhooks_subscription.orders",
+    name: "orders",
+    location: { file: owner.file, line: 7 },
+  };
+  return policyFindings({ file: "policy.json", settings: s }, [{ baseUrl: BASE_URL, apiVersion: "3", live }], {
+    claimOf: (guid) => (guid === managed.guid ? { source: owner, claim } : undefined),
+    reaching: () => owner,
+  });
 }
 
-describe("reviewPolicy", () => {
+describe("policyFindings", () => {
   it("reports each violation of every live subscription once, managed or not, mandatory first", () => {
     const result = review([managed, MANUAL_WITH_HEADER]);
-    expect(result.violations.map((v) => [v.rule, v.guid, v.resource, v.field])).toEqual([
-      ["object-scope-required", MANUAL_WITH_HEADER.guid, null, "filterObjectGuid"],
-      ["subscriber-host-allowed", MANUAL_WITH_HEADER.guid, null, "subscriberUrl"],
+    expect(
+      result.findings.sort(byClassThenWhere).map((f) => [f.rule?.name, f.guid, f.owner?.address, f.fields[0]?.field]),
+    ).toEqual([
+      ["object-scope-required", MANUAL_WITH_HEADER.guid, BASE_URL, "filterObjectGuid"],
+      ["subscriber-host-allowed", MANUAL_WITH_HEADER.guid, BASE_URL, "subscriberUrl"],
     ]);
-    expect(result.violations[1]).toMatchObject({
-      subscriberUrl: "https://manual.example.org/hook",
-      enforcementLevel: "mandatory",
+    expect(result.findings[1]).toMatchObject({
+      class: "policy",
+      rule: { enforcementLevel: "mandatory" },
+      fields: [{ field: "subscriberUrl", secret: false, live: "https://manual.example.org/hook" }],
       message: expect.stringContaining('sends to host "manual.example.org", which is not allowed'),
     });
-    expect(result).toMatchObject({ file: "policy.json", mandatory: 2, advisory: 0 });
-    expect(result.rules.map((r) => r.name)).not.toContain("custom-header-required");
+    expect(result.scope.file).toBe("policy.json");
+    expect(result.scope.rules.map((r) => r.name)).not.toContain("custom-header-required");
     expect(JSON.stringify(result)).not.toContain("header-secret");
   });
 
-  it("names the managed resource, and a duplicate's first subscription", () => {
+  it("names the managed resource, and a duplicate's first subscription; a claimed one points at its declaring line", () => {
     const twin = { ...managed, guid: "bbbbbbbb-0000-4000-8000-000000000003" };
-    const [dup] = review([managed, twin]).violations;
-    expect(dup).toMatchObject({ rule: "no-duplicate-subscriptions", guid: twin.guid, resource: null });
+    const [dup] = review([managed, twin]).findings;
+    expect(dup).toMatchObject({
+      rule: { name: "no-duplicate-subscriptions" },
+      guid: twin.guid,
+      owner: { address: BASE_URL },
+    });
     expect(dup!.message).toContain(`through WebhookSubscription "orders" (${managed.guid})`);
+    const onManaged = review([{ ...managed, subscriberUrl: "https://elsewhere.example.org/x" }]).findings[0]!;
+    expect(onManaged.location).toEqual({ file: "Pulumi.yaml", line: 7 });
+  });
+
+  it("names a Terraform source's field as its configuration writes it", () => {
+    const [finding] = review([{ ...managed, subscriberUrl: "https://elsewhere.example.org/x" }], settings, TF).findings;
+    expect(finding!.fields.map((f) => f.field)).toEqual(["subscriber_url"]);
   });
 });
 
-describe("the report", () => {
-  it("exits 2 on a mandatory violation even without drift; advisory ones leave it 0; errors stay 1", () => {
-    const clean = driftReport(context, [], []);
-    expect(withPolicy(clean, review([MANUAL_WITH_HEADER])).exitCode).toBe(2);
-    const advisory = review([MANUAL_WITH_HEADER], parsePolicySettings({ all: "advisory", allowedSubscriberHosts: [] }));
-    expect(advisory).toMatchObject({ mandatory: 0, advisory: 2 });
-    expect(withPolicy(clean, advisory).exitCode).toBe(0);
-    const failed = errorReport(context, { code: "X", message: "no" });
-    expect(withPolicy(failed, review([MANUAL_WITH_HEADER])).exitCode).toBe(1);
+describe("the review", () => {
+  const emulator = useEmulator();
+  const source = (): SourceReader => ({
+    ref: STACK,
+    read: () =>
+      Promise.resolve({
+        report: { source: STACK, status: "reviewed", compared: ["state"], instances: [] },
+        claims: [],
+        observations: [],
+        instances: [{ baseUrl: emulator.url, apiVersion: "3" }],
+      }),
   });
+  const env = () => ({ WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
 
-  it("shows a policy section in markdown: the verdict, then one row per violation; the re-run command keeps --policy", () => {
-    const text = formatMarkdown(withPolicy(driftReport(context, [], []), review([MANUAL_WITH_HEADER])));
-    const lines = text.split("\n");
-    const start = lines.findIndex((l) => l.startsWith("**Policy"));
-    expect(lines.slice(start, start + 5)).toEqual([
-      "**Policy `policy.json`:** 2 mandatory violations (the review exits 2), 0 advisory.",
-      "",
-      "| Level | Rule | GUID | Resource | Subscriber URL | What to change |",
-      "|---|---|---|---|---|---|",
-      expect.stringMatching(
-        /^\| mandatory \| `object-scope-required` \| `3f2a9c1d-0000-4000-8000-000000000001` \| \*unmanaged\* \| `https:\/\/manual\.example\.org\/hook` \| filterObjectGuid is not set for SpecificBusinessObjectUpdated/,
-      ),
-    ]);
-    expect(text).toContain("npx webhook-subscriptions drift --stack prod --policy policy.json");
-    expect(text).not.toContain("header-secret");
+  it("exits 2 on a mandatory violation; advisory ones do not count; the rules that were on are listed", async () => {
+    await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://manual.example.org/hook" }));
+    const ignoreTheRest = ["no-duplicate-subscriptions", "object-scope-required"].map((r) => [r, "disabled"]);
+    const mandatory = await reviewSources({
+      sources: [source()],
+      env: env(),
+      ignore: [],
+      policy: { file: "policy.json", settings: parsePolicySettings({ allowedSubscriberHosts: ["hooks.example.com"] }) },
+    });
+    expect(mandatory.findings.filter((f) => f.class === "policy").map((f) => f.rule?.name)).toContain(
+      "subscriber-host-allowed",
+    );
+    expect(mandatory.policy?.rules.length).toBeGreaterThan(0);
+    const advisory = await reviewSources({
+      sources: [source()],
+      env: env(),
+      // The subscription itself is left unmanaged-ignored: only the policy counts here.
+      ignore: [],
+      policy: {
+        file: "policy.json",
+        settings: parsePolicySettings({
+          all: "advisory",
+          allowedSubscriberHosts: [],
+          ...Object.fromEntries(ignoreTheRest),
+        }),
+      },
+    });
+    const policy = advisory.findings.filter((f) => f.class === "policy");
+    expect(policy.length).toBeGreaterThan(0);
+    expect(policy.every((f) => f.advisory)).toBe(true);
+    // Exit 2 here is the unmanaged subscription's; the advisory findings alone add nothing to it.
+    expect(advisory.exitCode).toBe(2);
+    expect(advisory.findings.filter((f) => !f.advisory).map((f) => f.class)).toEqual(["unmanaged"]);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { KNOWN_AFTER_APPLY, programDifferences } from "../../drift/programDifferences";
-import { ProgramObserver } from "../../drift/programObserver";
+import { KNOWN_AFTER_APPLY, programDifferences } from "../../drift/sources/pulumi/programDifferences";
+import { ProgramObserver } from "../../drift/sources/pulumi/programObserver";
 import { UNKNOWN } from "../../provider/model";
 import { stepEvent, stepState } from "./fixtures/engineEvents";
 
@@ -83,8 +83,8 @@ describe("the program's preview, as differences from the program", () => {
         urn: urn(DYNAMIC, "dynamic"),
         name: "dynamic",
         guid: GUID,
-        action: "update",
-        changes: [
+        step: "update",
+        fields: [
           {
             field: "subscriberUrl",
             secret: false,
@@ -97,8 +97,8 @@ describe("the program's preview, as differences from the program", () => {
         urn: urn(NATIVE, "native"),
         name: "native",
         guid: "aa0c7a3e-1111-4222-8333-444444444444",
-        action: "update",
-        changes: [{ field: "customHeaderValue", secret: true }],
+        step: "update",
+        fields: [{ field: "customHeaderValue", secret: true }],
       },
     ]);
     expect(JSON.stringify(differences)).not.toContain("[secret]");
@@ -118,7 +118,7 @@ describe("the program's preview, as differences from the program", () => {
         },
       }),
     );
-    expect(difference!.changes).toEqual([{ field: "customHeaderValue", secret: true }]);
+    expect(difference!.fields).toEqual([{ field: "customHeaderValue", secret: true }]);
   });
 
   it("a subscription the program would create or delete; a replacement's halves are one replace", () => {
@@ -137,14 +137,14 @@ describe("the program's preview, as differences from the program", () => {
       }),
       step("resourcePreEvent", "delete-replaced", NATIVE, "legacy", { id: GUID, live }),
     );
-    expect(differences.map(({ name, guid, action, changes }) => ({ name, guid, action, changes }))).toEqual([
-      { name: "gone-live", guid: null, action: "create", changes: [] },
-      { name: "dropped", guid: GUID, action: "delete", changes: [] },
+    expect(differences.map(({ name, guid, step, fields }) => ({ name, guid, step, fields }))).toEqual([
+      { name: "gone-live", guid: null, step: "create", fields: [] },
+      { name: "dropped", guid: GUID, step: "delete", fields: [] },
       {
         name: "legacy",
         guid: GUID,
-        action: "replace",
-        changes: [
+        step: "replace",
+        fields: [
           {
             field: "subscriberUrl",
             secret: false,
@@ -178,7 +178,7 @@ describe("the program's preview, as differences from the program", () => {
         diffs: ["subscriberUrl"],
       }),
     );
-    expect(pending!.changes).toEqual([
+    expect(pending!.fields).toEqual([
       {
         field: "subscriberUrl",
         secret: false,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refreshProgressReporter } from "../../drift/progress";
+import { refreshProgressReporter } from "../../drift/sources/pulumi/progress";
 
 describe("refreshProgressReporter", () => {
   it("reports about every tenth and the end, not every resource", () => {

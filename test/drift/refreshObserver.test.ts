@@ -1,6 +1,6 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { RefreshObserver } from "../../drift/refreshObserver";
+import { RefreshObserver } from "../../drift/sources/pulumi/refreshObserver";
 import { stepEvent, stepState } from "./fixtures/engineEvents";
 
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";

@@ -12,13 +12,14 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import type { Stack, UpdateSummary, Workspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DriftError, reviewDrift } from "../../drift/index";
+import { DriftError } from "../../drift/errors";
 import {
   expectRunnableProgram,
   previewProgram,
   programCannotRun,
   programFailureReason,
-} from "../../drift/previewProgram";
+} from "../../drift/sources/pulumi/previewProgram";
+import { readStack } from "../../drift/sources/pulumi/readStack";
 import { pulumiOnPath } from "../../engine/pulumiOnPath";
 
 const SERIALIZATION_FAILURE =
@@ -92,9 +93,10 @@ describe("the team's own pulumi, from PATH", () => {
       const project = tempDir("project");
       writeFileSync(join(project, "Pulumi.yaml"), "name: p\nruntime: nodejs\n");
       const { port } = server.address() as AddressInfo;
-      const err = await reviewDrift({
+      const err = await readStack({
         stackName: "dev",
         workDir: project,
+        cwd: project,
         env: {
           // Node.js is there, Pulumi is not.
           PATH: dirname(process.execPath),
@@ -140,7 +142,7 @@ describe("a Node.js project with no program on disk", () => {
     const err = await previewProgram(probe.stack, "dev", 0, () => {}).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "INLINE_PROGRAM" });
     expect((err as Error).message.replaceAll(dir, "<dir>")).toMatchInlineSnapshot(
-      `"Stack "dev" was deployed by an Automation API inline program (its last update ran one), so it has no program on disk to compare the live subscriptions with: <dir> holds no index.ts or index.js, and no \`main\` in Pulumi.yaml or package.json names a file. Pass --state-only to compare the live subscriptions with the state alone, or review it in the code that deploys it, where its program is: \`reviewDrift({ stackName, workDir, program })\` from "pulumi-webhook-subscriptions/drift"."`,
+      `"Stack "dev" was deployed by an Automation API inline program (its last update ran one), so it has no program on disk to compare the live subscriptions with: <dir> holds no index.ts or index.js, and no \`main\` in Pulumi.yaml or package.json names a file. Pass --state-only to compare the live subscriptions with the state alone, or review it in the code that deploys it, where its program is: \`reviewDrift({ stacks: [{ name, workDir, program }] })\` from "pulumi-webhook-subscriptions/drift"."`,
     );
     expect((err as Error).message).not.toContain("expected index.ts or index.js");
     expect(probe.previews).toBe(0);

@@ -4,18 +4,13 @@
  * reaches through WEBHOOKS_*: the one classification (unmanaged and co-owned across tools),
  * the ignore file's entries (suppressing, expired, stale), the baseline, and the exit codes.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { driftReport } from "../../drift/report";
 import { fingerprint } from "../../drift/review/classify";
 import type { IgnoreEntry, SourceRef } from "../../drift/review/model";
-import { reviewSources, type StackReader, type TerraformReader } from "../../drift/review/reviewSources";
+import { reviewSources, type SourceReader } from "../../drift/review/reviewSources";
 import { render } from "../../drift/render";
 import type { SourceResult } from "../../drift/sources/source";
-import { stackRef, stackSource } from "../../drift/sources/pulumiStack";
 import { typeScopedBody, useEmulator } from "../support/emulatorHarness";
-import { tempDirs } from "../support/tempDirs";
 
 const DIR: SourceRef = { kind: "terraform-directory", name: "infra/team", file: "infra/team/main.tf" };
 const STATE: SourceRef = { kind: "terraform-state", name: "other.tfstate", file: "other.tfstate" };
@@ -27,16 +22,17 @@ function terraformSource(
   baseUrl: string,
   guids: string[],
   extra: Partial<SourceResult> = {},
-): TerraformReader {
+): SourceReader {
   const result: SourceResult = {
-    summary: { source: ref, comparison: "state-and-program", status: "reviewed", claimed: guids.length },
+    report: { source: ref, status: "reviewed", compared: ["state", "configuration"], instances: [] },
     claims: guids.map((guid, i) => ({
       guid,
       address: `module.team.webhooks_subscription.s${i}`,
+      name: `module.team.webhooks_subscription.s${i}`,
       location: { file: ref.file, line: 1 + i },
     })),
     observations: [],
-    instances: [{ baseUrl, apiVersion: "3" }],
+    instances: [{ baseUrl, apiVersion: "3", adoptInto: { kind: "terraform-directory", dir: ref.name, cli: "tofu" } }],
     ...extra,
   };
   return { ref, read: () => Promise.resolve(result) };
@@ -44,7 +40,6 @@ function terraformSource(
 
 describe("reviewSources", () => {
   const emulator = useEmulator();
-  const tempDir = tempDirs();
   const env = () => ({ WEBHOOKS_BASE_URL: emulator.url, WEBHOOKS_TOKEN: "dev-builder" });
 
   it("one report: claimed by no source is unmanaged, claimed by two is co-owned, each with its location and a stable fingerprint", async () => {
@@ -54,7 +49,7 @@ describe("reviewSources", () => {
       ),
     );
     const review = await reviewSources({
-      terraform: [
+      sources: [
         terraformSource(DIR, emulator.url, [a!.GUID, b!.GUID], {
           observations: [
             {
@@ -76,7 +71,6 @@ describe("reviewSources", () => {
         }),
         terraformSource(STATE, emulator.url, [b!.GUID]),
       ],
-      stacks: [],
       env: env(),
       now: () => TODAY,
     });
@@ -100,20 +94,19 @@ describe("reviewSources", () => {
     expect(review.findings[0]!.location).toEqual({ file: "infra/team/modules/hooks/main.tf", line: 3 });
     expect(unmanaged.fingerprint).toBe(fingerprint("unmanaged", null, c!.GUID.toUpperCase()));
     expect(review.summary).toMatchObject({ unmanaged: 1, "co-owned": 1, "differs-from-configuration": 1, deleted: 0 });
-    expect(review.reviewed.map((r) => [r.owner.source.name, r.findings.length])).toEqual([
-      ["infra/team", 1],
-      ["infra/team", 1],
-      ["other.tfstate", 1],
+    expect(review.sources.map((s) => [s.source.name, s.subscriptions.map((r) => r.findings.length)])).toEqual([
+      ["infra/team", [1, 1]],
+      ["other.tfstate", [1]],
     ]);
+    expect(unmanaged.adoption).toMatchObject({ kind: "terraform-import", into: DIR });
 
     // The markdown: each source with what it was compared with, each finding with the line that
     // declares it, and (no stack's report closing it) the command that runs the review again.
     const markdown = render(review, "md", {
-      invocation: "executable",
-      reviewFlags: ["--terraform", "infra/team", "--terraform-state", "other.tfstate"],
+      rerun: "webhook-subscriptions drift --terraform infra/team --terraform-state other.tfstate",
     });
     expect(markdown).toContain(
-      "| Terraform directory | `infra/team` | state and configuration | 2 subscriptions claimed |",
+      "| Terraform directory | `infra/team` | state and configuration | reviewed: 2 subscriptions",
     );
     const differs = markdown.split("\n").find((line) => line.includes(a!.GUID))!;
     expect(differs).toContain(
@@ -133,8 +126,7 @@ describe("reviewSources", () => {
       { match: "https://gone.example.com/", reason: "long gone", owner: "team-c" },
     ];
     const review = await reviewSources({
-      terraform: [terraformSource(DIR, emulator.url, [])],
-      stacks: [],
+      sources: [terraformSource(DIR, emulator.url, [])],
       ignoreEntries: entries,
       env: env(),
       now: () => TODAY,
@@ -151,11 +143,10 @@ describe("reviewSources", () => {
   it("with a baseline, exits 2 only when a finding is new", async () => {
     const known = await emulator.subscribe(typeScopedBody());
     const terraform = [terraformSource(DIR, emulator.url, [])];
-    const first = await reviewSources({ terraform, stacks: [], env: env(), now: () => TODAY });
+    const first = await reviewSources({ sources: terraform, env: env(), now: () => TODAY });
     const fingerprints = new Set(first.findings.map((f) => f.fingerprint));
     const again = await reviewSources({
-      terraform,
-      stacks: [],
+      sources: terraform,
       env: env(),
       baseline: { file: "old.json", fingerprints },
     });
@@ -163,8 +154,7 @@ describe("reviewSources", () => {
     expect(again.findings.map((f) => [f.guid, f.baseline])).toEqual([[known.GUID, "known"]]);
     const fresh = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://hooks.example.com/new" }));
     const later = await reviewSources({
-      terraform,
-      stacks: [],
+      sources: terraform,
       env: env(),
       baseline: { file: "old.json", fingerprints },
     });
@@ -173,61 +163,91 @@ describe("reviewSources", () => {
   });
 
   it("a failed source is reported and makes the review exit 1; the others are still reviewed", async () => {
-    const failing: TerraformReader = {
+    const failing: SourceReader = {
       ref: STATE,
       read: () =>
         Promise.reject(Object.assign(new Error("`tofu plan` failed: boom"), { code: "TERRAFORM_PLAN_FAILED" })),
     };
     const review = await reviewSources({
-      terraform: [failing, terraformSource(DIR, emulator.url, [])],
-      stacks: [],
+      sources: [failing, terraformSource(DIR, emulator.url, [])],
       env: env(),
     });
     expect(review.exitCode).toBe(1);
-    expect(review.sources.map((s) => [s.source.name, s.status, s.error?.code])).toEqual([
-      ["other.tfstate", "error", "TERRAFORM_PLAN_FAILED"],
-      ["infra/team", "reviewed", undefined],
+    expect(review.sources.map((s) => [s.source.name, s.status, s.error?.code, s.compared])).toEqual([
+      ["other.tfstate", "error", "TERRAFORM_PLAN_FAILED", []],
+      ["infra/team", "reviewed", undefined, ["state", "configuration"]],
     ]);
   });
 
-  it("a stack's own report shows under each subscription's name the line its finding points at", async () => {
-    const cwd = tempDir("review-lines-");
-    const workDir = join(cwd, "app");
-    mkdirSync(workDir);
-    writeFileSync(join(workDir, "Pulumi.yaml"), "name: app\nruntime: nodejs\n");
-    writeFileSync(
-      join(workDir, "index.ts"),
-      'import { WebhookSubscription } from "x";\nnew WebhookSubscription("gone", {});\n',
-    );
-    const gone = {
-      urn: "urn:pulumi:prod::app::webhooks:index:WebhookSubscription::gone",
-      name: "gone",
-      guid: "00000000-0000-4000-8000-00000000beef",
-      declaredAt: { file: "index.ts", line: 2 },
-      status: "deleted" as const,
-      changes: [],
+  it("a stack's pending creates: the orphan each matches is a pending create, not unmanaged; the stack's report holds the commands that finish the run", async () => {
+    const orphan = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://hooks.example.com/orphan" }));
+    const stray = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://hooks.example.com/stray" }));
+    const ref: SourceRef = { kind: "pulumi-stack", name: "prod", file: "Pulumi.yaml" };
+    const urn = "urn:pulumi:prod::app::webhooks:index:WebhookSubscription::orders";
+    const stack: SourceReader = {
+      ref,
+      read: () =>
+        Promise.resolve({
+          report: { source: ref, status: "reviewed", compared: ["state", "program"], instances: [] },
+          claims: [],
+          observations: [],
+          instances: [{ baseUrl: emulator.url, apiVersion: "3" }],
+          pendingCreates: [
+            { urn, guid: orphan.GUID.toLowerCase(), key: "any" },
+            { urn: `${urn}-2`, key: "nothing sent matches this" },
+          ],
+        }),
     };
-    const report = driftReport(
-      {
-        stack: "prod",
-        backend: null,
-        instance: { baseUrl: emulator.url, apiVersion: "3" },
-        comparison: "state",
-        startedAt: 0,
-      },
-      [gone],
-      [],
-    );
-    const ref = stackRef("prod", workDir, cwd);
-    const stack: StackReader = { ref, read: () => Promise.resolve(stackSource(report, ref, workDir)) };
-    const review = await reviewSources({ terraform: [], stacks: [stack], env: env() });
-    expect(render(review, "md")).toContain("| `gone`<br>`app/index.ts:2` |");
+    const review = await reviewSources({ sources: [stack], env: env(), now: () => TODAY });
+    expect(review.findings.map((f) => [f.class, f.guid, f.owner?.address])).toEqual([
+      ["unmanaged", stray.GUID, undefined],
+      ["pending-create", orphan.GUID, urn],
+      ["pending-create", null, `${urn}-2`],
+    ]);
+    expect(review.sources[0]!.recovery).toEqual([
+      "pulumi refresh --stack prod --clear-pending-creates --yes",
+      `WEBHOOKS_ADOPT_IDENTICAL=true pulumi up --stack prod --target ${urn} --yes`,
+      "pulumi up --stack prod --yes",
+    ]);
+    expect(review.findings.find((f) => f.guid === orphan.GUID)?.subscription).toMatchObject({
+      subscriberUrl: "https://hooks.example.com/orphan",
+      hasCustomHeaderValue: false,
+    });
   });
 
-  it("runs sources of one kind side by side, a few at a time, and hands the stacks the Terraform sources' claims", async () => {
+  it("an ignored subscription is in no finding and counted nowhere: the summary, the findings and every source agree", async () => {
+    const ignored = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://legacy.example.com/ignored" }));
+    const shown = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://hooks.example.com/shown" }));
+    const review = await reviewSources({
+      sources: [terraformSource(DIR, emulator.url, [])],
+      ignoreEntries: [{ match: "https://legacy.example.com/", reason: "the old portal", owner: "team-a" }],
+      env: env(),
+      now: () => TODAY,
+    });
+    expect(review.findings.filter((f) => f.class === "unmanaged").map((f) => f.guid)).toEqual([shown.GUID]);
+    expect(review.summary.unmanaged).toBe(1);
+    expect(JSON.stringify(review.findings)).not.toContain(ignored.GUID);
+  });
+
+  it("an empty custom header value is no value: not said to be set", async () => {
+    const empty = await emulator.subscribe(
+      typeScopedBody({
+        SubscriberURL: "https://hooks.example.com/empty",
+        CustomHeader: "X-Key",
+        CustomHeaderValue: "",
+      }),
+    );
+    const review = await reviewSources({ sources: [terraformSource(DIR, emulator.url, [])], env: env() });
+    expect(review.findings.find((f) => f.guid === empty.GUID)?.subscription).toMatchObject({
+      customHeader: "X-Key",
+      hasCustomHeaderValue: false,
+    });
+  });
+
+  it("runs the sources side by side, a few at a time, in command-line order", async () => {
     let running = 0;
     let most = 0;
-    const slow = (n: number): TerraformReader => ({
+    const slow = (n: number): SourceReader => ({
       ref: { ...DIR, name: `d${n}` },
       read: async () => {
         most = Math.max(most, ++running);
@@ -238,23 +258,17 @@ describe("reviewSources", () => {
         ]).read();
       },
     });
-    const seen: [string, boolean | undefined][][] = [];
-    const stack: StackReader = {
+    const stack: SourceReader = {
       ref: { kind: "pulumi-stack", name: "dev", file: "Pulumi.yaml" },
-      read: ({ otherTools }) => {
-        seen.push(otherTools.map((t) => [t.file, t.directory]));
-        return Promise.reject(new Error("no engine here"));
-      },
+      read: () => Promise.reject(new Error("no engine here")),
     };
     const review = await reviewSources({
-      terraform: [0, 1, 2, 3, 4, 5].map(slow),
-      stacks: [stack],
+      sources: [stack, ...[0, 1, 2, 3, 4, 5].map(slow)],
       env: env(),
       concurrency: 3,
     });
     expect(most).toBe(3);
-    // Each as a directory: a stack's report names it with --terraform, not --terraform-state.
-    expect(seen).toEqual([["d0", "d1", "d2", "d3", "d4", "d5"].map((dir) => [dir, true])]);
-    expect(review.sources[0]).toMatchObject({ source: { name: "dev" }, status: "error" });
+    expect(review.sources[0]).toMatchObject({ source: { name: "dev" }, status: "error", compared: [] });
+    expect(review.sources.slice(1).map((s) => s.source.name)).toEqual(["d0", "d1", "d2", "d3", "d4", "d5"]);
   });
 });

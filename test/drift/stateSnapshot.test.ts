@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { unwrapValue, MASKED } from "../../drift/fields";
-import { instancesOf } from "../../drift/instances";
-import { declaredAtOf, resourceName, stateSnapshot } from "../../drift/stateSnapshot";
+import { unwrapValue, MASKED } from "../../drift/sources/pulumi/fields";
+import { instancesOf } from "../../drift/sources/pulumi/instances";
+import { declaredAtOf, resourceName, stateSnapshot } from "../../drift/sources/pulumi/stateSnapshot";
 import { readSettings } from "../../provider/model";
 
 const TYPE = "pulumi-nodejs:dynamic/webhooks:WebhookSubscription";

@@ -1,5 +1,5 @@
 /**
- * A Terraform/OpenTofu working directory as a source of the review (drift/sources/terraformDirectory.ts),
+ * A Terraform/OpenTofu working directory as a source of the review (drift/sources/terraform/),
  * read from plans a real CLI made (fixtures/terraformPlan/: `show -json` of a plan, trimmed to what
  * the review reads, and the configuration it was planned from). The scenario behind them: applied,
  * then, out of band, `module.team…accepted`'s URL changed and accepted by `apply -refresh-only`;
@@ -12,17 +12,15 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DriftError, DriftErrorCode } from "../../drift/errors";
-import {
-  checkTerraformDirectory,
-  findTerraformCli,
-  planSource,
-  reviewTerraformDirectory,
-  terraformAdoptionAdvice,
-  TERRAFORM_INSTALL_PAGES,
-  type PlanContext,
-  type PlanJson,
-} from "../../drift/sources/terraformDirectory";
-import { reviewTerraformStateFile } from "../../drift/sources/terraformStateFile";
+import { terraformAdoption, terraformAdoptionAdvice } from "../../drift/sources/terraform/adoption";
+import { findTerraformCli, TERRAFORM_INSTALL_PAGES } from "../../drift/sources/terraform/cli";
+import { readTerraformDirectory } from "../../drift/sources/terraform/directory";
+import type { PlanJson } from "../../drift/sources/terraform/planJson";
+import { readPlan, type PlanContext } from "../../drift/sources/terraform/readPlan";
+import { readTerraformStateFile } from "../../drift/sources/terraform/stateFile";
+import { checkTerraformDirectory } from "../../drift/sources/terraform/workingDirectory";
+import { SUBSCRIPTION_FIELDS } from "../../provider/model";
+import { Webhook, type Subscription } from "../../provider/wire";
 import { tempDirs } from "../support/tempDirs";
 
 /** Removed once this file's tests have run. */
@@ -44,7 +42,7 @@ const SECRETS = [
   "hidden-moved-9c1d",
 ];
 
-const readPlan = (file: string): PlanJson => JSON.parse(readFileSync(join(DIR, file), "utf8")) as PlanJson;
+const planFixture = (file: string): PlanJson => JSON.parse(readFileSync(join(DIR, file), "utf8")) as PlanJson;
 
 /** The context of a plan of the fixture directory, reviewed from FIXTURES. */
 function context(overrides: Partial<PlanContext> = {}): PlanContext {
@@ -74,8 +72,8 @@ function guidAt(plan: PlanJson, address: string): string {
 }
 
 describe.each(PLANS)("a plan made by %s", (cli) => {
-  const plan = readPlan(`plan.${cli}.json`);
-  const result = planSource(plan, context());
+  const plan = planFixture(`plan.${cli}.json`);
+  const result = readPlan(plan, context());
   const observed = (cls: string, address: string) =>
     result.observations.filter((o) => o.class === cls && o.address === address);
 
@@ -96,6 +94,7 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
     expect(at("webhooks_subscription.gone")).toEqual({
       guid: guidAt(plan, "webhooks_subscription.gone"),
       address: "webhooks_subscription.gone",
+      name: "webhooks_subscription.gone",
       location: { file: "terraformPlan/main.tf", line: 21 },
     });
     expect(at('module.team.webhooks_subscription.packets["eu"]')?.location).toEqual({
@@ -108,11 +107,11 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
     });
     // No longer declared: the directory's first file.
     expect(at("webhooks_subscription.old")?.location).toEqual({ file: "terraformPlan/main.tf" });
-    expect(result.summary).toEqual({
+    expect(result.report).toEqual({
       source: context().ref,
-      comparison: "state-and-program",
       status: "reviewed",
-      claimed: 8,
+      compared: ["state", "configuration"],
+      instances: [{ baseUrl: RECORDED_URL, apiVersion: "3" }],
     });
   });
 
@@ -120,9 +119,9 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
     const [orders] = observed("differs-from-state", "webhooks_subscription.orders");
     expect(orders?.guid).toBe(guidAt(plan, "webhooks_subscription.orders"));
     expect(orders?.fields).toEqual([
-      { field: "customHeaderValue", secret: true },
+      { field: "custom_header_value", secret: true },
       {
-        field: "subscriberUrl",
+        field: "subscriber_url",
         secret: false,
         recorded: "https://hooks.example.com/orders",
         live: "https://attacker.example.net/orders",
@@ -135,7 +134,7 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
   it("a value the plan marks sensitive (a sensitive variable's) is a secret too, in both comparisons", () => {
     for (const cls of ["differs-from-state", "differs-from-configuration"])
       expect(observed(cls, "webhooks_subscription.hidden")[0]?.fields, cls).toEqual([
-        { field: "subscriberUrl", secret: true },
+        { field: "subscriber_url", secret: true },
       ]);
   });
 
@@ -153,7 +152,7 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
       guid: guidAt(plan, "module.team.webhooks_subscription.accepted"),
       fields: [
         {
-          field: "subscriberUrl",
+          field: "subscriber_url",
           secret: false,
           live: "https://elsewhere.example.net/accepted",
           declared: "https://hooks.example.com/team/accepted",
@@ -173,12 +172,13 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
     expect(old?.message).toContain("no longer declares it");
     const [replaced] = observed("differs-from-configuration", "webhooks_subscription.replaced");
     // The Signature and the GUID a replacement gets are no difference of the configuration.
-    expect(replaced?.fields).toEqual([{ field: "filterObjectType", secret: false, live: 8, declared: 10 }]);
+    expect(replaced?.fields).toEqual([{ field: "filter_object_type", secret: false, live: 8, declared: 10 }]);
     expect(replaced?.message).toContain(
-      "replace it (a new GUID and Signature; filterObjectType cannot change in place)",
+      "replace it (a new GUID and Signature; filter_object_type cannot change in place)",
     );
+    // A new version of the write-only value: the value the configuration writes, a secret.
     expect(observed("differs-from-configuration", "webhooks_subscription.wo")[0]?.fields).toEqual([
-      { field: "customHeaderValue", secret: true },
+      { field: "custom_header_value_wo", secret: true },
     ]);
     // In sync: nothing said.
     expect(result.observations.filter((o) => o.address.includes("packets"))).toEqual([]);
@@ -186,13 +186,31 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
 
   it("the same plan's JSON given as --terraform-state (planned in another job) finds the same, named by its file", () => {
     const file = `plan.${cli}.json`;
-    const fromFile = reviewTerraformStateFile({ file, absFile: join(DIR, file), cwd: DIR, env: ENV });
-    expect(fromFile.summary.source).toEqual({ kind: "terraform-state", name: file, file });
+    const fromFile = readTerraformStateFile({ file, absFile: join(DIR, file), cwd: DIR, env: ENV });
+    expect(fromFile.report.source).toEqual({ kind: "terraform-state", name: file, file });
     expect(fromFile.claims.map((c) => [c.address, c.guid])).toEqual(result.claims.map((c) => [c.address, c.guid]));
     expect(fromFile.observations.map((o) => [o.class, o.address])).toEqual(
       result.observations.map((o) => [o.class, o.address]),
     );
-    expect(fromFile.summary.comparison).toBe("state-and-program");
+    expect(fromFile.report.compared).toEqual(["state", "configuration"]);
+    // A saved plan cannot be applied: nothing is adopted into it.
+    expect(fromFile.instances).toEqual([{ baseUrl: RECORDED_URL, apiVersion: "3" }]);
+  });
+
+  it("names fields as the configuration writes them (subscriber_url), in the fields and the messages alike: never the model's camelCase", () => {
+    const differing = result.observations.filter((o) => o.fields.length > 0);
+    expect(differing.length).toBeGreaterThan(0);
+    for (const o of differing) {
+      for (const { field } of o.fields) expect(field, o.address).toMatch(/^[a-z][a-z0-9_]*$/);
+      for (const { field } of o.fields) expect(o.message, o.address).toContain(field);
+    }
+    // The model's names of more than one word (`subscriberUrl`), which HCL writes otherwise.
+    const modelNames = SUBSCRIPTION_FIELDS.filter((name) => /[A-Z]/.test(name));
+    for (const o of result.observations)
+      for (const name of modelNames) expect(`${o.message} ${o.advice ?? ""}`, o.address).not.toContain(name);
+    expect(observed("differs-from-state", "webhooks_subscription.orders")[0]?.message).toMatch(
+      / in custom_header_value, subscriber_url\.$/,
+    );
   });
 
   it("no secret value and no Signature reaches the result", () => {
@@ -200,13 +218,14 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
     for (const secret of [...SECRETS, ...signatures(plan)]) expect(text).not.toContain(secret);
   });
 
-  it("the instance is the provider's (WEBHOOKS_BASE_URL here), and any other one the state records a subscription on", () => {
-    expect(result.instances).toEqual([{ baseUrl: RECORDED_URL, apiVersion: "3" }]);
-    const elsewhere = planSource(
+  it("the instance is the provider's (WEBHOOKS_BASE_URL here), and any other one the state records a subscription on; each adopts into the directory", () => {
+    const adoptInto = { kind: "terraform-directory", dir: "terraformPlan", cli: "tofu" };
+    expect(result.instances).toEqual([{ baseUrl: RECORDED_URL, apiVersion: "3", adoptInto }]);
+    const elsewhere = readPlan(
       plan,
       context({ env: { ...ENV, WEBHOOKS_BASE_URL: "https://hooks.internal.example", WEBHOOKS_API_VERSION: "2024.1" } }),
     );
-    expect(elsewhere.instances).toEqual([
+    expect(elsewhere.report.instances).toEqual([
       { baseUrl: "https://hooks.internal.example", apiVersion: "2024.1" },
       { baseUrl: RECORDED_URL, apiVersion: "2024.1" },
     ]);
@@ -214,11 +233,11 @@ describe.each(PLANS)("a plan made by %s", (cli) => {
 });
 
 describe.each(PLANS)("a refresh-only plan made by %s (--state-only)", (cli) => {
-  const plan = readPlan(`refresh-only.${cli}.json`);
-  const result = planSource(plan, context({ stateOnly: true }));
+  const plan = planFixture(`refresh-only.${cli}.json`);
+  const result = readPlan(plan, context({ stateOnly: true }));
 
   it("compares live with the state alone: differs from the state and deleted, nothing about the configuration", () => {
-    expect(result.summary.comparison).toBe("state");
+    expect(result.report.compared).toEqual(["state"]);
     expect(result.observations.map((o) => `${o.class} ${o.address}`).sort()).toEqual([
       "deleted webhooks_subscription.gone",
       "differs-from-state webhooks_subscription.hidden",
@@ -229,8 +248,21 @@ describe.each(PLANS)("a refresh-only plan made by %s (--state-only)", (cli) => {
   });
 });
 
+describe.each(PLANS)("a refresh-only plan made by %s, given as --terraform-state", (cli) => {
+  it("compared what it holds: the state alone", () => {
+    const file = `refresh-only.${cli}.json`;
+    const fromFile = readTerraformStateFile({ file, absFile: join(DIR, file), cwd: DIR, env: ENV });
+    expect(fromFile.report.compared).toEqual(["state"]);
+    expect(fromFile.observations.map((o) => o.class).sort()).toEqual([
+      "deleted",
+      "differs-from-state",
+      "differs-from-state",
+    ]);
+  });
+});
+
 describe("what the plan format allows beyond the fixtures", () => {
-  const base = readPlan(`plan.${PLANS[0]}.json`);
+  const base = planFixture(`plan.${PLANS[0]}.json`);
   const orders = base.resource_changes!.find((c) => c.address === "webhooks_subscription.orders")!;
 
   it("a declared value known only after apply, a whole object marked sensitive", () => {
@@ -249,16 +281,16 @@ describe("what the plan format allows beyond the fixtures", () => {
         { ...orders, address: "webhooks_subscription.masked", change: { ...orders.change, after_sensitive: true } },
       ],
     };
-    const [unknown, masked] = planSource(plan, context()).observations;
+    const [unknown, masked] = readPlan(plan, context()).observations;
     expect(unknown?.fields).toContainEqual({
-      field: "subscriberUrl",
+      field: "subscriber_url",
       secret: false,
       live: "https://attacker.example.net/orders",
       declared: "(known after apply)",
     });
     expect(masked?.fields).toEqual([
-      { field: "customHeaderValue", secret: true },
-      { field: "subscriberUrl", secret: true },
+      { field: "custom_header_value", secret: true },
+      { field: "subscriber_url", secret: true },
     ]);
   });
 
@@ -275,7 +307,7 @@ describe("what the plan format allows beyond the fixtures", () => {
         },
       ],
     };
-    const result = planSource(plan, context());
+    const result = readPlan(plan, context());
     expect(result.claims.map((c) => c.address)).toContain("webhooks_subscription.orders (deposed a1b2c3d4)");
     expect(result.claims.map((c) => c.address)).not.toContain("webhooks_subscription.imported");
     expect(result.observations.map((o) => [o.address, o.guid])).toEqual([
@@ -299,11 +331,11 @@ describe("what the plan format allows beyond the fixtures", () => {
         },
       },
     };
-    expect(planSource(withBlock, context()).instances[0]).toEqual({
+    expect(readPlan(withBlock, context()).report.instances[0]).toEqual({
       baseUrl: "https://hooks.eu.example",
       apiVersion: "3",
     });
-    const unset = planSource(base, context({ env: {} }));
+    const unset = readPlan(base, context({ env: {} }));
     expect(unset.instances).toEqual([]);
     expect(unset.notes?.[0]).toMatch(
       /^terraformPlan: the review cannot tell which instance .*Set WEBHOOKS_BASE_URL and WEBHOOKS_TOKEN/,
@@ -332,7 +364,7 @@ describe("what the plan format allows beyond the fixtures", () => {
       ...base,
       configuration: { root_module: { module_calls: { team: { source: "git::https://example.com/team.git" } } } },
     };
-    const result = planSource(
+    const result = readPlan(
       plan,
       context({ absDir: dir, cwd: dir, ref: { kind: "terraform-directory", name: dir, file: "main.tf" } }),
     );
@@ -343,7 +375,7 @@ describe("what the plan format allows beyond the fixtures", () => {
   });
 
   it("refuses a plan format of another major version", () => {
-    expect(() => planSource({ ...base, format_version: "2.0" }, context())).toThrow(
+    expect(() => readPlan({ ...base, format_version: "2.0" }, context())).toThrow(
       /format_version 2\.0; this review reads 1\.x/,
     );
   });
@@ -447,7 +479,7 @@ describe("the CLI", () => {
     mkdirSync(join(dir, ".terraform"));
     const bin = fakeClis(["tofu"]);
     const log = join(bin, "log");
-    const run = reviewTerraformDirectory({
+    const run = readTerraformDirectory({
       dir: "infra",
       absDir: dir,
       cli: { path: join(bin, "tofu"), name: "tofu" },
@@ -461,7 +493,7 @@ describe("the CLI", () => {
   it("one plan, without the lock, never applied, read back by show -json; the plan file is gone after", async () => {
     const { run, log } = fakeRun(false);
     const result = await run;
-    expect(result.summary.source).toEqual({ kind: "terraform-directory", name: "infra", file: "main.tf" });
+    expect(result.report.source).toEqual({ kind: "terraform-directory", name: "infra", file: "main.tf" });
     const [plan, show, listed] = log();
     expect(plan).toMatch(/^plan -input=false -no-color -lock=false -out=(\S+review\.tfplan)$/);
     const planFile = plan!.split("-out=")[1]!;
@@ -473,7 +505,7 @@ describe("the CLI", () => {
 
   it("--state-only plans with -refresh-only", async () => {
     const { run, log } = fakeRun(true);
-    expect((await run).summary.comparison).toBe("state");
+    expect((await run).report.compared).toEqual(["state"]);
     expect(log()[0]).toMatch(/ -refresh-only$/);
   });
 
@@ -498,23 +530,52 @@ describe("after a killed apply", () => {
   });
 });
 
+describe("adopting an unmanaged subscription into a directory", () => {
+  const live: Subscription = {
+    guid: "9D0C7A3E-1111-4222-8333-444444444444",
+    webhook: Webhook.PacketCreated,
+    filterObjectType: 8,
+    filterObjectGuid: null,
+    subscriberUrl: "https://hooks.example.com/packets",
+    customHeader: "X-Token",
+    customHeaderValue: "header-secret-5b2e",
+    signature: "signature-secret-8c1f",
+  };
+
+  it("an import block: to the resource named by the event and the GUID's first block, id the GUID; no secret in it", () => {
+    const { kind, snippet } = terraformAdoption(live, { kind: "terraform-directory", dir: "infra", cli: "tofu" });
+    expect(kind).toBe("terraform-import");
+    expect(snippet).toBe(
+      [
+        "import {",
+        "  to = webhooks_subscription.packet_created_9d0c7a3e",
+        '  id = "9D0C7A3E-1111-4222-8333-444444444444"',
+        "}",
+      ].join("\n"),
+    );
+    expect(snippet).not.toContain("secret-");
+  });
+});
+
 describe("a state file (--terraform-state)", () => {
   it("claims what it records, each at the file; observes nothing", () => {
-    const result = reviewTerraformStateFile({
+    const result = readTerraformStateFile({
       file: "fixtures/terraform.tfstate",
       absFile: join(FIXTURES, "terraform.tfstate"),
       cwd: __dirname,
       env: ENV,
     });
-    expect(result.summary).toEqual({
+    expect(result.report).toEqual({
       source: { kind: "terraform-state", name: "fixtures/terraform.tfstate", file: "fixtures/terraform.tfstate" },
-      comparison: "state",
       status: "reviewed",
-      claimed: 3,
+      compared: ["state"],
+      instances: [{ baseUrl: RECORDED_URL, apiVersion: "3" }],
     });
+    expect(result.claims).toHaveLength(3);
     expect(result.claims[1]).toEqual({
       guid: "cc0c7a3e-1111-4222-8333-444444444444",
       address: 'module.regions.webhooks_subscription.per_region["eu"]',
+      name: 'module.regions.webhooks_subscription.per_region["eu"]',
       location: { file: "fixtures/terraform.tfstate" },
     });
     expect(result.observations).toEqual([]);
@@ -523,7 +584,7 @@ describe("a state file (--terraform-state)", () => {
 
   it("one that cannot be read: a DriftError naming the flag and the file", () => {
     const read = () =>
-      reviewTerraformStateFile({
+      readTerraformStateFile({
         file: "nope.tfstate",
         absFile: join(FIXTURES, "nope.tfstate"),
         cwd: FIXTURES,

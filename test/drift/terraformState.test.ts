@@ -1,39 +1,46 @@
 /**
- * One owner across tools: the subscriptions a Terraform/OpenTofu state holds count as managed, and
- * one a Pulumi stack records too is co-owned. Fixtures: a state file (format 4) and what
- * `tofu show -json` prints for the same kind of configuration, with a module and nested modules.
+ * One owner across tools: the subscriptions a Terraform/OpenTofu state holds are claimed, so that
+ * they count as managed, and one a Pulumi stack records too is co-owned. Fixtures: a state file
+ * (format 4) and what `tofu show -json` prints for the same kind of configuration, with a module
+ * and nested modules.
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { coOwnedSubscriptions } from "../../drift/coOwnership";
-import { formatMarkdown } from "../../drift/markdown";
-import { driftReport, type ReportContext } from "../../drift/report";
-import { parseTerraformState, readTerraformState, TerraformStateError } from "../../drift/terraformState";
+import { coOwnershipAdvice } from "../../drift/review/coOwnership";
+import { readTerraformStateFile } from "../../drift/sources/terraform/stateFile";
+import {
+  parseTerraformState,
+  readTerraformState,
+  TERRAFORM_SUBSCRIPTION_TYPE,
+  TerraformStateError,
+} from "../../drift/sources/terraform/stateParsing";
+import { RESOURCE_TYPE } from "../../provider/terraform/names";
 
 const STATE_FILE = join(__dirname, "fixtures", "terraform.tfstate");
 const SHOW_FILE = join(__dirname, "fixtures", "tofu-show.json");
 const GUID = "aa0c7a3e-1111-4222-8333-444444444444";
 
 describe("reading a Terraform state", () => {
+  it("reads the Terraform door's resource type, stated again since the review imports no front door", () => {
+    expect(TERRAFORM_SUBSCRIPTION_TYPE).toBe(RESOURCE_TYPE);
+  });
+
   it("a state file (format 4): managed webhooks_subscription instances by address, modules and index keys included; data sources and other types left out", () => {
     const state = readTerraformState(STATE_FILE, "terraform.tfstate");
-    expect(state).toEqual({
-      file: "terraform.tfstate",
-      subscriptions: [
-        { address: "webhooks_subscription.orders", guid: GUID.toUpperCase() },
-        {
-          address: 'module.regions.webhooks_subscription.per_region["eu"]',
-          guid: "cc0c7a3e-1111-4222-8333-444444444444",
-        },
-        { address: "module.regions.webhooks_subscription.per_region[1]", guid: "dd0c7a3e-1111-4222-8333-444444444444" },
-      ],
-    });
+    expect(state).toEqual([
+      { address: "webhooks_subscription.orders", guid: GUID.toUpperCase() },
+      {
+        address: 'module.regions.webhooks_subscription.per_region["eu"]',
+        guid: "cc0c7a3e-1111-4222-8333-444444444444",
+      },
+      { address: "module.regions.webhooks_subscription.per_region[1]", guid: "dd0c7a3e-1111-4222-8333-444444444444" },
+    ]);
     // Only addresses and GUIDs are kept: nothing else of the state (a Signature in clear) goes on.
     expect(JSON.stringify(state)).not.toContain("tf-signature-in-clear");
   });
 
   it("the output of `tofu show -json`: the root module's resources and every child module's, nested ones too", () => {
-    expect(readTerraformState(SHOW_FILE, "show.json").subscriptions).toEqual([
+    expect(readTerraformState(SHOW_FILE, "show.json")).toEqual([
       { address: "webhooks_subscription.orders", guid: GUID },
       {
         address: 'module.regions.webhooks_subscription.per_region["eu"]',
@@ -45,9 +52,7 @@ describe("reading a Terraform state", () => {
       },
     ]);
     // An empty configuration shows no root_module resources at all.
-    expect(
-      parseTerraformState('{"format_version":"1.0","values":{"root_module":{}}}', "empty.json").subscriptions,
-    ).toEqual([]);
+    expect(parseTerraformState('{"format_version":"1.0","values":{"root_module":{}}}', "empty.json")).toEqual([]);
   });
 
   it("refuses what it cannot read, naming the file and saying what to give instead", () => {
@@ -76,62 +81,35 @@ describe("reading a Terraform state", () => {
 });
 
 describe("one owner across tools", () => {
-  const terraform = readTerraformState(STATE_FILE, "infra/terraform.tfstate");
-  const tfOwner = {
-    stack: terraform.file,
-    tool: "terraform" as const,
-    managed: terraform.subscriptions.map((s) => ({ urn: s.address, name: s.address, guid: s.guid })),
-  };
-  const stack = {
-    stack: "prod",
-    managed: [{ urn: "urn:pulumi:prod::p::webhooks:index:WebhookSubscription::orders", name: "orders", guid: GUID }],
-  };
-  const context: ReportContext = {
-    stack: "prod",
-    backend: "file://~",
-    instance: { baseUrl: "https://acme.example.com", apiVersion: "3" },
-    terraformStates: [terraform.file],
-    comparison: "state-and-program",
-    startedAt: Date.now(),
-  };
-
-  it("a subscription both a stack and a Terraform state claim is co-owned, with the command that makes Terraform forget it", () => {
-    const [found, ...rest] = coOwnedSubscriptions(stack, [tfOwner]);
-    expect(rest).toEqual([]);
-    expect(found!.owners).toEqual([
-      { stack: "prod", urn: stack.managed[0]!.urn, name: "orders" },
-      {
-        stack: "infra/terraform.tfstate",
-        urn: "webhooks_subscription.orders",
-        name: "webhooks_subscription.orders",
-        tool: "terraform",
-      },
-    ]);
-    expect(found!.advice).toContain(
-      'recorded by stack "prod" (orders) and Terraform state "infra/terraform.tfstate" (webhooks_subscription.orders): a destroy of either unsubscribes it for both',
-    );
-    expect(found!.advice).toContain(
-      "`tofu state rm webhooks_subscription.orders` (or `terraform state rm`) in the configuration of infra/terraform.tfstate",
-    );
-
-    const report = driftReport(context, [], [], [], { coOwned: [found!] });
-    expect(report).toMatchObject({ status: "drift", exitCode: 2, terraformStates: ["infra/terraform.tfstate"] });
-    const text = formatMarkdown(report);
-    expect(text.split("\n")[0]).toContain("1 co-owned with another stack or Terraform state");
-    expect(text).toContain("Terraform state `infra/terraform.tfstate`: `webhooks_subscription.orders`");
-    expect(text).toContain("Subscriptions of Terraform state `infra/terraform.tfstate` count as managed.");
-    // The footer's command runs the same review again, the state file included.
-    expect(text).toContain("npx webhook-subscriptions drift --stack prod --terraform-state infra/terraform.tfstate");
+  const file = "infra/terraform.tfstate";
+  const terraform = readTerraformStateFile({
+    file,
+    absFile: STATE_FILE,
+    cwd: join(__dirname, "fixtures", ".."),
+    env: { WEBHOOKS_BASE_URL: "https://acme.example.com", WEBHOOKS_TOKEN: "t" },
   });
 
-  it("a Terraform directory's subscriptions count as managed under its own name and flag, so the footer's command reads it as a directory", () => {
-    const { terraformStates: _states, ...withoutStates } = context;
-    const report = driftReport({ ...withoutStates, terraformDirectories: ["infra/hooks"] }, [], [], []);
-    expect(report).toMatchObject({ terraformDirectories: ["infra/hooks"] });
-    expect(report).not.toHaveProperty("terraformStates");
-    const text = formatMarkdown(report);
-    expect(text).toContain("Subscriptions of Terraform directory `infra/hooks` count as managed.");
-    expect(text).toContain("npx webhook-subscriptions drift --stack prod --terraform infra/hooks`");
-    expect(text).not.toContain("--terraform-state");
+  it("a subscription both a stack and a Terraform state claim is co-owned, with the command that makes Terraform forget it", () => {
+    const claim = terraform.claims.find((c) => c.guid.toLowerCase() === GUID)!;
+    expect(claim).toMatchObject({ address: "webhooks_subscription.orders", name: "webhooks_subscription.orders" });
+    const advice = coOwnershipAdvice(GUID, [
+      {
+        source: { kind: "pulumi-stack", name: "prod", file: "Pulumi.yaml" },
+        address: "urn:pulumi:prod::p::webhooks:index:WebhookSubscription::orders",
+        name: "orders",
+      },
+      { source: terraform.report.source, address: claim.address, name: claim.name },
+    ]);
+    expect(advice).toContain(
+      'recorded by stack "prod" (orders) and Terraform state "infra/terraform.tfstate" (webhooks_subscription.orders): a destroy of either unsubscribes it for both',
+    );
+    // Either way round, released without deleting it: never "apply there to create one of its own".
+    expect(advice).toContain(
+      'release it from Terraform state "infra/terraform.tfstate" (webhooks_subscription.orders): `tofu state rm webhooks_subscription.orders`',
+    );
+    expect(advice).toContain(
+      'release it from stack "prod" (orders): `pulumi state delete urn:pulumi:prod::p::webhooks:index:WebhookSubscription::orders --stack prod --force --yes`',
+    );
+    expect(advice).not.toContain("creates a subscription of its own");
   });
 });

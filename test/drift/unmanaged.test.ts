@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { adoptSnippet, suggestedName } from "../../drift/snippet";
-import { unmanagedSubscriptions } from "../../drift/unmanaged";
+import { describeLive } from "../../drift/review/liveSubscription";
+import { adoptSnippet, suggestedName } from "../../drift/sources/pulumi/adoptionSnippet";
 import type { Subscription } from "../../provider/wire";
 
 const withHeader: Subscription = {
@@ -25,15 +25,9 @@ const typeScoped: Subscription = {
   customHeaderValue: null,
 };
 
-describe("unmanagedSubscriptions", () => {
-  it("keeps the live subscriptions whose GUID the state lacks, comparing GUIDs case-insensitively", () => {
-    const result = unmanagedSubscriptions([withHeader, typeScoped], new Set(["77777777-0000-4000-8000-000000000002"]));
-    expect(result.map((u) => u.guid)).toEqual([withHeader.guid]);
-    expect(unmanagedSubscriptions([withHeader], new Set([withHeader.guid.toLowerCase()]))).toEqual([]);
-  });
-
-  it("describes them without their secrets", () => {
-    const [u] = unmanagedSubscriptions([withHeader], new Set());
+describe("an unmanaged subscription, as the review describes it", () => {
+  it("is described without its secrets", () => {
+    const u = describeLive(withHeader, "https://hooks.example.com");
     expect(u).toMatchObject({ webhookName: "PacketCreated", customHeader: "X-Api-Key", hasCustomHeaderValue: true });
     expect(JSON.stringify(u)).not.toMatch(/sig-secret|header-secret/);
   });

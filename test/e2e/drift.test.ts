@@ -20,8 +20,9 @@ import { WebhookSubscription, Webhook } from "pulumi-webhook-subscriptions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
 import type { Engine } from "../../engine/provision";
-import { DriftError, reviewDrift, type DriftReport } from "../../drift/index";
-import { runDriftCli, stackReportsOf } from "../support/driftCli";
+import { reviewDrift, type Review } from "../../drift/index";
+import { runDriftCli } from "../support/driftCli";
+import { findingsOf, resourceOf, reviewOf } from "../support/driftReview";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 
@@ -195,57 +196,67 @@ describe("drift review", () => {
     for (const secret of secrets) expect(text.includes(secret), "a secret value appears in the output").toBe(false);
   };
 
-  let report: DriftReport;
+  let drift: Review;
 
   it("classifies every managed subscription and finds the unmanaged one, writing nothing to the state", async () => {
     const progress: string[] = [];
     const started = Date.now();
-    report = await reviewDrift({
-      stackName: "drifted",
-      workDir: drifted.dir,
+    drift = await reviewDrift({
+      stacks: [{ name: "drifted", workDir: drifted.dir }],
       engine,
       onProgress: (line) => progress.push(line),
       stateOnly: true,
     });
     console.log(`[drift] review of 4 managed + 1 unmanaged subscriptions took ${Date.now() - started} ms`);
 
-    expect(report).toMatchObject({ version: 1, stack: "drifted", status: "drift", exitCode: 2, comparison: "state" });
-    expect(report.summary).toEqual({
-      managed: 4,
-      inSync: 1,
-      changed: 2,
+    expect(drift).toMatchObject({ version: 3, status: "drift", exitCode: 2 });
+    expect(drift.summary).toMatchObject({
+      "differs-from-state": 2,
       deleted: 1,
       unmanaged: 1,
-      differsFromProgram: 0,
+      "differs-from-program": 0,
+      "co-owned": 0,
+      "pending-create": 0,
     });
-    expect(report.differsFromProgram).toEqual([]);
-    expect(report.instance).toEqual({ baseUrl: instance.url, apiVersion: "3", provider: null });
-    expect(report.backend).toContain(drifted.backendDir);
+    const [source] = drift.sources;
+    expect(source).toMatchObject({
+      source: { kind: "pulumi-stack", name: "drifted" },
+      status: "reviewed",
+      compared: ["state"],
+      instances: [{ baseUrl: instance.url, apiVersion: "3", provider: null }],
+    });
+    expect(source!.backend).toContain(drifted.backendDir);
+    // Four managed, one of them in sync (no finding of its own).
+    expect(source!.subscriptions.map((m) => [m.name, m.guid, m.findings.length])).toEqual([
+      ["deleted", guids.deleted, 1],
+      ["header-changed", guids["header-changed"], 1],
+      ["in-sync", guids["in-sync"], 0],
+      ["url-changed", guids["url-changed"], 1],
+    ]);
 
-    const byName = Object.fromEntries(report.managed.map((m) => [m.name, m]));
-    expect(byName["url-changed"]).toMatchObject({
-      status: "changed",
-      guid: guids["url-changed"],
-      changes: [
-        {
-          field: "subscriberUrl",
-          secret: false,
-          state: "https://hooks.example.com/orders",
-          live: "https://attacker.example.net/orders",
-        },
-      ],
-    });
+    expect(drift.findings.map((f) => [f.class, resourceOf(f), f.guid])).toEqual([
+      ["differs-from-state", "header-changed", guids["header-changed"]],
+      ["differs-from-state", "url-changed", guids["url-changed"]],
+      ["deleted", "deleted", guids.deleted],
+      ["unmanaged", null, unmanagedGuid],
+    ]);
+    const [headerChanged, urlChanged, deleted, unmanaged] = drift.findings;
+    expect(urlChanged!.fields).toEqual([
+      {
+        field: "subscriberUrl",
+        secret: false,
+        recorded: "https://hooks.example.com/orders",
+        live: "https://attacker.example.net/orders",
+      },
+    ]);
+    expect(urlChanged!.advice).toContain("`pulumi up --refresh --stack drifted` puts the declared values back");
     // A changed secret is named, never shown.
-    expect(byName["header-changed"]?.status).toBe("changed");
-    expect(byName["header-changed"]?.changes).toEqual([{ field: "customHeaderValue", secret: true }]);
-    expect(byName.deleted).toMatchObject({ status: "deleted", guid: guids.deleted, changes: [] });
-    expect(byName["in-sync"]).toMatchObject({ status: "in-sync", changes: [] });
-    expect(report.managed.map((m) => m.status)).toEqual(["deleted", "changed", "changed", "in-sync"]);
+    expect(headerChanged!.fields).toEqual([{ field: "customHeaderValue", secret: true }]);
+    expect(deleted!.fields).toEqual([]);
 
-    expect(report.unmanaged).toHaveLength(1);
-    const [unmanaged] = report.unmanaged;
-    expect(unmanaged).toMatchObject({
+    expect(unmanaged!.subscription).toMatchObject({
       guid: unmanagedGuid,
+      baseUrl: instance.url,
       webhook: 4,
       webhookName: "SpecificBusinessObjectUpdated",
       filterObjectType: 6,
@@ -254,11 +265,12 @@ describe("drift review", () => {
       customHeader: "X-Token",
       hasCustomHeaderValue: true,
     });
-    expect(unmanaged?.snippet).toContain(`adoptGuid: "${unmanagedGuid}"`);
-    expect(unmanaged?.snippet).toContain("webhook: Webhook.SpecificBusinessObjectUpdated");
-    expect(unmanaged?.snippet).toContain("requireSecret(");
+    expect(unmanaged!.adoption).toMatchObject({ kind: "typescript", into: { name: "drifted" }, provider: null });
+    expect(unmanaged!.adoption!.snippet).toContain(`adoptGuid: "${unmanagedGuid}"`);
+    expect(unmanaged!.adoption!.snippet).toContain("webhook: Webhook.SpecificBusinessObjectUpdated");
+    expect(unmanaged!.adoption!.snippet).toContain("requireSecret(");
 
-    expectNoSecrets(JSON.stringify(report));
+    expectNoSecrets(JSON.stringify(drift));
     expect(progress.some((line) => line.includes("refreshed 4/4"))).toBe(true);
     expect(await stateFingerprint(drifted.stack, drifted.backendDir)).toBe(fingerprint);
   });
@@ -266,26 +278,30 @@ describe("drift review", () => {
   it("the CLI prints the markdown report, progress on stderr, and exits 2 on drift", async () => {
     const { code, stdout, stderr } = await runDriftCli(["--stack", "drifted", "--cwd", drifted.dir, "--state-only"]);
     expect(code, stderr).toBe(2);
-    const [summary, , header] = stdout.split("\n");
-    expect(summary).toBe(
-      `**Drift in stack \`drifted\`:** 1 deleted out of band, 2 changed out of band, 1 unmanaged; 1 of 4 managed subscriptions in sync on ${instance.url}.`,
+    const lines = stdout.split("\n");
+    expect(lines[2]).toBe(
+      `**Drift** across 1 source: 2 differ from the state, 1 deleted out of band, 1 unmanaged; 1 of 4 managed subscriptions in sync on ${instance.url}.`,
     );
-    expect(header).toBe("| Status | Subscription | GUID | Field | In state | Live |");
+    expect(lines).toContain("| Finding | Subscription | GUID | Field | Declared | In state | Live |");
+    expect(lines).toContain(
+      `| differs from the state | \`url-changed\` | \`${guids["url-changed"]}\` | \`subscriberUrl\` |  | \`https://hooks.example.com/orders\` | \`https://attacker.example.net/orders\` |`,
+    );
+    expect(lines).toContain(
+      `| differs from the state | \`header-changed\` | \`${guids["header-changed"]}\` | \`customHeaderValue\` |  | (secret) | **secret differs** |`,
+    );
+    expect(lines).toContain(`| deleted out of band | \`deleted\` | \`${guids.deleted}\` |  |  | exists | **gone** |`);
+    expect(stdout).toContain(`| unmanaged |  | \`${unmanagedGuid}\` |  |  | not in state |`);
+    // What to do: the state's values back, or the live ones accepted; a plain `pulumi up` does neither.
     expect(stdout).toContain(
-      `| changed out of band | \`url-changed\` | \`${guids["url-changed"]}\` | \`subscriberUrl\` | \`https://hooks.example.com/orders\` | \`https://attacker.example.net/orders\` |`,
+      "`pulumi up --refresh --stack drifted` puts the declared values back; `pulumi refresh --stack drifted` accepts the live ones",
     );
-    expect(stdout).toContain(
-      `| changed out of band | \`header-changed\` | \`${guids["header-changed"]}\` | \`customHeaderValue\` | (secret) | **secret changed** |`,
-    );
-    expect(stdout).toContain(`| deleted out of band | \`deleted\` | \`${guids.deleted}\` |  | exists | **gone** |`);
-    expect(stdout).toContain(`| unmanaged |  | \`${unmanagedGuid}\` |`);
     expect(stdout).toContain(`adoptGuid: "${unmanagedGuid}"`);
     expect(stderr).toContain("drift: refreshed 4/4 managed subscriptions");
     expect(stdout).not.toContain("drift:");
     expectNoSecrets(stdout + stderr);
   });
 
-  it("the CLI prints the JSON report with --format json", async () => {
+  it("the CLI prints the review's JSON with --format json", async () => {
     const { code, stdout, stderr } = await runDriftCli([
       "--stack",
       "drifted",
@@ -296,25 +312,29 @@ describe("drift review", () => {
       "--state-only",
     ]);
     expect(code, stderr).toBe(2);
-    const [json] = stackReportsOf(stdout) as [DriftReport];
-    expect(json).toMatchObject({ version: 1, status: "drift", exitCode: 2, summary: report.summary });
-    expect(json.managed.map(({ name, status, changes }) => ({ name, status, changes }))).toEqual(
-      report.managed.map(({ name, status, changes }) => ({ name, status, changes })),
+    const json = reviewOf(stdout);
+    expect(json).toMatchObject({ version: 3, status: "drift", exitCode: 2, summary: drift.summary });
+    expect(json).not.toHaveProperty("stacks");
+    expect(json.findings.map(({ class: c, guid, fields }) => ({ c, guid, fields }))).toEqual(
+      drift.findings.map(({ class: c, guid, fields }) => ({ c, guid, fields })),
     );
-    expect(json.unmanaged.map((u) => u.guid)).toEqual([unmanagedGuid]);
+    expect(findingsOf(json, "unmanaged").map((f) => f.guid)).toEqual([unmanagedGuid]);
     expectNoSecrets(stdout + stderr);
   });
 
   it("exits 0 for a stack without drift (settings from the environment)", async () => {
     const { code, stdout, stderr } = await runDriftCli(
-      ["--stack", "clean", "--cwd", clean.dir, "--state-only"],
+      ["--stack", "clean", "--cwd", clean.dir, "--state-only", "--format", "json"],
       cleanEnv,
     );
     expect(code, stderr).toBe(0);
-    expect(stdout.split("\n")[0]).toBe(
-      `**No drift in stack \`clean\`:** all 2 managed subscriptions are in sync, and no unmanaged subscription exists on ${cleanInstance.url}.`,
-    );
-    expect(stdout).toContain("| in sync | `object-scoped` |");
+    const json = reviewOf(stdout);
+    expect(json).toMatchObject({ status: "in-sync", exitCode: 0, findings: [] });
+    expect(json.sources[0]!.instances.map((i) => i.baseUrl)).toEqual([cleanInstance.url]);
+    expect(json.sources[0]!.subscriptions.map((m) => [m.name, m.findings])).toEqual([
+      ["object-scoped", []],
+      ["type-scoped", []],
+    ]);
     expectNoSecrets(stdout + stderr);
   });
 
@@ -328,17 +348,18 @@ describe("drift review", () => {
       'drift: error: Cannot review drift of stack "clean": GetAllWebhookSubscriptions (api-version 3) failed: 401',
     );
     expect(stderr).toContain("the instance refused the bearer token from WEBHOOKS_TOKEN.");
-    expect(stdout.split("\n")[0]).toMatch(/^\*\*Drift review of stack `clean` failed:\*\* .*401/);
+    // The failure first, with the instance's answer; said once.
+    expect(stdout.split("\n")[2]).toMatch(/^\*\*The review failed\*\* for Pulumi stack `clean`: .*401/);
+    expect(stdout.split("401 Unauthorized").length).toBe(2);
     expectNoSecrets(stdout + stderr);
   });
 
   it("fails plainly for an unknown stack, naming it and the backend, and creates nothing", async () => {
-    const err = await reviewDrift({ stackName: "no-such-stack", workDir: drifted.dir, engine }).catch(
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(DriftError);
-    expect(err).toMatchObject({ code: "STACK_NOT_FOUND" });
-    const message = (err as Error).message;
+    const found = await reviewDrift({ stacks: [{ name: "no-such-stack", workDir: drifted.dir }], engine });
+    expect(found).toMatchObject({ status: "error", exitCode: 1, findings: [] });
+    const [source] = found.sources;
+    expect(source).toMatchObject({ status: "error", compared: [], error: { code: "STACK_NOT_FOUND" } });
+    const message = source!.error!.message;
     expect(message).toContain('No stack named "no-such-stack"');
     expect(message).toContain(drifted.backendDir);
     // The stacks that do exist, so a mistyped name is corrected at once.
@@ -353,10 +374,11 @@ describe("drift review", () => {
     const saved = process.env.PULUMI_BACKEND_URL;
     process.env.PULUMI_BACKEND_URL = `file://${elsewhere}`;
     try {
-      const err = await reviewDrift({ stackName: "drifted", workDir: drifted.dir, engine }).catch((e: unknown) => e);
-      expect(err).toMatchObject({ code: "STACK_NOT_FOUND" });
-      expect((err as Error).message).toContain(`${elsewhere} (backend from PULUMI_BACKEND_URL)`);
-      expect((err as Error).message).toContain("This project has no stack here yet: `pulumi up` creates one.");
+      const found = await reviewDrift({ stacks: [{ name: "drifted", workDir: drifted.dir }], engine });
+      const { error } = found.sources[0]!;
+      expect(error).toMatchObject({ code: "STACK_NOT_FOUND" });
+      expect(error!.message).toContain(`${elsewhere} (backend from PULUMI_BACKEND_URL)`);
+      expect(error!.message).toContain("This project has no stack here yet: `pulumi up` creates one.");
     } finally {
       if (saved === undefined) delete process.env.PULUMI_BACKEND_URL;
       else process.env.PULUMI_BACKEND_URL = saved;
@@ -364,15 +386,15 @@ describe("drift review", () => {
   });
 
   it("fails plainly when the instance is unreachable", async () => {
-    const err = await reviewDrift({
-      stackName: "clean",
-      workDir: clean.dir,
+    const found = await reviewDrift({
+      stacks: [{ name: "clean", workDir: clean.dir }],
       engine,
-      env: { ...cleanEnv, WEBHOOKS_BASE_URL: `http://127.0.0.1:${await closedPort()}` },
-    }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DriftError);
-    expect(err).toMatchObject({ code: "TRANSPORT" });
-    expect((err as Error).message).toMatch(/Cannot review drift of stack "clean": .*ECONNREFUSED.*webhooks:baseUrl/);
+      env: { ...process.env, ...cleanEnv, WEBHOOKS_BASE_URL: `http://127.0.0.1:${await closedPort()}` },
+    });
+    expect(found).toMatchObject({ status: "error", exitCode: 1 });
+    const { error } = found.sources[0]!;
+    expect(error).toMatchObject({ code: "TRANSPORT" });
+    expect(error!.message).toMatch(/Cannot review drift of stack "clean": .*ECONNREFUSED.*webhooks:baseUrl/);
   });
 
   it("says plainly that drift cannot be determined in legacy mode, and exits 1", async () => {
@@ -385,11 +407,17 @@ describe("drift review", () => {
       },
     );
     expect(code, stderr).toBe(1);
-    const [json] = stackReportsOf(stdout) as [DriftReport];
-    expect(json).toMatchObject({ status: "undetermined", exitCode: 1, instance: { apiVersion: "2024.1" } });
-    expect(json.reason).toContain("Drift cannot be determined");
-    expect(json.reason).toContain("no Get");
-    expect(json.managed.map((m) => m.status)).toEqual(["unknown", "unknown"]);
+    const json = reviewOf(stdout);
+    expect(json).toMatchObject({ status: "error", exitCode: 1, findings: [] });
+    const [source] = json.sources;
+    expect(source).toMatchObject({ status: "undetermined", compared: [], instances: [{ apiVersion: "2024.1" }] });
+    expect(source!.reason).toContain("Drift cannot be determined");
+    expect(source!.reason).toContain("no Get");
+    // Its claims are still listed, with nothing found about them.
+    expect(source!.subscriptions.map((m) => [m.name, m.findings])).toEqual([
+      ["object-scoped", []],
+      ["type-scoped", []],
+    ]);
     expect(stderr).toContain("drift: Drift cannot be determined");
     // Nothing was asked of the instance: the legacy API could not have answered.
     expect((await cleanInstance.admin("GET", "/stats")).json.requests).toEqual(before.requests);
@@ -433,19 +461,24 @@ describe("drift review", () => {
       "json",
     ]);
     expect(code, stderr).toBe(2);
-    const [json] = stackReportsOf(stdout) as [DriftReport];
-    expect(json.terraformStates).toEqual([file]);
-    expect(json.unmanaged).toEqual([]);
-    expect(json.coOwned.map((c) => [c.guid, c.owners.map((o) => [o.stack, o.name, o.tool ?? "pulumi"])])).toEqual([
+    const json = reviewOf(stdout);
+    expect(json.sources.map((s) => [s.source.kind, s.source.name, s.status])).toEqual([
+      ["pulumi-stack", "drifted", "reviewed"],
+      ["terraform-state", file, "reviewed"],
+    ]);
+    expect(findingsOf(json, "unmanaged")).toEqual([]);
+    const coOwned = findingsOf(json, "co-owned");
+    expect(coOwned.map((c) => [c.guid, c.owners!.map((o) => [o.source.kind, o.source.name, o.address])])).toEqual([
       [
         guids["in-sync"],
         [
-          ["drifted", "in-sync", "pulumi"],
-          [file, "webhooks_subscription.messages", "terraform"],
+          ["pulumi-stack", "drifted", expect.stringMatching(/::in-sync$/)],
+          ["terraform-state", file, "webhooks_subscription.messages"],
         ],
       ],
     ]);
-    expect(json.coOwned[0]!.advice).toContain("`tofu state rm webhooks_subscription.messages`");
+    expect(coOwned[0]!.advice).toContain("`tofu state rm webhooks_subscription.messages`");
+    expect(coOwned[0]!.advice).not.toContain("creates a subscription of its own");
     expectNoSecrets(stdout + stderr);
   });
 

@@ -23,6 +23,7 @@ import { cliArchiveName, executableArchiveName } from "../../scripts/release/rel
 import { requireLanguageHosts, REPO_ROOT } from "../support/engine";
 import { freePort } from "../support/freePort";
 import { ReleaseServer } from "../support/releaseServer";
+import { readReview } from "../support/reviewJson";
 import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 import { pipelineBlocks } from "../support/pipelineBlocks";
 import { shellBlocks } from "../support/shellBlocks";
@@ -199,6 +200,7 @@ it("reviews a Terraform directory: in sync, then what changed out of band and wh
   );
   const clean = await attempt("webhook-subscriptions drift --terraform infra/hooks");
   expect(clean.code, clean.output).toBe(0);
+  // The summary line of a review in sync.
   expect(clean.output).toContain("**No drift** across 1 source.");
   // Out of band: the module's subscription gets another URL, and one nobody declares appears.
   const state = JSON.parse(readFileSync(join(team, "infra/hooks/terraform.tfstate"), "utf8")) as {
@@ -214,22 +216,27 @@ it("reviews a Terraform directory: in sync, then what changed out of band and wh
   );
   const drifted = await attempt("webhook-subscriptions drift --terraform infra/hooks --format json > tf-review.json");
   expect(drifted.code, drifted.output).toBe(2);
-  const review = JSON.parse(readFileSync(join(team, "tf-review.json"), "utf8")) as {
-    findings: { class: string; owner: { address: string } | null; fields: { field: string; live?: string }[] }[];
-  };
+  const review = readReview(join(team, "tf-review.json"));
+  expect(review.version).toBe(3);
+  expect(review.sources.map((s) => [s.source.kind, s.source.name, s.compared])).toEqual([
+    ["terraform-directory", "infra/hooks", ["state", "configuration"]],
+  ]);
   expect(review.findings.map((f) => [f.class, f.owner?.address ?? null])).toEqual([
     ["differs-from-state", "module.team.webhooks_subscription.packets"],
     ["differs-from-configuration", "module.team.webhooks_subscription.packets"],
     ["unmanaged", null],
   ]);
+  // A Terraform source names fields as its configuration writes them.
   expect(review.findings[0]!.fields).toContainEqual(
-    expect.objectContaining({ field: "subscriberUrl", live: "https://evil.example.net/packets" }),
+    expect.objectContaining({ field: "subscriber_url", live: "https://evil.example.net/packets" }),
   );
   // In markdown, a finding names the .tf line that declares it, and the review ends with the
   // command that runs it again: run as printed, it does.
   const markdown = await attempt("webhook-subscriptions drift --terraform infra/hooks");
   expect(markdown.code, markdown.output).toBe(2);
+  // A finding's address beside its declaring .tf line.
   expect(markdown.output).toMatch(/`module\.team\.webhooks_subscription\.packets`<br>`infra\/hooks\/[\w/]+\.tf:\d+`/);
+  // The footer's command that runs the review again.
   const again = /<sub>.*`(webhook-subscriptions drift [^`]*)`<\/sub>/.exec(markdown.output)?.[1];
   expect(again).toBe("webhook-subscriptions drift --terraform infra/hooks");
   const rerun = await attempt(again!);
@@ -251,16 +258,19 @@ it("reviews a YAML stack and that directory together, in one report", async () =
   );
   const together = await attempt("webhook-subscriptions drift --stack prod --cwd app --terraform infra/hooks");
   expect(together.code, together.output).toBe(2);
+  // The sources table, one row a source.
   expect(together.output).toContain("| Pulumi stack | `prod` |");
   expect(together.output).toContain("| Terraform directory | `infra/hooks` |");
   // The staging stack's subscription is claimed by no source reviewed here: unmanaged.
   expect(together.output).toContain("https://hooks.example.com/app/staging");
   expect(together.output).not.toMatch(/serialization failure|pulumirpc/);
   // The stack's footer prints the command that runs this review again: run as printed, it does.
+  // The footer's command.
   const again = /<sub>.*`(webhook-subscriptions drift [^`]*)`<\/sub>/.exec(together.output)?.[1];
   expect(again).toBe("webhook-subscriptions drift --stack prod --cwd app --terraform infra/hooks");
   const rerun = await attempt(again!);
   expect(rerun.code, rerun.output).toBe(2);
+  // The sources table.
   expect(rerun.output).toContain("| Terraform directory | `infra/hooks` |");
 }, 600_000);
 
@@ -312,6 +322,7 @@ it("the pipelines' scripts run as written: install from the release, review, upl
   const review = await attempt(`${vars}\nexport PATH="$HOME/.local/bin:$PATH"\n${scanning.get("Review drift")!}`);
   expect(review.code, review.output).toBe(0);
   expect(readFileSync(join(ci, "output"), "utf8")).toMatch(/^exit-code=[02]$/m);
+  // The job summary's title.
   expect(readFileSync(join(ci, "summary"), "utf8")).toContain("Drift review");
   for (const file of ["drift.sarif", "drift.json", "drift.html"]) expect(existsSync(join(team, file))).toBe(true);
   // The matrix: each directory planned, then one review of the plans and the stacks.
@@ -320,6 +331,7 @@ it("the pipelines' scripts run as written: install from the release, review, upl
     await shell.run(`${vars}\nexport DIR=${dir}\n${fleet.get("Plan, never applied")!}`);
   const one = await attempt(`${vars}\n${fleet.get("One review of every stack and directory")!}`);
   expect(one.code, one.output).toBe(2);
+  // The sources table names a saved plan as a state file.
   expect(readFileSync(join(ci, "summary"), "utf8")).toContain("| Terraform state | `plan-infra-partners.json` |");
   // GitLab: its lines but the CI system's own installs.
   const job = (loadYaml(gitlab) as { drift: { before_script: string[]; script: string[] } }).drift;
@@ -386,20 +398,24 @@ it("after tofu is killed mid-apply, what it created but never recorded is unmana
 
   const killed = await attempt("webhook-subscriptions drift --terraform infra/killed --format json > killed.json");
   expect(killed.code, killed.output).toBe(2);
-  type Review = { findings: { class: string; guid: string; advice?: string }[]; reviewed: { guid: string }[] };
-  const review = JSON.parse(readFileSync(join(team, "killed.json"), "utf8")) as Review;
+  /** Every GUID a source of the review manages. */
+  const managed = (r: ReturnType<typeof readReview>) => r.sources.flatMap((s) => s.subscriptions.map((m) => m.guid));
+  const review = readReview(join(team, "killed.json"));
   const finding = review.findings.find((f) => f.guid === orphan);
   expect(finding).toMatchObject({ class: "unmanaged" });
   expect(finding?.advice).toContain("adopt_identical = true");
-  expect(review.reviewed.map((r) => r.guid)).not.toContain(orphan);
+  // Or adopt it by an import block into the directory reaching its instance.
+  expect(finding?.adoption).toMatchObject({ kind: "terraform-import" });
+  expect(finding?.adoption?.snippet).toContain(`id = "${orphan}"`);
+  expect(managed(review)).not.toContain(orphan);
 
   // What the advice says: the next apply with adopt_identical takes it over instead of creating a second.
   writeFileSync(join(dir, "main.tf"), `${configuration}\nprovider "webhooks" {\n  adopt_identical = true\n}\n`);
   await shell.run("tofu -chdir=infra/killed apply -auto-approve -input=false -no-color >/dev/null");
   const adopted = await attempt("webhook-subscriptions drift --terraform infra/killed --format json > adopted.json");
-  const after = JSON.parse(readFileSync(join(team, "adopted.json"), "utf8")) as Review;
+  const after = readReview(join(team, "adopted.json"));
   expect(adopted.output).not.toMatch(/Error: /);
-  expect(after.reviewed.map((r) => r.guid)).toContain(orphan);
+  expect(managed(after)).toContain(orphan);
   expect(after.findings.map((f) => f.guid)).not.toContain(orphan);
   expect((await all()).filter((s) => s.SubscriberURL === url)).toHaveLength(1);
 }, 600_000);

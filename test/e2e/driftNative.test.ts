@@ -16,6 +16,9 @@
  *    so and exits 1, `--state-only` reviews it, and `reviewDrift` in code with its program compares
  *    with the program too.
  *
+ * The assertions read the review's JSON (`--format json`, drift/review/model.ts); the markdown only
+ * where a person acts on it (the printed `pulumi import`).
+ *
  * Nothing the review prints may hold a secret, and the review writes nothing to the state.
  */
 import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,10 +26,11 @@ import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook, WebhookSubscription } from "pulumi-webhook-subscriptions";
-import { reviewDrift, type DriftReport } from "../../drift/index";
+import { reviewDrift, type FindingClass, type Review } from "../../drift/index";
 import { openStack } from "../../engine/automation";
 import { run } from "../support/commands";
-import { runDriftCli, stackReportsOf } from "../support/driftCli";
+import { runDriftCli } from "../support/driftCli";
+import { findingsOf, resourceOf, reviewOf } from "../support/driftReview";
 import { shellBlocks } from "../support/shellBlocks";
 import type { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
@@ -108,15 +112,17 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
   });
 
   it("no drift: exit 0, both native subscriptions in sync", async () => {
-    const { code, stdout, stderr } = await drift("yaml", example);
+    const { code, stdout, stderr } = await drift("yaml", example, ["--format", "json"]);
     expect(code, stderr).toBe(0);
-    expect(stdout.split("\n")[0]).toBe(
-      `**No drift in stack \`yaml\`:** all 2 managed subscriptions are in sync, and no unmanaged subscription exists on ${service.url}.`,
-    );
-    expect(stdout).toContain("| in sync | `packetCreated` |");
-    expect(stdout).toContain("| in sync | `objectCreated` |");
+    const review = reviewOf(stdout);
+    expect(review).toMatchObject({ status: "in-sync", exitCode: 0, findings: [] });
     // The YAML program ran through its language host, and matched what is live.
-    expect(stdout).toContain("Compared the live subscriptions with the stack's state and with its program");
+    expect(review.sources[0]).toMatchObject({ status: "reviewed", compared: ["state", "program"] });
+    expect(review.sources[0]!.instances.map((i) => i.baseUrl)).toEqual([service.url]);
+    expect(review.sources[0]!.subscriptions.map((m) => [m.name, m.findings])).toEqual([
+      ["objectCreated", []],
+      ["packetCreated", []],
+    ]);
     await expectNoSecrets(stdout + stderr);
   });
 
@@ -137,41 +143,41 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
 
     const { code, stdout, stderr } = await drift("yaml", example, ["--format", "json"]);
     expect(code, stderr).toBe(2);
-    const [report] = stackReportsOf(stdout) as [DriftReport];
-    expect(report).toMatchObject({ stack: "yaml", status: "drift", exitCode: 2, comparison: "state-and-program" });
-    expect(report.summary).toEqual({
-      managed: 2,
-      inSync: 0,
-      changed: 1,
+    const review = reviewOf(stdout);
+    expect(review).toMatchObject({ status: "drift", exitCode: 2 });
+    expect(review.sources[0]).toMatchObject({ source: { name: "yaml" }, compared: ["state", "program"] });
+    expect(review.summary).toMatchObject({
+      "differs-from-state": 1,
       deleted: 1,
       unmanaged: 1,
-      differsFromProgram: 2,
+      "differs-from-program": 2,
     });
-    expect(report.managed.map(({ name, guid, status, changes }) => ({ name, guid, status, changes }))).toEqual([
-      { name: "packetCreated", guid: deleted, status: "deleted", changes: [] },
-      {
-        name: "objectCreated",
-        guid: expect.any(String),
-        status: "changed",
-        changes: [
+    expect(review.sources[0]!.subscriptions.map((m) => m.name)).toEqual(["objectCreated", "packetCreated"]);
+    expect(findingsOf(review, "differs-from-state").map((f) => [resourceOf(f), f.fields])).toEqual([
+      [
+        "objectCreated",
+        [
           {
             field: "subscriberUrl",
             secret: false,
-            state: "https://hooks.example.com/yaml/objects",
+            recorded: "https://hooks.example.com/yaml/objects",
             live: "https://elsewhere.example.net/objects",
           },
         ],
-      },
+      ],
     ]);
-    expect(report.unmanaged.map((u) => [u.guid, u.subscriberUrl, u.snippetKind])).toEqual([
-      [unmanaged.GUID, "https://manual.example.org/hook", "pulumi-import"],
+    expect(findingsOf(review, "deleted").map((f) => [resourceOf(f), f.guid, f.fields])).toEqual([
+      ["packetCreated", deleted, []],
     ]);
+    expect(
+      findingsOf(review, "unmanaged").map((f) => [f.guid, f.subscription?.subscriberUrl, f.adoption?.kind]),
+    ).toEqual([[unmanaged.GUID, "https://manual.example.org/hook", "pulumi-import"]]);
     // The program's view of the same: `pulumi up` would set the URL back and create the deleted one.
-    expect(report.differsFromProgram.map(({ name, action, changes }) => ({ name, action, changes }))).toEqual([
-      {
-        name: "objectCreated",
-        action: "update",
-        changes: [
+    expect(findingsOf(review, "differs-from-program").map((f) => [resourceOf(f), f.step, f.fields])).toEqual([
+      [
+        "objectCreated",
+        "update",
+        [
           {
             field: "subscriberUrl",
             secret: false,
@@ -179,8 +185,8 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
             declared: "https://hooks.example.com/yaml/objects",
           },
         ],
-      },
-      { name: "packetCreated", action: "create", changes: [] },
+      ],
+      ["packetCreated", "create", []],
     ]);
     await expectNoSecrets(stdout + stderr);
     expect((await pulumi(["stack", "export", "--show-secrets"])).stdout).toBe(before);
@@ -189,11 +195,10 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
   it("the unmanaged one adopted with the `pulumi import` command the report prints, run as printed: then managed", async () => {
     const { code, stdout, stderr } = await drift("yaml", example);
     expect(code, stderr).toBe(2);
-    // The markdown a reviewer reads: one sh block, the command preceded by the header value's note.
+    // The reviewer reads one sh block (no TypeScript block): the command preceded by the header value's note.
     const blocks = shellBlocks(stdout);
-    expect(blocks).toHaveLength(1);
+    expect([blocks.length, stdout.includes("```ts")]).toEqual([1, false]);
     const script = blocks[0]!.script;
-    expect(stdout).not.toContain("```ts");
     const name = `business-object-type-updated-${unmanagedGuid.slice(0, 8)}`;
     expect(script).toBe(
       [
@@ -219,17 +224,19 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     // the imported resource is protected: a preview of the program would refuse to delete it.
     // Compared with the state, the adoption is complete.
     const after = await drift("yaml", example, ["--format", "json", "--state-only"]);
-    const [report] = stackReportsOf(after.stdout) as [DriftReport];
-    expect(report.unmanaged).toEqual([]);
-    expect(report.summary).toEqual({
-      managed: 3,
-      inSync: 1,
-      changed: 1,
+    const review = reviewOf(after.stdout);
+    expect(review.sources[0]!.compared).toEqual(["state"]);
+    expect(review.summary).toMatchObject({
+      "differs-from-state": 1,
       deleted: 1,
       unmanaged: 0,
-      differsFromProgram: 0,
+      "differs-from-program": 0,
     });
-    expect(report.managed.find((m) => m.guid === unmanagedGuid)).toMatchObject({ name, status: "in-sync" });
+    expect(review.sources[0]!.subscriptions).toHaveLength(3);
+    expect(review.sources[0]!.subscriptions.find((m) => m.guid === unmanagedGuid)).toMatchObject({
+      name,
+      findings: [],
+    });
     await expectNoSecrets(after.stdout + after.stderr);
   });
 
@@ -244,34 +251,46 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     ]);
     await pulumi(["refresh", "--yes"]);
     // What the review said before it compared with the program: the refresh accepted the edit into the state.
-    const stateOnly = await drift("yaml", example, ["--state-only"]);
+    const stateOnly = await drift("yaml", example, ["--state-only", "--format", "json"]);
     expect(stateOnly.code, stateOnly.stderr).toBe(0);
-    expect(stateOnly.stdout.split("\n")[0]).toMatch(
-      /^\*\*No drift in stack `yaml`:\*\* all 2 managed subscriptions are in sync/,
-    );
-    expect(stateOnly.stdout).toContain("Compared the live subscriptions with the stack's state only (`--state-only`)");
+    const before = reviewOf(stateOnly.stdout);
+    expect(before).toMatchObject({ status: "in-sync", findings: [] });
+    expect(before.sources[0]).toMatchObject({ compared: ["state"] });
+    expect(before.sources[0]!.subscriptions).toHaveLength(2);
 
-    const { code, stdout, stderr } = await drift("yaml", example);
+    const { code, stdout, stderr } = await drift("yaml", example, ["--format", "json"]);
     expect(code, stderr).toBe(2);
-    const lines = stdout.split("\n");
-    expect(lines[0]).toMatch(
-      /^\*\*Drift in stack `yaml`:\*\* \d differ from the program; 2 of 2 managed subscriptions in sync on /,
-    );
-    // Each row of a resource the program declares names the line of Pulumi.yaml that declares it.
+    const review = reviewOf(stdout);
+    expect(review.summary).toMatchObject({ "differs-from-state": 0, deleted: 0, "differs-from-program": 3 });
+    // Each finding of a resource the program declares points at the line of Pulumi.yaml that declares it.
     const program = readFileSync(join(example, "Pulumi.yaml"), "utf8").split("\n");
-    const declaredLine = (name: string) => `Pulumi.yaml:${program.indexOf(`  ${name}:`) + 1}\``;
-    const objectCreated = lines.find((line) => line.startsWith("| `objectCreated`<br>`"));
-    expect(objectCreated).toMatch(
-      /^\| `objectCreated`<br>`[^`]*Pulumi\.yaml:\d+` \| `[0-9a-f-]{36}` \| update \| `subscriberUrl` \| `https:\/\/hooks\.example\.com\/yaml\/objects` \| `https:\/\/elsewhere\.example\.net\/objects` \|$/,
-    );
-    expect(objectCreated).toContain(declaredLine("objectCreated"));
-    const packetCreated = lines.find((line) => line.startsWith("| `packetCreated`"));
-    expect(packetCreated).toMatch(
-      /^\| `packetCreated`<br>`[^`]*Pulumi\.yaml:\d+` \| {2}\| create \| {2}\| declared \| \*\*not live\*\* \|$/,
-    );
-    expect(packetCreated).toContain(declaredLine("packetCreated"));
-    expect(stdout).toContain(`| \`${imported}\` | \`${unmanagedGuid}\` | delete |  | **not declared** | live |`);
-    expect(lines[0]).toContain("3 differ from the program");
+    const declaredLine = (name: string) => program.indexOf(`  ${name}:`) + 1;
+    expect(
+      findingsOf(review, "differs-from-program").map((f) => [resourceOf(f), f.guid, f.step, f.fields, f.location]),
+    ).toEqual([
+      [imported, unmanagedGuid, "delete", [], { file: expect.stringMatching(/Pulumi\.yaml$/) }],
+      [
+        "objectCreated",
+        expect.stringMatching(/^[0-9a-f-]{36}$/),
+        "update",
+        [
+          {
+            field: "subscriberUrl",
+            secret: false,
+            live: "https://elsewhere.example.net/objects",
+            declared: "https://hooks.example.com/yaml/objects",
+          },
+        ],
+        { file: expect.stringMatching(/Pulumi\.yaml$/), line: declaredLine("objectCreated") },
+      ],
+      [
+        "packetCreated",
+        null,
+        "create",
+        [],
+        { file: expect.stringMatching(/Pulumi\.yaml$/), line: declaredLine("packetCreated") },
+      ],
+    ]);
     await expectNoSecrets(stdout + stderr);
   }, 600_000);
 });
@@ -284,11 +303,10 @@ describe("one TypeScript stack using both front doors", () => {
   /** What differs from the program after the edits below, on each front door; a refresh changes none of it. */
   const programView = () => [
     {
-      urn: expect.stringMatching(/::pulumi-nodejs:dynamic\/webhooks:WebhookSubscription::dynamic$/),
-      name: "dynamic",
+      address: expect.stringMatching(/::pulumi-nodejs:dynamic\/webhooks:WebhookSubscription::dynamic$/),
       guid: guids.dynamic,
-      action: "update",
-      changes: [
+      step: "update",
+      fields: [
         {
           field: "subscriberUrl",
           secret: false,
@@ -298,21 +316,27 @@ describe("one TypeScript stack using both front doors", () => {
       ],
     },
     {
-      urn: expect.stringMatching(/::webhooks:index:WebhookSubscription::native$/),
-      name: "native",
+      address: expect.stringMatching(/::webhooks:index:WebhookSubscription::native$/),
       guid: guids.native,
-      action: "update",
+      step: "update",
       // Named, never shown.
-      changes: [{ field: "customHeaderValue", secret: true }],
+      fields: [{ field: "customHeaderValue", secret: true }],
     },
     {
-      urn: expect.stringMatching(/::webhooks:index:WebhookSubscription::native-on-provider$/),
-      name: "native-on-provider",
+      address: expect.stringMatching(/::webhooks:index:WebhookSubscription::native-on-provider$/),
       guid: null,
-      action: "create",
-      changes: [],
+      step: "create",
+      fields: [],
     },
   ];
+  /** The review's findings of `cls` as programView() writes them. */
+  const seen = (review: Review, cls: FindingClass) =>
+    findingsOf(review, cls).map((f) => ({
+      address: f.owner!.address,
+      guid: f.guid,
+      ...(f.step ? { step: f.step } : {}),
+      fields: f.fields,
+    }));
 
   beforeAll(async () => {
     // The YAML stack's subscriptions would be unmanaged here: start from an empty instance.
@@ -344,13 +368,15 @@ describe("one TypeScript stack using both front doors", () => {
   });
 
   it("no drift: exit 0, the dynamic and the native subscriptions in sync", async () => {
-    const { code, stdout, stderr } = await drift("both", dir);
+    const { code, stdout, stderr } = await drift("both", dir, ["--format", "json"]);
     expect(code, stderr).toBe(0);
-    expect(stdout.split("\n")[0]).toBe(
-      `**No drift in stack \`both\`:** all 3 managed subscriptions are in sync, and no unmanaged subscription exists on ${service.url}.`,
-    );
-    for (const name of ["dynamic", "native", "native-on-provider"])
-      expect(stdout).toContain(`| in sync | \`${name}\` |`);
+    const review = reviewOf(stdout);
+    expect(review).toMatchObject({ status: "in-sync", exitCode: 0, findings: [] });
+    expect(review.sources[0]!.subscriptions.map((m) => [m.name, m.findings])).toEqual([
+      ["dynamic", []],
+      ["native", []],
+      ["native-on-provider", []],
+    ]);
     await expectNoSecrets(stdout + stderr);
   });
 
@@ -370,51 +396,46 @@ describe("one TypeScript stack using both front doors", () => {
 
     const { code, stdout, stderr } = await drift("both", dir, ["--format", "json"]);
     expect(code, stderr).toBe(2);
-    const [report] = stackReportsOf(stdout) as [DriftReport];
-    expect(report.summary).toEqual({
-      managed: 3,
-      inSync: 0,
-      changed: 2,
+    const review = reviewOf(stdout);
+    expect(review.summary).toMatchObject({
+      "differs-from-state": 2,
       deleted: 1,
       unmanaged: 1,
-      differsFromProgram: 3,
+      "differs-from-program": 3,
     });
-    expect(
-      report.managed.map(({ urn, name, guid, status, changes }) => ({ urn, name, guid, status, changes })),
-    ).toEqual([
+    expect(review.sources[0]!.subscriptions.map((m) => m.name)).toEqual(["dynamic", "native", "native-on-provider"]);
+    expect(seen(review, "deleted")).toEqual([
       {
-        urn: expect.stringMatching(/::webhooks:index:WebhookSubscription::native-on-provider$/),
-        name: "native-on-provider",
+        address: expect.stringMatching(/::webhooks:index:WebhookSubscription::native-on-provider$/),
         guid: guids.nativeOnProvider,
-        status: "deleted",
-        changes: [],
+        fields: [],
       },
+    ]);
+    expect(seen(review, "differs-from-state")).toEqual([
       {
-        urn: expect.stringMatching(/::pulumi-nodejs:dynamic\/webhooks:WebhookSubscription::dynamic$/),
-        name: "dynamic",
+        address: expect.stringMatching(/::pulumi-nodejs:dynamic\/webhooks:WebhookSubscription::dynamic$/),
         guid: guids.dynamic,
-        status: "changed",
-        changes: [
+        fields: [
           {
             field: "subscriberUrl",
             secret: false,
-            state: "https://hooks.example.com/dynamic",
+            recorded: "https://hooks.example.com/dynamic",
             live: "https://elsewhere.example.net/dynamic",
           },
         ],
       },
       {
-        urn: expect.stringMatching(/::webhooks:index:WebhookSubscription::native$/),
-        name: "native",
+        address: expect.stringMatching(/::webhooks:index:WebhookSubscription::native$/),
         guid: guids.native,
-        status: "changed",
         // Named, never shown.
-        changes: [{ field: "customHeaderValue", secret: true }],
+        fields: [{ field: "customHeaderValue", secret: true }],
       },
     ]);
     // A TypeScript program with dynamic subscriptions on the default provider: the TypeScript snippet.
-    expect(report.unmanaged.map((u) => [u.guid, u.snippetKind])).toEqual([[unmanaged.GUID, "typescript"]]);
-    expect(report.differsFromProgram).toEqual(programView());
+    expect(findingsOf(review, "unmanaged").map((f) => [f.guid, f.adoption?.kind])).toEqual([
+      [unmanaged.GUID, "typescript"],
+    ]);
+    expect(seen(review, "differs-from-program")).toEqual(programView());
     await expectNoSecrets(stdout + stderr);
     expect(JSON.stringify((await stack.exportStack()).deployment)).toBe(before);
   });
@@ -426,27 +447,33 @@ describe("one TypeScript stack using both front doors", () => {
     );
     const json = await drift("both", dir, ["--format", "json"]);
     expect(json.code, json.stderr).toBe(2);
-    const [report] = stackReportsOf(json.stdout) as [DriftReport];
-    expect(report).toMatchObject({ status: "drift", exitCode: 2, comparison: "state-and-program" });
-    expect(report.summary).toEqual({
-      managed: 2,
-      inSync: 2,
-      changed: 0,
+    const review = reviewOf(json.stdout);
+    expect(review).toMatchObject({ status: "drift", exitCode: 2 });
+    expect(review.sources[0]!.compared).toEqual(["state", "program"]);
+    expect(review.summary).toMatchObject({
+      "differs-from-state": 0,
       deleted: 0,
       unmanaged: 0,
-      differsFromProgram: 3,
+      "differs-from-program": 3,
     });
-    expect(report.differsFromProgram).toEqual(programView());
+    expect(review.sources[0]!.subscriptions.map((m) => m.name)).toEqual(["dynamic", "native"]);
+    expect(seen(review, "differs-from-program")).toEqual(programView());
 
     const { code, stdout, stderr } = await drift("both", dir);
     expect(code, stderr).toBe(2);
-    expect(stdout).toContain(
-      `| \`dynamic\` | \`${guids.dynamic}\` | update | \`subscriberUrl\` | \`https://hooks.example.com/dynamic\` | \`https://elsewhere.example.net/dynamic\` |`,
+    // Each difference from the program, by resource, with what `pulumi up` would do; a secret masked.
+    expect(stdout.split("\n")[2]).toMatch(
+      /^\*\*Drift\*\* across 1 source: 3 differ from the program; 0 of 2 managed subscriptions in sync on /,
+    );
+    expect(stdout).toMatch(
+      /\| differs from the program: `pulumi up` would update \| `dynamic` \| `[^`]+` \| `subscriberUrl` \| `https:\/\/hooks\.example\.com\/dynamic` \| {2}\| `https:\/\/elsewhere\.example\.net\/dynamic` \|/,
+    );
+    expect(stdout).toMatch(
+      /\| differs from the program: `pulumi up` would update \| `native` \| `[^`]+` \| `customHeaderValue` \| \(secret\) \| {2}\| \*\*secret differs\*\* \|/,
     );
     expect(stdout).toContain(
-      `| \`native\` | \`${guids.native}\` | update | \`customHeaderValue\` | (secret) | **secret differs** |`,
+      "| differs from the program: `pulumi up` would create | `native-on-provider` |  |  | declared |  | **not live** |",
     );
-    expect(stdout).toContain("| `native-on-provider` |  | create |  | declared | **not live** |");
     await expectNoSecrets(stdout + stderr + json.stdout + json.stderr);
   }, 600_000);
 });
@@ -491,7 +518,7 @@ describe("a stack deployed by an Automation API inline program", () => {
     );
     expect(stderr).toContain("Pass --state-only to compare the live subscriptions with the state alone");
     expect(stderr).toContain(
-      '`reviewDrift({ stackName, workDir, program })` from "pulumi-webhook-subscriptions/drift"',
+      '`reviewDrift({ stacks: [{ name, workDir, program }] })` from "pulumi-webhook-subscriptions/drift"',
     );
     expect(stdout + stderr).not.toContain("expected index.ts or index.js");
   });
@@ -500,8 +527,9 @@ describe("a stack deployed by an Automation API inline program", () => {
     const stateOnly = await drift("inline", dir, ["--state-only"]);
     expect(stateOnly.code, stateOnly.stderr).toBe(0);
     // The engine is the one on the environment's PATH, as for the command.
-    const report = await reviewDrift({ stackName: "inline", workDir: dir, env, program });
-    expect(report).toMatchObject({ status: "in-sync", comparison: "state-and-program", differsFromProgram: [] });
-    expect(report.managed.map((m) => [m.name, m.status])).toEqual([["inline", "in-sync"]]);
+    const review = await reviewDrift({ stacks: [{ name: "inline", workDir: dir, program }], env });
+    expect(review).toMatchObject({ status: "in-sync", findings: [] });
+    expect(review.sources[0]).toMatchObject({ status: "reviewed", compared: ["state", "program"] });
+    expect(review.sources[0]!.subscriptions.map((m) => [m.name, m.findings])).toEqual([["inline", []]]);
   });
 });

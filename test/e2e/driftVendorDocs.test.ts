@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStack } from "../../engine/automation";
 import { reviewDrift } from "../../drift/index";
 import { VISIBILITY_NOTE } from "../../provider/client";
+import { findingsOf, resourceOf } from "../support/driftReview";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 
@@ -94,38 +95,46 @@ describe("drift review under the vendor-docs dialect", () => {
 
   it("classifies what the account can see, and says it sees only that", async () => {
     const progress: string[] = [];
-    const report = await reviewDrift({
-      stackName: "vendor",
-      workDir: dir,
+    const review = await reviewDrift({
+      stacks: [{ name: "vendor", workDir: dir }],
       engine: requireEngine(),
       onProgress: (line) => progress.push(line),
       // An inline program, which no preview can run again: compare with the state alone.
       stateOnly: true,
     });
-    expect(report).toMatchObject({ status: "drift", exitCode: 2 });
-    expect(report.summary).toEqual({
-      managed: 3,
-      inSync: 1,
-      changed: 1,
+    expect(review).toMatchObject({ status: "drift", exitCode: 2 });
+    expect(review.summary).toMatchObject({
+      "differs-from-state": 1,
       deleted: 1,
       unmanaged: 1,
-      differsFromProgram: 0,
+      "differs-from-program": 0,
     });
-    const byName = Object.fromEntries(report.managed.map((m) => [m.name, m]));
-    expect(byName["url-changed"]?.changes).toEqual([
-      {
-        field: "subscriberUrl",
-        secret: false,
-        state: "https://hooks.example.com/orders",
-        live: "https://attacker.example.net/orders",
-      },
+    // Three managed, one of them in sync.
+    expect(review.sources[0]!.subscriptions.filter((m) => m.findings.length === 0)).toHaveLength(1);
+    expect(review.sources[0]!.subscriptions).toHaveLength(3);
+    expect(findingsOf(review, "differs-from-state").map((f) => [resourceOf(f), f.fields])).toEqual([
+      [
+        "url-changed",
+        [
+          {
+            field: "subscriberUrl",
+            secret: false,
+            recorded: "https://hooks.example.com/orders",
+            live: "https://attacker.example.net/orders",
+          },
+        ],
+      ],
     ]);
-    expect(byName.deleted?.status).toBe("deleted");
-    expect(report.unmanaged.map((u) => [u.guid, u.webhookName, u.filterObjectType])).toEqual([
-      [unmanagedGuid, "BusinessObjectCreated", 217],
-    ]);
-    expect(JSON.stringify(report)).not.toContain(othersGuid);
-    expect(report.notes).toEqual([VISIBILITY_NOTE]);
+    expect(findingsOf(review, "deleted").map(resourceOf)).toEqual(["deleted"]);
+    expect(
+      findingsOf(review, "unmanaged").map((f) => [
+        f.guid,
+        f.subscription?.webhookName,
+        f.subscription?.filterObjectType,
+      ]),
+    ).toEqual([[unmanagedGuid, "BusinessObjectCreated", 217]]);
+    expect(JSON.stringify(review)).not.toContain(othersGuid);
+    expect(review.notes).toEqual([VISIBILITY_NOTE]);
     expect(progress.join("\n")).toContain("listing the subscriptions the configured account can see");
   });
 

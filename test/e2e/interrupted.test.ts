@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reviewDrift } from "../../drift";
-import { recoveryCommands } from "../../drift/pendingCreates";
+import { recoveryCommands } from "../../drift/sources/pulumi/pendingCreates";
 import { engineEnv, openStack, type StackOptions } from "../../engine/automation";
+import { findingsOf } from "../support/driftReview";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 import { adoptionRecorder, compareFleet, describeComparison, exactly, fleet, fleetProgram } from "../support/fleet";
@@ -111,21 +112,22 @@ describe("an up killed with SIGKILL", () => {
     // 2. The drift review matches each subscription the killed run committed but never recorded
     //    to its pending create, and prints the commands that finish the run.
     const pending = checkpoint().pending.length;
-    const report = await reviewDrift({
-      stackName: STACK,
-      workDir: dir,
+    const review = await reviewDrift({
+      stacks: [{ name: STACK, workDir: dir, backendUrl: pathToFileURL(backendDir).href }],
       engine: requireEngine(),
-      backendUrl: pathToFileURL(backendDir).href,
-      env: engineEnv(requireEngine(), backendDir),
+      env: { ...process.env, ...engineEnv(requireEngine(), backendDir) },
       // An inline program, which no preview can run again: compare with the state alone.
       stateOnly: true,
     });
     const inState = new Set(((await stack.exportStack()).deployment.resources ?? []).map((r: { id?: string }) => r.id));
     const orphans = (await emulator.all()).map((s) => s.GUID).filter((guid) => !inState.has(guid));
-    expect(report.unmanaged.map((u) => u.guid).sort()).toEqual(orphans.sort());
-    expect(report.unmanaged.every((u) => u.pendingCreate?.startsWith(`urn:pulumi:${STACK}::`))).toBe(true);
-    const targets = report.unmanaged.map((u) => u.pendingCreate!);
-    expect(report.recovery).toEqual(recoveryCommands(STACK, pending, targets));
+    // Each orphan is its pending create's, none is merely unmanaged.
+    const created = findingsOf(review, "pending-create");
+    expect(created.map((f) => f.guid).sort()).toEqual(orphans.sort());
+    expect(findingsOf(review, "unmanaged")).toEqual([]);
+    expect(created.every((f) => f.owner?.address.startsWith(`urn:pulumi:${STACK}::`))).toBe(true);
+    const targets = created.map((f) => f.owner!.address);
+    expect(review.sources[0]!.recovery).toEqual(recoveryCommands(STACK, pending, targets));
 
     // 3. The commands, through the Automation API (test/e2e/package.test.ts runs them as printed):
     //    clear the pending creates; an up of only the matched resources, with the opt-in, takes

@@ -16,10 +16,11 @@ import {
   type ProviderArgs,
   type WebhookSubscriptionArgs,
 } from "pulumi-webhook-subscriptions";
-import { reviewDrift } from "../../drift/reviewDrift";
+import { reviewDrift } from "../../drift/index";
 import { openStack } from "../../engine/automation";
 import { errorDiagnostics } from "../support/diagnostics";
-import { runDriftCli, stackReportsOf } from "../support/driftCli";
+import { runDriftCli } from "../support/driftCli";
+import { findingsOf, reviewOf } from "../support/driftReview";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireEngine, workDir } from "../support/engine";
 
@@ -160,50 +161,60 @@ describe("two instances in one program", () => {
       ignored: await extra(production, "https://ignored.example.com/x"),
     };
 
-    const report = await reviewDrift({
-      stackName: "fleet",
-      workDir: dir,
+    const env = { ...process.env, PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" };
+    const review = await reviewDrift({
+      stacks: [
+        { name: "fleet", workDir: dir },
+        { name: "neighbour", workDir: dir },
+      ],
       engine: requireEngine(),
-      env: { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
-      alsoManagedBy: ["neighbour"],
+      env,
       ignore: ["https://ignored.example.com/"],
       // An inline program, which no preview can run again: compare with the state alone.
       stateOnly: true,
     });
-    expect(report.instances).toEqual([
+    const [fleet, neighbourSource] = review.sources;
+    expect(fleet!.instances).toEqual([
       { baseUrl: test.url, apiVersion: "3", provider: null },
       { baseUrl: production.url, apiVersion: "3", provider: "production" },
     ]);
-    expect(report.summary).toEqual({
-      managed: 3,
-      inSync: 3,
-      changed: 0,
-      deleted: 0,
-      unmanaged: 2,
-      differsFromProgram: 0,
-    });
-    const found = report.unmanaged.map((u) => ({ guid: u.guid, baseUrl: u.baseUrl, provider: u.provider }));
-    expect(found).toEqual(
+    expect(review.summary).toMatchObject({ "differs-from-state": 0, deleted: 0, unmanaged: 2, "co-owned": 0 });
+    expect(fleet!.subscriptions.map((m) => [m.name, m.findings])).toEqual([
+      ["catalogue", []],
+      ["invoices", []],
+      ["orders", []],
+    ]);
+    const unmanagedFound = findingsOf(review, "unmanaged");
+    expect(unmanagedFound.map((f) => ({ guid: f.guid, baseUrl: f.baseUrl }))).toEqual(
       expect.arrayContaining([
-        { guid: unmanaged.test, baseUrl: test.url, provider: null },
-        { guid: unmanaged.production, baseUrl: production.url, provider: "production" },
+        { guid: unmanaged.test, baseUrl: test.url },
+        { guid: unmanaged.production, baseUrl: production.url },
       ]),
     );
-    expect(report.unmanaged.find((u) => u.provider === "production")!.snippet).toContain("{ provider: production }");
-    expect(report.unmanaged.map((u) => u.guid)).not.toContain(neighbourGuid);
-    expect(report.ignored).toEqual({ rules: ["https://ignored.example.com/"], guids: [unmanaged.ignored] });
+    // Adopted into the fleet through the explicit provider that reaches production.
+    const onProduction = unmanagedFound.find((f) => f.baseUrl === production.url)!.adoption!;
+    expect(onProduction).toMatchObject({ into: { name: "fleet" }, provider: "production" });
+    expect(onProduction.snippet).toContain("{ provider: production }");
+    // The neighbour's subscription is managed, by it; and so is the fleet's on the test instance.
+    expect(unmanagedFound.map((f) => f.guid)).not.toContain(neighbourGuid);
+    expect(neighbourSource!.instances.map((i) => i.baseUrl)).toEqual([test.url]);
+    expect(neighbourSource!.subscriptions.map((m) => [m.name, m.findings])).toEqual([["neighbour", []]]);
+    // The ignored one is left out, and the report says by which rule.
+    expect(review.ignored.suppressed.map((s) => [s.match, s.fingerprints.length])).toEqual([
+      ["https://ignored.example.com/", 1],
+    ]);
+    expect(JSON.stringify(review.findings)).not.toContain(unmanaged.ignored);
 
     // Reviewed alone, the fleet stack sees the neighbour's subscription as unmanaged.
     const alone = await reviewDrift({
-      stackName: "fleet",
-      workDir: dir,
+      stacks: [{ name: "fleet", workDir: dir }],
       engine: requireEngine(),
-      env: { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
+      env,
       stateOnly: true,
     });
-    expect(alone.unmanaged.map((u) => u.guid)).toContain(neighbourGuid);
+    expect(findingsOf(alone, "unmanaged").map((f) => f.guid)).toContain(neighbourGuid);
 
-    // The same through the bin: two --stack flags and an --ignore, one JSON report per stack.
+    // The same through the bin: two --stack flags and an --ignore, one review.
     const cli = await runDriftCli(
       [
         "--stack",
@@ -221,18 +232,17 @@ describe("two instances in one program", () => {
       { PROD_WEBHOOKS_CLIENT_SECRET: "dev-secret" },
     );
     expect(cli.code, cli.stderr).toBe(2);
-    const [fleetReport, neighbourReport] = stackReportsOf(cli.stdout);
-    expect(fleetReport).toMatchObject({
-      stack: "fleet",
-      alsoManagedBy: ["neighbour"],
-      summary: report.summary,
-      ignored: report.ignored,
-    });
-    expect(fleetReport!.unmanaged.map((u) => u.guid).sort()).toEqual([unmanaged.test, unmanaged.production].sort());
-    // The neighbour reviews the test instance only; the fleet's subscription there is managed, by the fleet.
-    expect(neighbourReport).toMatchObject({ stack: "neighbour", alsoManagedBy: ["fleet"], exitCode: 2 });
-    expect(neighbourReport!.summary).toMatchObject({ managed: 1, inSync: 1, unmanaged: 1 });
-    expect(neighbourReport!.unmanaged.map((u) => u.guid)).toEqual([unmanaged.test]);
+    const json = reviewOf(cli.stdout);
+    expect(json).toMatchObject({ exitCode: 2, summary: review.summary, ignored: review.ignored });
+    expect(json.sources.map((s) => [s.source.name, s.subscriptions.length])).toEqual([
+      ["fleet", 3],
+      ["neighbour", 1],
+    ]);
+    expect(
+      findingsOf(json, "unmanaged")
+        .map((f) => f.guid)
+        .sort(),
+    ).toEqual([unmanaged.test, unmanaged.production].sort());
     for (const secret of [TOKEN, "dev-secret"]) expect(cli.stdout + cli.stderr).not.toContain(secret);
   });
 

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { cleanEnv, run, type Result } from "../support/commands";
-import { stackReportsOf } from "../support/driftCli";
+import { findingsOf, reviewOf } from "../support/driftReview";
 import { typeScopedBody, type EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { startPluginCheckout, type PluginCheckout } from "../support/pluginCheckout";
@@ -208,10 +208,9 @@ it("drift --policy reports a subscription made by hand off the list, and exits 2
   const { code, stdout, stderr } = await sh(blocks.drift, user, "drift --policy");
   console.log(`[policy] the drift report:\n${stdout}`);
   expect(code, stderr).toBe(2);
-  expect(stdout).toContain("**Policy `policy.json`:** 1 mandatory violation (the review exits 2), 0 advisory.");
-  expect(stdout).toContain(
-    `| mandatory | \`subscriber-host-allowed\` | \`${manual.GUID}\` | *unmanaged* | \`https://evil.example.net/hook\` | subscriberUrl "https://evil.example.net/hook" sends to host "evil.example.net"`,
-  );
+  // The rule, the subscription and what is wrong with it.
+  for (const text of ["subscriber-host-allowed", manual.GUID, 'sends to host "evil.example.net"'])
+    expect(stdout).toContain(text);
   expect(stdout).not.toContain("hand-made-secret");
 
   const json = await sh(
@@ -220,16 +219,28 @@ it("drift --policy reports a subscription made by hand off the list, and exits 2
     "drift --policy --format json",
   );
   expect(json.code).toBe(2);
-  const report = stackReportsOf(json.stdout)[0]!;
-  expect(report.policy?.violations).toEqual([
+  const review = reviewOf(json.stdout);
+  expect(review.policy?.file).toBe("policy.json");
+  expect(review.summary.policy).toBe(1);
+  expect(
+    findingsOf(review, "policy").map(({ guid, baseUrl, owner, rule, advisory, fields, message }) => ({
+      guid,
+      baseUrl,
+      owner,
+      rule,
+      advisory,
+      fields,
+      message,
+    })),
+  ).toEqual([
     {
       guid: manual.GUID,
-      subscriberUrl: "https://evil.example.net/hook",
       baseUrl: service.url,
-      resource: null,
-      rule: "subscriber-host-allowed",
-      enforcementLevel: "mandatory",
-      field: "subscriberUrl",
+      // Claimed by no source: the finding is the stack's that reaches its instance, at the instance's address.
+      owner: { source: { kind: "pulumi-stack", name: "dev", file: "Pulumi.yaml" }, address: service.url },
+      rule: { name: "subscriber-host-allowed", enforcementLevel: "mandatory" },
+      advisory: undefined,
+      fields: [{ field: "subscriberUrl", secret: false, live: "https://evil.example.net/hook" }],
       message: expect.stringContaining('allowedSubscriberHosts: "hooks.example.com", "*.example.org"'),
     },
   ]);

@@ -16,7 +16,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Review } from "../../drift/review/model";
+import type { Review } from "../../drift";
 import {
   FIXTURE_BASE_URL,
   FIXTURE_PORT,
@@ -31,6 +31,7 @@ import {
 } from "../../scripts/recordStateFixtures";
 import { run, type Result } from "../support/commands";
 import { runDriftCli } from "../support/driftCli";
+import { reviewOf } from "../support/driftReview";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { requireLanguageHosts, workDir } from "../support/engine";
 import { sharedPluginBuild } from "../support/pluginBuild";
@@ -86,7 +87,7 @@ async function reviewWithoutFindings(args: string[], env: NodeJS.ProcessEnv): Pr
   const result = await runDriftCli([...args, "--format", "json"], env);
   console.log(`[state fixtures] drift ${args.join(" ")}: exit ${result.code} in ${Date.now() - began} ms`);
   expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
-  const review = JSON.parse(result.stdout) as Review;
+  const review = reviewOf(result.stdout);
   expect(review.findings).toEqual([]);
   expect(review.status).toBe("in-sync");
   return review;
@@ -148,27 +149,27 @@ describe.each([
 
   it("no drift finding comparing with the state alone (--state-only)", async () => {
     const review = await reviewWithoutFindings(["--stack", FIXTURE_STACK, "--cwd", dir, "--state-only"], env);
-    expect(review.sources.map((s) => [s.comparison, s.status, s.claimed])).toEqual([
-      ["state", "reviewed", subscriptions.length],
+    expect(review.sources.map((s) => [s.compared, s.status, s.subscriptions.length])).toEqual([
+      [["state"], "reviewed", subscriptions.length],
     ]);
   });
 
   it("no drift finding comparing with the state and the program", async () => {
     const review = await reviewWithoutFindings(["--stack", FIXTURE_STACK, "--cwd", dir], env);
-    expect(review.sources.map((s) => [s.comparison, s.status, s.claimed])).toEqual([
-      ["state-and-program", "reviewed", subscriptions.length],
+    expect(review.sources.map((s) => [s.compared, s.status, s.subscriptions.length])).toEqual([
+      [["state", "program"], "reviewed", subscriptions.length],
     ]);
     // A TypeScript program's state says where each subscription is made: the line that makes it.
     if (fixture === "dynamic") {
       const program = readFileSync(join(dir, "index.ts"), "utf8").split("\n");
-      const declared = review.stacks[0]!.managed.map((m) => [
-        m.name,
-        m.declaredAt?.file,
-        program[m.declaredAt!.line - 1],
+      const declared = review.sources[0]!.subscriptions.map(({ name, location }) => [
+        name,
+        location.file,
+        program[location.line! - 1],
       ]);
-      expect(declared.sort()).toEqual([
-        ["objects", "index.ts", expect.stringContaining('new WebhookSubscription("objects"')],
-        ["packets", "index.ts", expect.stringContaining('new WebhookSubscription("packets"')],
+      expect(declared).toEqual([
+        ["objects", expect.stringMatching(/index\.ts$/), expect.stringContaining('new WebhookSubscription("objects"')],
+        ["packets", expect.stringMatching(/index\.ts$/), expect.stringContaining('new WebhookSubscription("packets"')],
       ]);
     }
   });
@@ -243,22 +244,22 @@ describe("the Terraform state at schema version 0 (test/fixtures/state/terraform
 
   it("no drift finding in the state file (--terraform-state)", async () => {
     const review = await reviewWithoutFindings(["--terraform-state", stateFile], env);
-    expect(review.sources.map((s) => [s.source.kind, s.comparison, s.status, s.claimed])).toEqual([
-      ["terraform-state", "state", "reviewed", instances.length],
+    expect(review.sources.map((s) => [s.source.kind, s.compared, s.status, s.subscriptions.length])).toEqual([
+      ["terraform-state", ["state"], "reviewed", instances.length],
     ]);
   });
 
   it("no drift finding in the directory, comparing with the state alone (--terraform --state-only)", async () => {
     const review = await reviewWithoutFindings(["--terraform", dir, "--terraform-cli", tofu, "--state-only"], env);
-    expect(review.sources.map((s) => [s.source.kind, s.comparison, s.status, s.claimed])).toEqual([
-      ["terraform-directory", "state", "reviewed", instances.length],
+    expect(review.sources.map((s) => [s.source.kind, s.compared, s.status, s.subscriptions.length])).toEqual([
+      ["terraform-directory", ["state"], "reviewed", instances.length],
     ]);
   });
 
   it("no drift finding in the directory, comparing with the state and the configuration (--terraform)", async () => {
     const review = await reviewWithoutFindings(["--terraform", dir, "--terraform-cli", tofu], env);
-    expect(review.sources.map((s) => [s.source.kind, s.comparison, s.status, s.claimed])).toEqual([
-      ["terraform-directory", "state-and-program", "reviewed", instances.length],
+    expect(review.sources.map((s) => [s.source.kind, s.compared, s.status, s.subscriptions.length])).toEqual([
+      ["terraform-directory", ["state", "configuration"], "reviewed", instances.length],
     ]);
   });
 });

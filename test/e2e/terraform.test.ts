@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tofuVersion } from "../../engine/tofu";
-import { reviewTerraformDirectory } from "../../drift/sources/terraformDirectory";
+import { readTerraformDirectory } from "../../drift/sources/terraform/directory";
 import { useEmulator } from "../support/emulatorHarness";
 import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
 import { cliEnv, requireTofu, type TerraformCli } from "../support/terraformClis";
@@ -349,7 +349,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
   });
 
   /**
-   * The drift review's source for a working directory (drift/sources/terraformDirectory.ts), with this
+   * The drift review's source for a working directory (drift/sources/terraform/directory.ts), with this
    * CLI: a root module and a child module applied, then, out of band, one subscription's URL changed,
    * one deleted, one made that no configuration declares, and one changed and accepted into the state
    * by `apply -refresh-only`. One plan (never applied) finds each, by its address with the module
@@ -407,7 +407,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
     const stateBefore = readFileSync(join(p.dir, "terraform.tfstate"), "utf8");
     const liveBefore = await emulator.all();
     const review = (stateOnly: boolean) =>
-      reviewTerraformDirectory({
+      readTerraformDirectory({
         dir: "drift-review",
         absDir: p.dir,
         cli: { path: cli.path, name: cli.name },
@@ -431,7 +431,12 @@ describe.each(CLI_NAMES)("%s", (name) => {
     expect(observed("differs-from-state", "webhooks_subscription.orders")).toMatchObject({
       guid: orders.GUID,
       fields: [
-        { field: "subscriberUrl", secret: false, recorded: url("orders"), live: "https://attacker.example.net/orders" },
+        {
+          field: "subscriber_url",
+          secret: false,
+          recorded: url("orders"),
+          live: "https://attacker.example.net/orders",
+        },
       ],
       location: { file: "drift-review/main.tf", line: expect.any(Number) },
     });
@@ -440,7 +445,7 @@ describe.each(CLI_NAMES)("%s", (name) => {
       guid: packets.GUID,
       fields: [
         {
-          field: "subscriberUrl",
+          field: "subscriber_url",
           secret: false,
           live: "https://elsewhere.example.net/team/eu",
           declared: url("team/eu"),
@@ -458,13 +463,20 @@ describe.each(CLI_NAMES)("%s", (name) => {
       ].sort(),
     );
     expect(result.claims.map((c) => c.guid)).not.toContain(unmanaged.GUID);
-    expect(result.instances).toEqual([{ baseUrl: emulator.url, apiVersion: "3" }]);
+    expect(result.report).toMatchObject({ status: "reviewed", compared: ["state", "configuration"] });
+    expect(result.instances).toEqual([
+      {
+        baseUrl: emulator.url,
+        apiVersion: "3",
+        adoptInto: { kind: "terraform-directory", dir: "drift-review", cli: cli.name },
+      },
+    ]);
     // The plan was never applied and wrote no state.
     expect(readFileSync(join(p.dir, "terraform.tfstate"), "utf8")).toBe(stateBefore);
     expect(await emulator.all()).toEqual(liveBefore);
 
     const stateOnly = await review(true);
-    expect(stateOnly.summary.comparison).toBe("state");
+    expect(stateOnly.report.compared).toEqual(["state"]);
     expect(stateOnly.observations.map((o) => `${o.class} ${o.address}`).sort()).toEqual([
       "deleted webhooks_subscription.gone",
       "differs-from-state webhooks_subscription.orders",

@@ -25,10 +25,3 @@ export function runDriftCli(
     );
   });
 }
-
-/** Each stack's own report (version 1) from a `--format json` review (version 2), in command-line order. */
-export function stackReportsOf(stdout: string): import("../../drift").DriftReport[] {
-  const review = JSON.parse(stdout) as { version: number; stacks: import("../../drift").DriftReport[] };
-  if (review.version !== 2) throw new Error(`expected a review of version 2, got version ${review.version}`);
-  return review.stacks;
-}

@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PackageSchema } from "../../provider/native/schema";
 import { RESOURCE_TOKEN } from "../../provider/native/tokens";
-import { inHclTerms, RESOURCE_TYPE } from "../../provider/terraform/names";
+import { inHclTerms } from "../../provider/description/hclNames";
+import { RESOURCE_TYPE } from "../../provider/terraform/names";
 import { SCHEMA_VERSION, terraformSchema, type Attribute, type TerraformSchema } from "../../provider/terraform/schema";
 import { validateSubscription } from "../../provider/terraform/validate";
 import { Unknown } from "../../provider/terraform/values/codec";

@@ -1,0 +1,42 @@
+/**
+ * How to take over an unmanaged subscription: into a stack reaching its instance (its own front
+ * door's snippet, the program's language), else into a Terraform/OpenTofu directory reaching it
+ * (an `import` block). One subscription's snippet; `webhook-subscriptions adopt` takes them all.
+ */
+import type { Subscription } from "../../provider/wire";
+import { pulumiAdoption } from "../sources/pulumi/adoptionSnippet";
+import { terraformAdoption, terraformAdoptionAdvice } from "../sources/terraform/adoption";
+import type { SourceResult } from "../sources/source";
+import type { Adoption } from "./model";
+
+/** The adoption of `live` (listed on `baseUrl`) into the first source that can say, and the advice naming it. */
+export function adoptionOf(
+  sources: readonly SourceResult[],
+  live: Subscription,
+  baseUrl: string,
+): { readonly adoption: Adoption; readonly advice: string } | undefined {
+  const reaching = sources.flatMap((s) =>
+    s.instances.flatMap((i) =>
+      i.baseUrl === baseUrl && i.adoptInto ? [{ into: s.report.source, target: i.adoptInto }] : [],
+    ),
+  );
+  const chosen = reaching.find((r) => r.target.kind === "pulumi-stack") ?? reaching[0];
+  if (!chosen) return undefined;
+  const { into, target } = chosen;
+  if (target.kind === "terraform-directory") {
+    const { snippet } = terraformAdoption(live, target);
+    return {
+      adoption: { kind: "terraform-import", into, provider: null, snippet },
+      advice: terraformAdoptionAdvice(target.dir, live.guid, target.cli),
+    };
+  }
+  const { kind, snippet } = pulumiAdoption(live, target);
+  return {
+    adoption: { kind, into, provider: target.provider?.name ?? null, snippet },
+    // The snippet is the adoption's own (several lines of code): the advice names it, once.
+    advice:
+      kind === "pulumi-import"
+        ? `Adopt it into stack ${into.name}: run its \`pulumi import\` command (the adoption snippet) in the program's directory.`
+        : `Adopt it into stack ${into.name}'s program: its \`new WebhookSubscription(…, { adoptGuid })\` statement (the adoption snippet) takes it over at the next \`pulumi up\`, changing nothing on the instance.`,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The ready-to-paste adoption of an unmanaged subscription, for the front door the stack uses:
+ * - dynamic: a `new WebhookSubscription(…, { adoptGuid, … })` whose arguments equal the live
+ *   fields, so that the first `pulumi up` takes the subscription over without changing it;
+ * - native: the `pulumi import` command, which records it in the stack's state and writes the
+ *   program code for it, in the program's language, to a file beside the program.
+ */
+import { NATIVE_WEBHOOK_SUBSCRIPTION_TYPE } from "../../../provider/model";
+import { webhookName, type Subscription } from "../../../provider/wire";
+import { hasHeaderValue } from "../../review/liveSubscription";
+import type { Adoption } from "../../review/model";
+import { shellWord } from "../../review/shellWord";
+import type { AdoptionTarget } from "../source";
+
+/** Where an unmanaged subscription is adopted into a stack: through which front door, on which provider. */
+export type StackTarget = Extract<AdoptionTarget, { kind: "pulumi-stack" }>;
+
+/** The source file extension of each Pulumi runtime, for `pulumi import --out`. */
+const SOURCE_EXTENSIONS: Readonly<Record<string, string>> = {
+  yaml: "yaml",
+  nodejs: "ts",
+  python: "py",
+  go: "go",
+  dotnet: "cs",
+  java: "java",
+};
+
+/** How to adopt `live` into the stack of `target`: the snippet for its front door, and its kind. */
+export function pulumiAdoption(live: Subscription, target: StackTarget): Pick<Adoption, "kind" | "snippet"> {
+  return target.frontDoor === "native"
+    ? { kind: "pulumi-import", snippet: importCommand(live, target) }
+    : { kind: "typescript", snippet: adoptSnippet(live, target.provider?.name ?? null) };
+}
+
+/** A resource name from the event and the GUID's first block, e.g. `packet-created-3f2a9c1d`. */
+export function suggestedName(live: Pick<Subscription, "guid" | "webhook">): string {
+  const event = webhookName(live.webhook);
+  const stem = event ? event.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase() : `webhook-${live.webhook}`;
+  return `${stem}-${live.guid.slice(0, 8).toLowerCase()}`;
+}
+
+/** The config key the snippet reads the custom header value from. */
+export function headerValueConfigKey(name: string): string {
+  return `${name}-header-value`;
+}
+
+/** The program variable a Provider's snippet refers to: its name in camelCase (`eu-prod` → `euProd`). */
+export function providerVariable(provider: string): string {
+  const camel = provider.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
+  return /^[A-Za-z_$]/.test(camel) ? camel : `provider${camel}`;
+}
+
+/**
+ * The TypeScript statement for `live`. A custom header value is never printed: the snippet reads
+ * it from a secret config key and says how to set it, because leaving it out would make adoption
+ * clear the value on the instance.
+ * @param provider the explicit `Provider` of the instance it lives on, or null for the default provider.
+ */
+export function adoptSnippet(live: Subscription, provider: string | null = null): string {
+  const name = suggestedName(live);
+  const event = webhookName(live.webhook);
+  const lines = [
+    `new WebhookSubscription(${JSON.stringify(name)}, {`,
+    `  adoptGuid: ${JSON.stringify(live.guid)},`,
+    `  webhook: ${event ? `Webhook.${event}` : String(live.webhook)},`,
+    `  filterObjectType: ${live.filterObjectType},`,
+  ];
+  if (live.filterObjectGuid !== null) lines.push(`  filterObjectGuid: ${JSON.stringify(live.filterObjectGuid)},`);
+  lines.push(`  subscriberUrl: ${JSON.stringify(live.subscriberUrl)},`);
+  if (live.customHeader !== "") lines.push(`  customHeader: ${JSON.stringify(live.customHeader)},`);
+  if (hasHeaderValue(live)) {
+    const key = headerValueConfigKey(name);
+    lines.push(
+      `  // The live value is not shown here; store it first: pulumi config set --secret ${key} <value>`,
+      `  customHeaderValue: new pulumi.Config().requireSecret(${JSON.stringify(key)}),`,
+    );
+  }
+  lines.push(provider === null ? "});" : `}, { provider: ${providerVariable(provider)} });`);
+  return lines.join("\n");
+}
+
+/**
+ * The `pulumi import` command for `live` (run in the program's directory), naming the stack and,
+ * for an explicit provider, that provider (`--provider <name>=<urn>`). The code it generates goes
+ * to a file (`--out`), never to the terminal: it holds the custom header value in plain text, and
+ * the review runs in CI, whose logs would keep it. A comment line before the command says so.
+ */
+export function importCommand(live: Subscription, target: Pick<StackTarget, "stack" | "provider" | "runtime">): string {
+  const name = suggestedName(live);
+  const out = `${name}.${SOURCE_EXTENSIONS[target.runtime ?? ""] ?? "txt"}`;
+  const words = ["pulumi", "import", NATIVE_WEBHOOK_SUBSCRIPTION_TYPE, name, live.guid, "--stack", target.stack];
+  if (target.provider) words.push("--provider", `${target.provider.name}=${target.provider.urn}`);
+  const command = [...words, "--out", out].map(shellWord).join(" ");
+  if (!hasHeaderValue(live)) return command;
+  return [
+    `# ${name} has a custom header value: the code pulumi import writes to ${out} holds it in plain text.`,
+    `# Move it into secret config (pulumi config set --secret ${headerValueConfigKey(name)} <value>) and read it from there.`,
+    command,
+  ].join("\n");
+}
