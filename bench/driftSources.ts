@@ -11,8 +11,8 @@
  * nothing drifted: the review must say in-sync.
  *
  * The floor (one `sh` process tree, `floorScript`): what the tools themselves run for the same
- * sources, in the review's order and at its concurrency (drift/review/reviewSources.ts: the
- * Terraform sources first, then the stacks, `REVIEW_CONCURRENCY` of one kind at a time):
+ * sources, in the review's order and at its concurrency (drift/review/reviewSources.ts: one pool
+ * of `REVIEW_CONCURRENCY` lanes, the stacks first, then the Terraform directories):
  * - each directory's `tofu plan -input=false -no-color -lock=false -out=<file>` then
  *   `tofu show -json -no-color <file>` (the review's exact two commands), their output to files;
  * - each stack's `pulumi preview --refresh --non-interactive` (the preview that compares the live
@@ -134,16 +134,17 @@ export function mirrorConfig(mirror: string): string {
  * `$FLOOR_TMP`; `sh -e` and xargs fail the script when any command fails.
  */
 export function floorScript(dirs: readonly string[], stacks: readonly string[], concurrency: number): string {
-  const words = (names: readonly string[]) => names.map((n) => `'${n}'`).join(" ");
+  const words = [...stacks.map((n) => `'stack:${n}'`), ...dirs.map((n) => `'dir:${n}'`)].join(" ");
   return `set -e
-# Each Terraform directory: the review's plan, then show -json.
-printf '%s\\n' ${words(dirs)} | xargs -P ${concurrency} -n 1 sh -ec '
-  cd "$1"
-  tofu plan -input=false -no-color -lock=false -out="$FLOOR_TMP/$1.tfplan" >"$FLOOR_TMP/$1.plan.txt"
-  tofu show -json -no-color "$FLOOR_TMP/$1.tfplan" >"$FLOOR_TMP/$1.json"' sh
-# Each stack: the preview of its program, with a refresh.
-printf '%s\\n' ${words(stacks)} | xargs -P ${concurrency} -n 1 sh -ec '
-  pulumi preview --refresh --non-interactive --cwd program --stack "$1" >"$FLOOR_TMP/$1.preview.txt"' sh
+# Every source in one pool, the stacks first: a stack's preview of its program, with a refresh;
+# a Terraform directory's plan, then show -json.
+printf '%s\\n' ${words} | xargs -P ${concurrency} -n 1 sh -ec '
+  case "$1" in
+    stack:*) pulumi preview --refresh --non-interactive --cwd program --stack "\${1#stack:}" >"$FLOOR_TMP/\${1#stack:}.preview.txt" ;;
+    dir:*) d="\${1#dir:}"; cd "$d"
+      tofu plan -input=false -no-color -lock=false -out="$FLOOR_TMP/$d.tfplan" >"$FLOOR_TMP/$d.plan.txt"
+      tofu show -json -no-color "$FLOOR_TMP/$d.tfplan" >"$FLOOR_TMP/$d.json" ;;
+  esac' sh
 # One list per instance.
 curl -sSf -o "$FLOOR_TMP/list.json" -H "authorization: Bearer $WEBHOOKS_TOKEN" \\
   "$WEBHOOKS_BASE_URL${CONFIGURATION_PATH}/GetAllWebhookSubscriptions?api-version=3"
