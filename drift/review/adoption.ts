@@ -7,6 +7,7 @@ import type { Subscription } from "../../provider/wire";
 import { pulumiAdoption } from "../sources/pulumi/adoptionSnippet";
 import { terraformAdoption, terraformAdoptionAdvice } from "../sources/terraform/adoption";
 import type { SourceResult } from "../sources/source";
+import type { AdoptionName } from "./adoptionNames";
 import type { Adoption } from "./model";
 
 /** The adoption of `live` (listed on `baseUrl`) into the first source that can say, and the advice naming it. */
@@ -14,6 +15,7 @@ export function adoptionOf(
   sources: readonly SourceResult[],
   live: Subscription,
   baseUrl: string,
+  name: AdoptionName,
 ): { readonly adoption: Adoption; readonly advice: string } | undefined {
   const reaching = sources.flatMap((s) =>
     s.instances.flatMap((i) =>
@@ -24,13 +26,13 @@ export function adoptionOf(
   if (!chosen) return undefined;
   const { into, target } = chosen;
   if (target.kind === "terraform-directory") {
-    const { snippet } = terraformAdoption(live, target);
+    const { snippet } = terraformAdoption(live, target, name);
     return {
       adoption: { kind: "terraform-import", into, provider: null, snippet },
       advice: terraformAdoptionAdvice(target.dir, live.guid, target.cli),
     };
   }
-  const { kind, snippet } = pulumiAdoption(live, target);
+  const { kind, snippet } = pulumiAdoption(live, target, name);
   return {
     adoption: { kind, into, provider: target.provider?.name ?? null, snippet },
     // The snippet is the adoption's own (several lines of code): the advice names it, once.

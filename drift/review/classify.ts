@@ -9,6 +9,7 @@ import type { Subscription } from "../../provider/wire";
 import { matchPendingCreates, recoveryCommands } from "../sources/pulumi/pendingCreates";
 import type { Claim, Observation, SourceResult } from "../sources/source";
 import { adoptionOf } from "./adoption";
+import { adoptionNames } from "./adoptionNames";
 import { coOwnershipAdvice } from "./coOwnership";
 import { guidKey } from "./guid";
 import { describeLive } from "./liveSubscription";
@@ -159,6 +160,8 @@ function pendingCreateFindings(runs: readonly KilledRun[]): Finding[] {
 }
 
 function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>, runs: readonly KilledRun[]): Finding[] {
+  // Named together: a GUID suffix only where two unmanaged subscriptions would share a name.
+  const names = adoptionNames([...input.live.values()].flat().filter((s) => !claimed.has(guidKey(s.guid))));
   return [...input.live].flatMap(([baseUrl, live]) =>
     live
       .filter((s) => !claimed.has(guidKey(s.guid)))
@@ -180,7 +183,7 @@ function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>, r
             subscription,
           };
         }
-        const adoption = adoptionOf(input.sources, s, baseUrl);
+        const adoption = adoptionOf(input.sources, s, baseUrl, names.get(s.guid)!);
         return {
           class: "unmanaged",
           guid: s.guid,

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { adoptionFrontDoor } from "../../drift/sources/pulumi/adoptionFrontDoor";
+import { adoptionNames } from "../../drift/review/adoptionNames";
 import { importCommand, pulumiAdoption, type StackTarget } from "../../drift/sources/pulumi/adoptionSnippet";
 import { stateSnapshot, type StateSnapshot, type StateSubscription } from "../../drift/sources/pulumi/stateSnapshot";
 import type { Subscription } from "../../provider/wire";
@@ -9,6 +10,8 @@ import { MANUAL_WITH_HEADER } from "./fixtures/live";
 
 const withHeader = MANUAL_WITH_HEADER;
 const plain: Subscription = { ...withHeader, guid: "77777777-0000-4000-8000-000000000002", customHeaderValue: null };
+/** The name a subscription reviewed alone gets. */
+const nameOf = (live: Subscription) => adoptionNames([live]).get(live.guid)!;
 
 /** A real `pulumi stack export --show-secrets`, trimmed (see the file's `//`). */
 function exported(fixture: string): StateSnapshot {
@@ -64,31 +67,31 @@ describe("adoptionFrontDoor", () => {
 
 describe("importCommand", () => {
   it("imports the native resource under the suggested name into the reviewed stack, the code into a file in the program's language", () => {
-    expect(importCommand(plain, { stack: "dev", provider: null, runtime: "yaml" })).toBe(
-      "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-77777777 77777777-0000-4000-8000-000000000002 --stack dev --out specific-business-object-updated-77777777.yaml",
+    expect(importCommand(plain, { stack: "dev", provider: null, runtime: "yaml" }, nameOf(plain))).toBe(
+      "pulumi import webhooks:index:WebhookSubscription manual-example-org-hook-specific-business-object-updated 77777777-0000-4000-8000-000000000002 --stack dev --out manual-example-org-hook-specific-business-object-updated.yaml",
     );
     const out = (runtime?: string) =>
-      importCommand(plain, { stack: "dev", provider: null, ...(runtime ? { runtime } : {}) })
+      importCommand(plain, { stack: "dev", provider: null, ...(runtime ? { runtime } : {}) }, nameOf(plain))
         .split(" ")
         .at(-1);
     expect([out("python"), out("nodejs"), out("go"), out()]).toEqual(
-      ["py", "ts", "go", "txt"].map((ext) => `specific-business-object-updated-77777777.${ext}`),
+      ["py", "ts", "go", "txt"].map((ext) => `manual-example-org-hook-specific-business-object-updated.${ext}`),
     );
   });
 
   it("names an explicit provider as `--provider <name>=<urn>`, quoted for the shell where needed", () => {
     const urn = "urn:pulumi:org/prod::p::my:comp$pulumi:providers:webhooks::eu";
-    expect(importCommand(plain, { stack: "org/prod", provider: { name: "eu", urn } })).toMatch(
+    expect(importCommand(plain, { stack: "org/prod", provider: { name: "eu", urn } }, nameOf(plain))).toMatch(
       / --stack org\/prod --provider 'eu=urn:pulumi:org\/prod::p::my:comp\$pulumi:providers:webhooks::eu' --out /,
     );
   });
 
   it("a custom header value: comment lines say to move it into secret config, never showing it", () => {
-    const command = importCommand(withHeader, { stack: "dev", provider: null, runtime: "yaml" });
+    const command = importCommand(withHeader, { stack: "dev", provider: null, runtime: "yaml" }, nameOf(withHeader));
     expect(command).toMatchInlineSnapshot(`
-      "# specific-business-object-updated-3f2a9c1d has a custom header value: the code pulumi import writes to specific-business-object-updated-3f2a9c1d.yaml holds it in plain text.
-      # Move it into secret config (pulumi config set --secret specific-business-object-updated-3f2a9c1d-header-value <value>) and read it from there.
-      pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev --out specific-business-object-updated-3f2a9c1d.yaml"
+      "# manual-example-org-hook-specific-business-object-updated has a custom header value: the code pulumi import writes to manual-example-org-hook-specific-business-object-updated.yaml holds it in plain text.
+      # Move it into secret config (pulumi config set --secret manualExampleOrgHookSpecificBusinessObjectUpdatedHeaderValue <value>) and read it from there.
+      pulumi import webhooks:index:WebhookSubscription manual-example-org-hook-specific-business-object-updated 3f2a9c1d-0000-4000-8000-000000000001 --stack dev --out manual-example-org-hook-specific-business-object-updated.yaml"
     `);
   });
 });
@@ -102,28 +105,30 @@ describe("pulumiAdoption, by front door", () => {
   });
 
   it("native: the `pulumi import` command; dynamic: a TypeScript statement, on the instance's provider", () => {
-    const onNative = pulumiAdoption(withHeader, target("native"));
+    const onNative = pulumiAdoption(withHeader, target("native"), nameOf(withHeader));
     expect([onNative.kind, onNative.snippet.split("\n").at(-1)]).toEqual([
       "pulumi-import",
-      "pulumi import webhooks:index:WebhookSubscription specific-business-object-updated-3f2a9c1d 3f2a9c1d-0000-4000-8000-000000000001 --stack dev --out specific-business-object-updated-3f2a9c1d.txt",
+      "pulumi import webhooks:index:WebhookSubscription manual-example-org-hook-specific-business-object-updated 3f2a9c1d-0000-4000-8000-000000000001 --stack dev --out manual-example-org-hook-specific-business-object-updated.txt",
     ]);
-    const onDynamic = pulumiAdoption(plain, target("dynamic", { name: "us", urn: "urn:us" }));
+    const onDynamic = pulumiAdoption(plain, target("dynamic", { name: "us", urn: "urn:us" }), nameOf(plain));
     expect(onDynamic.kind).toBe("typescript");
     expect(onDynamic.snippet).toMatch(/\}, \{ provider: us \}\);$/);
     expect(onDynamic.snippet).not.toContain("requireSecret");
   });
 
   it("a custom header value: the TypeScript statement reads it from secret config", () => {
-    expect(pulumiAdoption(withHeader, target("dynamic")).snippet).toContain("new pulumi.Config().requireSecret(");
+    expect(pulumiAdoption(withHeader, target("dynamic"), nameOf(withHeader)).snippet).toContain(
+      "new pulumi.Config().requireSecret(",
+    );
   });
 
   it("an empty custom header value is no value: no secret config to read, no plain text to warn of", () => {
     const empty: Subscription = { ...plain, customHeader: "X-Token", customHeaderValue: "" };
-    const statement = pulumiAdoption(empty, target("dynamic")).snippet;
+    const statement = pulumiAdoption(empty, target("dynamic"), nameOf(empty)).snippet;
     expect(statement).not.toMatch(/customHeaderValue|requireSecret|config set --secret/);
     expect(statement).toContain('customHeader: "X-Token",');
-    const command = pulumiAdoption(empty, { ...target("native"), runtime: "yaml" }).snippet;
-    expect(command).toBe(importCommand(plain, { stack: "dev", provider: null, runtime: "yaml" }));
+    const command = pulumiAdoption(empty, { ...target("native"), runtime: "yaml" }, nameOf(empty)).snippet;
+    expect(command).toBe(importCommand(plain, { stack: "dev", provider: null, runtime: "yaml" }, nameOf(plain)));
     expect(command).not.toContain("plain text");
   });
 });

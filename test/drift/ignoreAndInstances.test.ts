@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { invalidIgnoreRule, isIgnored } from "../../drift/review/ignore";
 import { instancesOf } from "../../drift/sources/pulumi/instances";
+import { adoptionNames } from "../../drift/review/adoptionNames";
 import { adoptSnippet } from "../../drift/sources/pulumi/adoptionSnippet";
 import type { StateSnapshot, StateSubscription } from "../../drift/sources/pulumi/stateSnapshot";
 
@@ -104,7 +105,8 @@ describe("adopt snippets", () => {
       customHeader: "",
       customHeaderValue: null,
     };
-    expect(adoptSnippet(live, "eu-prod")).toMatch(/\}, \{ provider: euProd \}\);$/);
-    expect(adoptSnippet(live)).toMatch(/\n\}\);$/);
+    const name = adoptionNames([live]).get(GUID)!;
+    expect(adoptSnippet(live, name, "eu-prod")).toMatch(/\}, \{ provider: euProd \}\);$/);
+    expect(adoptSnippet(live, name)).toMatch(/\n\}\);$/);
   });
 });

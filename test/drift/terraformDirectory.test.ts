@@ -12,6 +12,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DriftError, DriftErrorCode } from "../../drift/errors";
+import { adoptionNames } from "../../drift/review/adoptionNames";
 import { terraformAdoption, terraformAdoptionAdvice } from "../../drift/sources/terraform/adoption";
 import { findTerraformCli, TERRAFORM_INSTALL_PAGES } from "../../drift/sources/terraform/cli";
 import { readTerraformDirectory } from "../../drift/sources/terraform/directory";
@@ -542,13 +543,14 @@ describe("adopting an unmanaged subscription into a directory", () => {
     signature: "signature-secret-8c1f",
   };
 
-  it("an import block: to the resource named by the event and the GUID's first block, id the GUID; no secret in it", () => {
-    const { kind, snippet } = terraformAdoption(live, { kind: "terraform-directory", dir: "infra", cli: "tofu" });
+  it("an import block: to the resource named by its host, path and event, id the GUID; no secret in it", () => {
+    const name = adoptionNames([live]).get(live.guid)!;
+    const { kind, snippet } = terraformAdoption(live, { kind: "terraform-directory", dir: "infra", cli: "tofu" }, name);
     expect(kind).toBe("terraform-import");
     expect(snippet).toBe(
       [
         "import {",
-        "  to = webhooks_subscription.packet_created_9d0c7a3e",
+        "  to = webhooks_subscription.hooks_example_com_packets_packet_created",
         '  id = "9D0C7A3E-1111-4222-8333-444444444444"',
         "}",
       ].join("\n"),

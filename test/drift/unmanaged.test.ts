@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeLive } from "../../drift/review/liveSubscription";
-import { adoptSnippet, suggestedName } from "../../drift/sources/pulumi/adoptionSnippet";
+import { adoptionNames } from "../../drift/review/adoptionNames";
+import { adoptSnippet } from "../../drift/sources/pulumi/adoptionSnippet";
 import type { Subscription } from "../../provider/wire";
 
 const withHeader: Subscription = {
@@ -33,34 +34,33 @@ describe("an unmanaged subscription, as the review describes it", () => {
   });
 });
 
+/** The name a subscription reviewed alone gets. */
+const nameOf = (live: Subscription) => adoptionNames([live]).get(live.guid)!;
+
 describe("adoptSnippet", () => {
   it("reproduces the live fields and reads the header value from secret config", () => {
-    expect(adoptSnippet(withHeader)).toMatchInlineSnapshot(`
-      "new WebhookSubscription("packet-created-3f2a9c1d", {
+    expect(adoptSnippet(withHeader, nameOf(withHeader))).toMatchInlineSnapshot(`
+      "new WebhookSubscription("hooks-example-com-orders-packet-created", {
         adoptGuid: "3F2A9C1D-0000-4000-8000-000000000001",
         webhook: Webhook.PacketCreated,
         filterObjectType: 2,
         filterObjectGuid: "6f1c0000-0000-4000-8000-0000000000c3",
         subscriberUrl: "https://hooks.example.com/orders",
         customHeader: "X-Api-Key",
-        // The live value is not shown here; store it first: pulumi config set --secret packet-created-3f2a9c1d-header-value <value>
-        customHeaderValue: new pulumi.Config().requireSecret("packet-created-3f2a9c1d-header-value"),
+        // The live value is not shown here; store it first: pulumi config set --secret hooksExampleComOrdersPacketCreatedHeaderValue <value>
+        customHeaderValue: new pulumi.Config().requireSecret("hooksExampleComOrdersPacketCreatedHeaderValue"),
       });"
     `);
   });
 
   it("leaves out absent fields, quotes strings, and writes unknown events as integers", () => {
-    expect(adoptSnippet(typeScoped)).toMatchInlineSnapshot(`
-      "new WebhookSubscription("webhook-9-77777777", {
+    expect(adoptSnippet(typeScoped, nameOf(typeScoped))).toMatchInlineSnapshot(`
+      "new WebhookSubscription("hooks-example-com-quoted-webhook-9", {
         adoptGuid: "77777777-0000-4000-8000-000000000002",
         webhook: 9,
         filterObjectType: 4,
         subscriberUrl: "https://hooks.example.com/\\"quoted\\"",
       });"
     `);
-  });
-
-  it("names resources after the event in kebab case", () => {
-    expect(suggestedName({ guid: "abcdef12-x", webhook: 5 })).toBe("business-object-type-updated-abcdef12");
   });
 });

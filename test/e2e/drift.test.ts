@@ -301,6 +301,20 @@ describe("drift review", () => {
     expectNoSecrets(stdout + stderr);
   });
 
+  it("--ignore-file: the ignored subscription is listed and counted nowhere, the stack's rows included", async () => {
+    const ignoreFile = join(drifted.dir, "drift-ignore.json");
+    writeFileSync(ignoreFile, JSON.stringify([{ match: unmanagedGuid, reason: "made by hand", owner: "team-a" }]));
+    const { code, stdout, stderr } = await runDriftCli([
+      ...["--stack", "drifted", "--cwd", drifted.dir, "--state-only", "--ignore-file", ignoreFile],
+    ]);
+    expect(code, stderr).toBe(2);
+    expect(stdout.split("\n")[2]).toBe(
+      `**Drift** across 1 source: 2 differ from the state, 1 deleted out of band; 1 of 4 managed subscriptions in sync on ${instance.url}.`,
+    );
+    expect(stdout).not.toMatch(/^\| unmanaged /m);
+    expect(stdout).toContain(`1 finding ignored: 1 by \`${unmanagedGuid}\``);
+  });
+
   it("the CLI prints the review's JSON with --format json", async () => {
     const { code, stdout, stderr } = await runDriftCli([
       "--stack",

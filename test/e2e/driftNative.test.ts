@@ -199,11 +199,12 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
     const blocks = shellBlocks(stdout);
     expect([blocks.length, stdout.includes("```ts")]).toEqual([1, false]);
     const script = blocks[0]!.script;
-    const name = `business-object-type-updated-${unmanagedGuid.slice(0, 8)}`;
+    // Named for a person: the subscriber URL's host and path, then the event.
+    const name = "manual-example-org-hook-business-object-type-updated";
     expect(script).toBe(
       [
         `# ${name} has a custom header value: the code pulumi import writes to ${name}.yaml holds it in plain text.`,
-        `# Move it into secret config (pulumi config set --secret ${name}-header-value <value>) and read it from there.`,
+        "# Move it into secret config (pulumi config set --secret manualExampleOrgHookBusinessObjectTypeUpdatedHeaderValue <value>) and read it from there.",
         `pulumi import webhooks:index:WebhookSubscription ${name} ${unmanagedGuid} --stack yaml --out ${name}.yaml`,
       ].join("\n"),
     );
@@ -242,7 +243,7 @@ describe("a YAML stack on the native plugin (examples/yaml)", () => {
 
   it("the reported scenario: an out-of-band URL change, then `pulumi refresh`: only the comparison with the program still sees it, and exits 2", async () => {
     // The imported subscription stays out of the program: unprotected, `pulumi up` would delete it.
-    const imported = `business-object-type-updated-${unmanagedGuid.slice(0, 8)}`;
+    const imported = "manual-example-org-hook-business-object-type-updated";
     await pulumi([
       "state",
       "unprotect",

@@ -7,6 +7,7 @@
  */
 import { NATIVE_WEBHOOK_SUBSCRIPTION_TYPE } from "../../../provider/model";
 import { webhookName, type Subscription } from "../../../provider/wire";
+import type { AdoptionName } from "../../review/adoptionNames";
 import { hasHeaderValue } from "../../review/liveSubscription";
 import type { Adoption } from "../../review/model";
 import { shellWord } from "../../review/shellWord";
@@ -25,23 +26,20 @@ const SOURCE_EXTENSIONS: Readonly<Record<string, string>> = {
   java: "java",
 };
 
-/** How to adopt `live` into the stack of `target`: the snippet for its front door, and its kind. */
-export function pulumiAdoption(live: Subscription, target: StackTarget): Pick<Adoption, "kind" | "snippet"> {
+/** How to adopt `live`, named `name`, into the stack of `target`: the snippet for its front door, and its kind. */
+export function pulumiAdoption(
+  live: Subscription,
+  target: StackTarget,
+  name: AdoptionName,
+): Pick<Adoption, "kind" | "snippet"> {
   return target.frontDoor === "native"
-    ? { kind: "pulumi-import", snippet: importCommand(live, target) }
-    : { kind: "typescript", snippet: adoptSnippet(live, target.provider?.name ?? null) };
+    ? { kind: "pulumi-import", snippet: importCommand(live, target, name) }
+    : { kind: "typescript", snippet: adoptSnippet(live, name, target.provider?.name ?? null) };
 }
 
-/** A resource name from the event and the GUID's first block, e.g. `packet-created-3f2a9c1d`. */
-export function suggestedName(live: Pick<Subscription, "guid" | "webhook">): string {
-  const event = webhookName(live.webhook);
-  const stem = event ? event.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase() : `webhook-${live.webhook}`;
-  return `${stem}-${live.guid.slice(0, 8).toLowerCase()}`;
-}
-
-/** The config key the snippet reads the custom header value from. */
-export function headerValueConfigKey(name: string): string {
-  return `${name}-header-value`;
+/** The stack's secret config key the code reads the custom header value from: `<name>HeaderValue`. */
+export function headerValueConfigKey(name: AdoptionName): string {
+  return `${name.camel}HeaderValue`;
 }
 
 /** The program variable a Provider's snippet refers to: its name in camelCase (`eu-prod` → `euProd`). */
@@ -56,11 +54,10 @@ export function providerVariable(provider: string): string {
  * clear the value on the instance.
  * @param provider the explicit `Provider` of the instance it lives on, or null for the default provider.
  */
-export function adoptSnippet(live: Subscription, provider: string | null = null): string {
-  const name = suggestedName(live);
+export function adoptSnippet(live: Subscription, name: AdoptionName, provider: string | null = null): string {
   const event = webhookName(live.webhook);
   const lines = [
-    `new WebhookSubscription(${JSON.stringify(name)}, {`,
+    `new WebhookSubscription(${JSON.stringify(name.kebab)}, {`,
     `  adoptGuid: ${JSON.stringify(live.guid)},`,
     `  webhook: ${event ? `Webhook.${event}` : String(live.webhook)},`,
     `  filterObjectType: ${live.filterObjectType},`,
@@ -85,15 +82,18 @@ export function adoptSnippet(live: Subscription, provider: string | null = null)
  * to a file (`--out`), never to the terminal: it holds the custom header value in plain text, and
  * the review runs in CI, whose logs would keep it. A comment line before the command says so.
  */
-export function importCommand(live: Subscription, target: Pick<StackTarget, "stack" | "provider" | "runtime">): string {
-  const name = suggestedName(live);
-  const out = `${name}.${SOURCE_EXTENSIONS[target.runtime ?? ""] ?? "txt"}`;
-  const words = ["pulumi", "import", NATIVE_WEBHOOK_SUBSCRIPTION_TYPE, name, live.guid, "--stack", target.stack];
+export function importCommand(
+  live: Subscription,
+  target: Pick<StackTarget, "stack" | "provider" | "runtime">,
+  name: AdoptionName,
+): string {
+  const out = `${name.kebab}.${SOURCE_EXTENSIONS[target.runtime ?? ""] ?? "txt"}`;
+  const words = ["pulumi", "import", NATIVE_WEBHOOK_SUBSCRIPTION_TYPE, name.kebab, live.guid, "--stack", target.stack];
   if (target.provider) words.push("--provider", `${target.provider.name}=${target.provider.urn}`);
   const command = [...words, "--out", out].map(shellWord).join(" ");
   if (!hasHeaderValue(live)) return command;
   return [
-    `# ${name} has a custom header value: the code pulumi import writes to ${out} holds it in plain text.`,
+    `# ${name.kebab} has a custom header value: the code pulumi import writes to ${out} holds it in plain text.`,
     `# Move it into secret config (pulumi config set --secret ${headerValueConfigKey(name)} <value>) and read it from there.`,
     command,
   ].join("\n");

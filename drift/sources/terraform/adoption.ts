@@ -3,18 +3,11 @@
  * the `import` block to paste into that directory's configuration, and the advice after a killed
  * `apply`, whose creates that were never recorded are unmanaged.
  */
-import { snakeCase } from "../../../provider/model";
-import { webhookName, type Subscription } from "../../../provider/wire";
+import type { Subscription } from "../../../provider/wire";
+import type { AdoptionName } from "../../review/adoptionNames";
 import type { AdoptionTarget } from "../source";
 import { chdirCommand, type TerraformCli } from "./cli";
 import { TERRAFORM_SUBSCRIPTION_TYPE } from "./stateParsing";
-
-/** A resource name from the event and the GUID's first block, in HCL's words: `packet_created_3f2a9c1d`. */
-function importName(live: Pick<Subscription, "guid" | "webhook">): string {
-  const event = webhookName(live.webhook);
-  const stem = event ? snakeCase(event).replace(/^_/, "") : `webhook_${live.webhook}`;
-  return `${stem}_${live.guid.slice(0, 8).toLowerCase()}`;
-}
 
 /**
  * The `import` block that takes `live` over into the directory's configuration (Terraform 1.5+,
@@ -24,10 +17,11 @@ function importName(live: Pick<Subscription, "guid" | "webhook">): string {
 export function terraformAdoption(
   live: Subscription,
   _target: Extract<AdoptionTarget, { kind: "terraform-directory" }>,
+  name: AdoptionName,
 ): { kind: "terraform-import"; snippet: string } {
   const snippet = [
     "import {",
-    `  to = ${TERRAFORM_SUBSCRIPTION_TYPE}.${importName(live)}`,
+    `  to = ${TERRAFORM_SUBSCRIPTION_TYPE}.${name.snake}`,
     `  id = ${JSON.stringify(live.guid)}`,
     "}",
   ].join("\n");
