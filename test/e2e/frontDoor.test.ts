@@ -96,7 +96,7 @@ describe("the front door: a fresh clone, npm ci && npm start, and every command 
       const drift = block(blocks, "review drift");
       const clean = await freshShell(drift, "/");
       expect(clean.code, tail(clean)).toBe(0);
-      expect(clean.stdout).toContain("No drift in stack `dev`");
+      expect(clean.stdout).toContain("**No drift** across 1 source. All 4 managed subscriptions are in sync");
 
       const edited = state();
       const changed = edited.subscriptions[0]!;

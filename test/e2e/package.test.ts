@@ -22,6 +22,7 @@ import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, resourcesSummary, run, UNEXPECTED_CHANGES_EXIT } from "../support/commands";
+import { reviewOf } from "../support/driftReview";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT } from "../support/engine";
 import { checkpoint, killMidRun, locks, removeTornSidecars } from "../support/interruption";
@@ -359,25 +360,19 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
         const result = await run(command, args, cwd, env, expected);
         // The engine's words for two copies of @pulumi/pulumi never reach the reader, on any exit.
         expect(result.stdout + result.stderr).not.toMatch(/serialization failure|pulumirpc/);
-        const report = JSON.parse(result.stdout) as {
-          status: string;
-          sources: { comparison: string }[];
-          reviewed: { guid: string }[];
-          findings: { class: string; guid: string; fields?: unknown[] }[];
-        };
+        const report = reviewOf(result.stdout);
         console.log(`[${toolchain.name}] drift (ts-infra) from ${from}: exit ${expected}, ${report.status}`);
         return report;
       };
       const clean = await drift(0);
       expect(clean.status).toBe("in-sync");
-      const guid = clean.reviewed[0]?.guid;
+      const guid = clean.sources[0]?.subscriptions[0]?.guid;
       expect(guid).toMatch(/^[0-9a-f-]{36}$/);
       // The CLI installed once, with a @pulumi/pulumi of its own: the program ran, through its language host.
       for (const from of ["global", "checkout"] as const)
         expect(await drift(0, from)).toMatchObject({
           status: "in-sync",
-          sources: [{ comparison: "state-and-program" }],
-          reviewed: [{ guid }],
+          sources: [{ compared: ["state", "program"], subscriptions: [{ guid }] }],
           findings: [],
         });
 

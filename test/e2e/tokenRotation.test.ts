@@ -92,7 +92,7 @@ describe("rotated in stack config (`pulumi config set --secret webhooks:token`)"
   it("the drift review uses the new token: in sync (its preview refreshes with the program's providers when the state's token is refused)", async () => {
     const { code, stdout, stderr } = await runDriftCli(["--stack", "config", "--cwd", dir], setting.env);
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain("all 3 managed subscriptions are in sync");
+    expect(stdout).toContain("**No drift** across 1 source. All 3 managed subscriptions are in sync");
     expect(stderr).toContain("preview again, refreshing with the providers the program configures (`--run-program`)");
     expect(stdout + stderr).not.toContain(newToken);
   });
@@ -103,7 +103,7 @@ describe("rotated in stack config (`pulumi config set --secret webhooks:token`)"
       setting.env,
     );
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain("all 3 managed subscriptions are in sync");
+    expect(stdout).toContain("**No drift** across 1 source. All 3 managed subscriptions are in sync");
     expect(stderr).toContain("refresh preview again, running the program (`--run-program`)");
     expect(stdout + stderr).not.toContain(newToken);
   });
