@@ -262,6 +262,12 @@ describe.each(TOOLCHAINS)("the packed package in a user's project on $name", (to
     );
   });
 
+  it("`npx webhook-subscriptions adpot`: a usage error at once, naming the commands", async () => {
+    const typo = await run("npx", ["webhook-subscriptions", "adpot"], user, env, 1, 60_000);
+    expect(typo.stderr).toContain('unknown command "adpot"');
+    expect(typo.stderr).toContain("usage: webhook-subscriptions <command>");
+  });
+
   it("`npx webhook-subscriptions emulator` serves", async () => {
     const child = spawn("npx", ["webhook-subscriptions", "emulator", "--port", "0"], {
       cwd: user,

@@ -384,6 +384,16 @@ describe.each(runnableTargets())("$os-$arch: started from its archive", (target)
       const review = await runCli(target, cli, ["drift", "--stack", "dev", "--state-only"], bare);
       expect(review.code, review.stderr).toBe(1);
       expect(review.stdout).toMatch(/ · `webhook-subscriptions drift --stack dev --state-only`<\/sub>$/m);
+      // A mistyped command, or a flag first, is a usage error at once, never a plugin waiting for an engine.
+      for (const args of [
+        ["adpot", "--help"],
+        ["--stack", "dev"],
+      ]) {
+        const unknown = await runCli(target, cli, args, bare);
+        expect(unknown.code, unknown.stdout).toBe(1);
+        expect(unknown.stderr).toContain(`unknown command ${JSON.stringify(args[0])}`);
+        expect(unknown.stderr).toContain("usage: webhook-subscriptions <command>");
+      }
       const up = await runCli(target, cli, ["up", "--stack", "dev"], bare);
       expect(up.code).toBe(1);
       expect(up.stderr).toContain("up: this command needs the npm package");
