@@ -24,6 +24,14 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: "run the local emulator of the service (--port, --state, --legacy-only, --product, --dialect)",
     load: async () => (await import("./emulator")).emulatorCommand,
   },
+  comment: {
+    summary: "post the review as one pull/merge request comment, edited in place (comment github|gitlab)",
+    load: async () => (await import("./comment")).commentCommand,
+  },
+  issue: {
+    summary: "keep one drift issue: opened on drift, updated, closed when clean (issue github)",
+    load: async () => (await import("./issue")).issueCommand,
+  },
   engine: {
     summary: "make the Pulumi CLI available and print its directory",
     load: async () => (await import("./engine")).engineCommand,

@@ -25,6 +25,8 @@ export const CLI_NAME = "webhook-subscriptions";
  */
 export const CLI_WORDS: ReadonlySet<string> = new Set([
   "drift",
+  "comment",
+  "issue",
   "emulator",
   "engine",
   "preview",
@@ -62,7 +64,7 @@ const ADDRESS = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
  * `buildPluginArguments`): `--logtostderr`, `-v=<n>` and `--tracing <endpoint>`, in that order,
  * then its address; nothing at all is a plugin started by hand, which serves as well.
  */
-export function isEngineStart(args: readonly string[]): boolean {
+function isEngineStart(args: readonly string[]): boolean {
   let rest = [...args];
   if (rest[0] === "--logtostderr") rest = rest.slice(1);
   if (/^-v=\d+$/.test(rest[0] ?? "")) rest = rest.slice(1);

@@ -1,6 +1,7 @@
 /** The bin as users run it (`webhook-subscriptions`, from dist/ through the self-dependency): overview, version, usage errors. */
 import { execFile } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { runCli } from "../pipeline/standIn";
 
 const BIN = require.resolve("pulumi-webhook-subscriptions/package.json").replace(/package\.json$/, "dist/cli/index.js");
 
@@ -49,4 +50,23 @@ describe("webhook-subscriptions", () => {
       expect(badFlag.stderr).toContain("usage: webhook-subscriptions destroy");
     },
   );
+});
+
+describe("main, in-process: the pipeline commands", () => {
+  it("lists comment and issue, and gives each its usage with --help", async () => {
+    const overview = await runCli(["--help"]);
+    expect(overview.stdout).toMatch(/^ {2}comment /m);
+    expect(overview.stdout).toMatch(/^ {2}issue /m);
+    for (const [argv, usage] of [
+      [["comment", "--help"], "usage: webhook-subscriptions comment github|gitlab [--report <review.json>]"],
+      [["comment", "github", "--help"], "usage: webhook-subscriptions comment github|gitlab"],
+      [["issue", "--help"], "usage: webhook-subscriptions issue github [--report <review.json>] [--label <name>]"],
+      [["issue", "github", "-h"], "usage: webhook-subscriptions issue github"],
+    ] as const) {
+      const run = await runCli(argv);
+      expect(run.code, argv.join(" ")).toBe(0);
+      expect(run.stdout.startsWith(usage), argv.join(" ")).toBe(true);
+      expect(run.stderr).toBe("");
+    }
+  });
 });
