@@ -128,9 +128,9 @@ export function mirrorConfig(mirror: string): string {
 }
 
 /**
- * The floor as one POSIX shell script, run in the size's root (see the module comment): the
- * directories' plan and show, then the stacks' previews, each `concurrency` at a time (xargs -P,
- * as the review's lanes take the next source when one is done), then the one list. Outputs go to
+ * The floor as one POSIX shell script, run in the size's root (see the module comment): one pool
+ * of `concurrency` lanes (xargs -P, as the review's lanes take the next source when one is done),
+ * handed the stacks' previews first, then the directories' plan and show; then the one list. Outputs go to
  * `$FLOOR_TMP`; `sh -e` and xargs fail the script when any command fails.
  */
 export function floorScript(dirs: readonly string[], stacks: readonly string[], concurrency: number): string {

@@ -11,6 +11,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, extname, resolve } from "node:path";
 import {
+  checkParts,
   checkTerraformDirectory,
   EXIT_CODE,
   EXTENSIONS,
@@ -18,8 +19,10 @@ import {
   formatOfFile,
   FORMATS,
   invalidIgnoreRule,
+  mergeReviews,
   readBaseline,
   readIgnoreFile,
+  readParts,
   readPolicyFile,
   readSourceReader,
   readTerraformStateFile,
@@ -30,7 +33,9 @@ import {
   terraformReaders,
   type Format,
   type IgnoreEntry,
+  type MergePart,
   type PolicyInput,
+  type Review,
   type SourceResult,
   type TerraformCli,
 } from "../drift";
@@ -48,7 +53,7 @@ import {
 import { commandPrefix, type Invocation } from "./invocation";
 
 /** The drift command's flags: its usage and its parser. */
-export const DRIFT_FLAGS = {
+const DRIFT_FLAGS = {
   stack: {
     type: "string",
     multiple: true,
@@ -113,14 +118,33 @@ export const DRIFT_FLAGS = {
     description:
       "policy settings (JSON, as WebhookGuard takes them; docs/policy.md): every live subscription\nthe sources reach is held to the rules; a broken mandatory rule exits 2",
   },
+  merge: {
+    type: "string",
+    multiple: true,
+    arg: "<part.json>",
+    description:
+      "instead of sources: a partial review's JSON report (`--report part.json` of a CI matrix cell);\nthe parts merge into one review, unmanaged and co-owned worked out across them all",
+  },
 } as const satisfies FlagTable;
+
+/** Flags that say how to review sources: a merge reviews none, so it takes none of them. */
+const REVIEWING_FLAGS = [
+  "stack",
+  "terraform",
+  "terraform-state",
+  "cwd",
+  "state-only",
+  "terraform-cli",
+  "policy",
+] as const;
 
 const USAGE = usageOf(
   "drift",
   DRIFT_FLAGS,
   `Reviews any mix of sources in one report: what the instances hold against what each source's state
 records and what its program or configuration declares, without applying or writing anything.
-Name at least one source (--stack, --terraform, --terraform-state; each repeatable).
+Name at least one source (--stack, --terraform, --terraform-state; each repeatable), or merge the
+JSON reports of partial reviews (--merge part.json, repeatable): one review of all their sources.
 Exit 0: no drift; 2: drift; 1: error or undetermined (legacy API).
 Findings: differs from the state, differs from the program/configuration, deleted out of band,
 unmanaged (claimed by no source), co-owned (claimed twice), pending create, policy.`,
@@ -152,6 +176,8 @@ export interface DriftRequest {
   readonly ignoreFile?: string;
   readonly baselineFile?: string;
   readonly policyFile?: string;
+  /** `--merge` parts, as given: merged instead of reviewing sources. */
+  readonly merges: readonly string[];
   /** The flags that choose what is reviewed and how (all but `--format` and `--report`), as given: they run it again. */
   readonly reviewFlags: readonly string[];
 }
@@ -170,6 +196,8 @@ export interface DriftArgs extends DriftRequest {
   readonly ignoreEntries: readonly IgnoreEntry[];
   readonly baseline?: { readonly file: string; readonly fingerprints: ReadonlySet<string> };
   readonly policy?: PolicyInput;
+  /** `--merge` parts, read and checked. */
+  readonly parts: readonly MergePart[];
 }
 
 /** A flag as words that parse back to it; a value that starts with `-` stays joined (`--cwd=-x`), or it would read as a flag. */
@@ -196,10 +224,22 @@ export function checkDriftArgs(argv: readonly string[]): DriftRequest | "help" {
   const stacks = listFlag(values, "stack");
   const terraform = listFlag(values, "terraform");
   const terraformStates = listFlag(values, "terraform-state");
-  if (stacks.length + terraform.length + terraformStates.length === 0)
+  const merges = listFlag(values, "merge");
+  const reviewing = REVIEWING_FLAGS.find((name) => values[name] !== undefined && values[name] !== false);
+  if (merges.length > 0 && reviewing !== undefined)
+    throw new UsageError(
+      `--merge and --${reviewing} cannot be given together: --merge reviews no source, it merges the reports of ` +
+        `reviews already run. Give --${reviewing} to the review of each part (\`drift … --report part.json\`), ` +
+        `then merge the parts.\n${USAGE}`,
+    );
+  const repeatedPart = merges.find((file, i) => merges.indexOf(file) !== i);
+  if (repeatedPart !== undefined)
+    throw new UsageError(`--merge ${JSON.stringify(repeatedPart)} is given twice: name each part once.\n${USAGE}`);
+  if (merges.length === 0 && stacks.length + terraform.length + terraformStates.length === 0)
     throw new UsageError(
       "Name at least one source: --stack <name> (a Pulumi stack; `pulumi stack ls` lists them), " +
-        `--terraform <dir> (a Terraform/OpenTofu working directory) or --terraform-state <file>.\n${USAGE}`,
+        "--terraform <dir> (a Terraform/OpenTofu working directory) or --terraform-state <file>; " +
+        `or merge partial reviews: --merge <part.json>.\n${USAGE}`,
     );
   for (const [flag, list] of [
     ["--stack", stacks],
@@ -241,6 +281,7 @@ export function checkDriftArgs(argv: readonly string[]): DriftRequest | "help" {
     ...optional("ignore-file", "ignoreFile"),
     ...optional("baseline", "baselineFile"),
     ...optional("policy", "policyFile"),
+    merges,
     reviewFlags: reviewFlagsOf(values),
   };
 }
@@ -260,17 +301,24 @@ function loaded<T>(read: () => T, flag?: string): T {
  * CLI found — so that bad input exits 1 before anything is read from an instance. Relative paths
  * are taken from where the user typed the command: `npm run` and `npx` leave it in INIT_CWD.
  */
-export function loadDriftArgs(
+function loadDriftArgs(
   request: DriftRequest,
   env: NodeJS.ProcessEnv = process.env,
   processCwd = process.cwd(),
 ): DriftArgs {
   const cwd = env.INIT_CWD || processCwd;
   const at = (file: string) => resolve(cwd, file);
+  // The parts first: a part that is not one is refused before anything else.
+  const parts = loaded(() => {
+    const read = readParts(request.merges.map((file) => ({ file, path: at(file) })));
+    checkParts(read);
+    return read;
+  });
   for (const dir of request.terraform) loaded(() => checkTerraformDirectory({ dir, absDir: at(dir), env, cwd }));
   const { ignoreFile, baselineFile, policyFile } = request;
   return {
     ...request,
+    parts,
     workDir: at(request.cwdFlag ?? "."),
     cwd,
     reportFiles: request.reports.map((r) => ({ ...r, path: at(r.file) })),
@@ -311,24 +359,40 @@ function say(line: string): void {
   process.stderr.write(`drift: ${line}\n`);
 }
 
-/** Reviews what `args` names; resolves with the exit code. */
-async function runDrift(args: DriftArgs, context?: CommandContext): Promise<number> {
-  const options = { cwd: args.cwd, env: process.env, stateOnly: args.stateOnly, onProgress: say };
-  const review = await reviewSources({
-    sources: [
-      ...stackReaders(
-        args.stacks.map((name) => ({ name, workDir: args.workDir })),
-        options,
-      ),
-      ...(args.terraformCli ? terraformReaders(args.terraform, { ...options, cli: args.terraformCli }) : []),
-      ...args.stateFiles.map(readSourceReader),
-    ],
+/** The parts of `args` merged into one review. */
+function mergeParts(args: DriftArgs): Review {
+  const review = mergeReviews(args.parts, {
     ignore: args.ignore,
     ignoreEntries: args.ignoreEntries,
     ...(args.baseline ? { baseline: args.baseline } : {}),
-    ...(args.policy ? { policy: args.policy } : {}),
-    onProgress: say,
   });
+  say(
+    `merged ${args.parts.length} ${args.parts.length === 1 ? "part" : "parts"} (${review.sources.length} sources): ${review.findings.length} findings`,
+  );
+  return review;
+}
+
+/** Reviews what `args` names (or merges its parts); resolves with the exit code. */
+async function runDrift(args: DriftArgs, context?: CommandContext): Promise<number> {
+  const options = { cwd: args.cwd, env: process.env, stateOnly: args.stateOnly, onProgress: say };
+  const review =
+    args.parts.length > 0
+      ? mergeParts(args)
+      : await reviewSources({
+          sources: [
+            ...stackReaders(
+              args.stacks.map((name) => ({ name, workDir: args.workDir })),
+              options,
+            ),
+            ...(args.terraformCli ? terraformReaders(args.terraform, { ...options, cli: args.terraformCli }) : []),
+            ...args.stateFiles.map(readSourceReader),
+          ],
+          ignore: args.ignore,
+          ignoreEntries: args.ignoreEntries,
+          ...(args.baseline ? { baseline: args.baseline } : {}),
+          ...(args.policy ? { policy: args.policy } : {}),
+          onProgress: say,
+        });
   // The commands the report prints run the review as this one was run: npx, the executable, or
   // the host's own command (rerun: npm start -- --drift, whose emulator is gone once it exits);
   // SARIF names the tool's version, which code scanning shows beside each alert.

@@ -12,12 +12,13 @@ export { reviewDrift, stackReaders, terraformReaders, readSourceReader } from ".
 export type { ReviewOptions, StackToReview } from "./review/review";
 export { reviewSources, type ReviewSourcesOptions, type SourceReader } from "./review/reviewSources";
 export { readBaseline } from "./review/baseline";
+export { checkParts, mergeReviews, MergeError, type MergePart } from "./review/merge";
+export { readParts, type PartFile } from "./review/readParts";
 export { readIgnoreFile } from "./review/ignoreFile";
 export { invalidIgnoreRule } from "./review/ignore";
 export { readPolicyFile, type PolicyInput } from "./review/policy";
 export { shellWord } from "./review/shellWord";
 export type { Claim, Observation, ReachedInstance, SourceResult } from "./sources/source";
-export { reviewEngine } from "./sources/pulumi/openStack";
 export { legacyReason } from "./sources/pulumi/readStack";
 export { findTerraformCli, type TerraformCli } from "./sources/terraform/cli";
 export { checkTerraformDirectory } from "./sources/terraform/workingDirectory";

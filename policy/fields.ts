@@ -5,7 +5,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { NATIVE_PROVIDER_TYPE, UNKNOWN } from "../provider/model";
-import { DEFAULT_API_VERSION, EMPTY_GUID, Webhook, normalizeHeaderName, type Subscription } from "../provider/wire";
+import {
+  DEFAULT_API_VERSION,
+  EMPTY_GUID,
+  Webhook,
+  hasHeaderValue,
+  normalizeHeaderName,
+  type Subscription,
+} from "../provider/wire";
 import type { SubscriptionFields } from "./rules";
 
 /** A value a preview does not know yet reads as undefined. */
@@ -57,7 +64,7 @@ export function fieldsOfLive(live: Subscription, label: string, apiVersion: stri
     filterObjectGuid: live.filterObjectGuid,
     subscriberUrl: live.subscriberUrl,
     customHeader: live.customHeader,
-    hasCustomHeaderValue: live.customHeaderValue !== null,
+    hasCustomHeaderValue: hasHeaderValue(live),
     apiVersion,
   };
 }

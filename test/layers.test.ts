@@ -100,9 +100,9 @@ describe("drift/: sources → findings → renderers", () => {
     expect(importsInto(sources, (t) => t.startsWith("drift/render/"))).toEqual([]);
   });
 
-  it("the command line reaches the review only through drift/index.ts", () => {
-    const cli = sourcesIn("cli", true);
-    expect(importsInto(cli, (t) => t.startsWith("drift/") && t !== "drift/index.ts")).toEqual([]);
+  it("the command line and the pipeline commands reach the review only through drift/index.ts", () => {
+    const callers = [...sourcesIn("cli", true), ...sourcesIn("pipeline", true)];
+    expect(importsInto(callers, (t) => t.startsWith("drift/") && t !== "drift/index.ts")).toEqual([]);
   });
 });
 
@@ -116,7 +116,7 @@ describe("provider/", () => {
 /** The product's sources: what a user runs (not the tests, the build scripts or the benches). */
 const PRODUCT = [
   "index.ts",
-  ...["provider", "emulator", "drift", "policy", "engine", "cli", "launcher"].flatMap((folder) =>
+  ...["provider", "emulator", "drift", "policy", "engine", "pipeline", "cli", "launcher"].flatMap((folder) =>
     sourcesIn(folder, true),
   ),
 ];

@@ -8,7 +8,7 @@
  */
 import { plural } from "../review/plural";
 import { CLASS_TITLES, FINDING_CLASSES, type Finding, type Owner, type Review } from "../review/model";
-import { sourceName, sameSource } from "./names";
+import { comparedText, sameSource, sourceName } from "./names";
 import { escapeMarkup as e } from "./escape";
 import { SECRET_DIFFERS, SIDES, valueText } from "./fieldText";
 
@@ -119,26 +119,29 @@ function findings(review: Review): string {
 
 function reviewed(review: Review): string {
   const titles = new Map(review.findings.map((f) => [f.fingerprint, CLASS_TITLES[f.class]]));
-  const rows = review.sources.flatMap(({ source, status, subscriptions }) =>
+  const rows = review.sources.flatMap(({ source, status, compared, subscriptions }) =>
     subscriptions.map((m) => {
-      const found = m.findings.map((fp) => titles.get(fp) ?? fp);
+      // A fingerprint the review no longer lists was suppressed by an ignore rule.
+      const found = [...new Set(m.findings.map((fp) => titles.get(fp) ?? "ignored"))];
       // A source whose drift could not be determined has no subscription in sync.
-      const state = status === "undetermined" ? "unknown" : found.length ? found.join(", ") : "in sync";
+      const state =
+        status === "undetermined"
+          ? "unknown"
+          : found.length
+            ? found.join(", ")
+            : status === "reviewed" && compared.length === 0
+              ? "claimed"
+              : "in sync";
       return `<tr><td>${e(sourceName(source))}</td><td><code>${e(m.address)}</code></td><td><code>${e(m.guid)}</code></td><td>${e(state)}</td></tr>`;
     }),
   );
   return `<details><summary>${plural(rows.length, "subscription")} claimed</summary>\n${table("reviewed", ["Source", "Address", "GUID", "Findings"], rows, "None.")}\n</details>`;
 }
 
-/** What a source was compared with, as it happened: nothing when it was not reviewed. */
-function comparedText(compared: readonly string[]): string {
-  return compared.length > 0 ? `the ${compared.join(" and the ")}` : "not reviewed";
-}
-
 function sources(review: Review): string {
   const rows = review.sources.map(
     (s) =>
-      `<tr class="source-${e(s.status)}"><td>${e(sourceName(s.source))}</td><td>${e(comparedText(s.compared))}</td>` +
+      `<tr class="source-${e(s.status)}"><td>${e(sourceName(s.source))}</td><td>${e(comparedText(s))}</td>` +
       `<td>${e(s.status)}</td><td>${s.subscriptions.length}</td><td>${e([s.error?.code, s.error?.message, s.reason].filter(Boolean).join(": "))}</td></tr>`,
   );
   return table("sources", ["Source", "Compared with", "Status", "Claimed", "Why"], rows, "No source.");

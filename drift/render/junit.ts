@@ -11,7 +11,7 @@ import { sameSource, sourceName } from "./names";
 import { escapeMarkup } from "./escape";
 import { fieldLine } from "./fieldText";
 
-/** The suite of findings no source claims (unmanaged subscriptions, and policy findings on them). */
+/** The suite of findings no source claims: unmanaged subscriptions (a policy finding is a reaching source's). */
 export const UNCLAIMED_SUITE = "claimed by no source";
 
 /** A case's outcome: nothing when it passed. */
@@ -106,14 +106,18 @@ function sourceCases(review: Review, summary: SourceReport, byFingerprint: Reado
       outcome:
         summary.status === "undetermined"
           ? { kind: "skipped", message: "drift cannot be determined" }
-          : findings.length
-            ? {
-                kind: "failure",
-                message: titles.join(", "),
-                type: "drift",
-                detail: findings.map((f) => `${CLASS_TITLES[f.class]}: ${f.message}`).join("\n"),
-              }
-            : undefined,
+          : summary.status === "reviewed" && summary.compared.length === 0 && r.findings.length === 0
+            ? { kind: "skipped", message: "claimed: a state file's claims are compared with nothing" }
+            : r.findings.length > 0 && findings.length === 0
+              ? { kind: "skipped", message: "its findings are ignored (--ignore, --ignore-file)" }
+              : findings.length
+                ? {
+                    kind: "failure",
+                    message: titles.join(", "),
+                    type: "drift",
+                    detail: findings.map((f) => `${CLASS_TITLES[f.class]}: ${f.message}`).join("\n"),
+                  }
+                : undefined,
     };
   });
   const findings = review.findings.filter((f) => f.owner && mine(f.owner.source)).map(findingCase);

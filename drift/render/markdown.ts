@@ -21,7 +21,7 @@ import {
 import { adoptionSection } from "./markdownAdoption";
 import { FINDINGS_HEAD, findingTableRows, Subjects } from "./markdownFindings";
 import { cell, clause, code, inline, prose } from "./markdownText";
-import { KIND_TITLES, ownerName, sameSource, sourceTitle } from "./names";
+import { claimsOnly, comparedText, KIND_TITLES, ownerName, sameSource, sourceTitle } from "./names";
 import { policySection } from "./policyMarkdown";
 
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */
@@ -70,25 +70,32 @@ function verdict(review: Review): string {
   if (review.status === "error")
     return `${failedVerdict(review)}${counts ? ` Found all the same: ${counts}${baseline}.` : ""}`;
   const where = review.instances.length > 0 ? ` on ${review.instances.map((i) => i.baseUrl).join(" and ")}` : "";
-  const managed = review.sources.flatMap((s) => s.subscriptions);
+  // A state file's claims were compared with nothing: neither in sync nor drifted.
+  const managed = review.sources.filter((s) => !claimsOnly(s)).flatMap((s) => s.subscriptions);
   const across = `across ${plural(review.sources.length, "source")}`;
   if (review.status === "drift") {
     const inSync = managed.filter((m) => m.findings.length === 0).length;
     const sync = managed.length > 0 ? `; ${inSync} of ${plural(managed.length, "managed subscription")} in sync` : "";
     return `**Drift** ${across}: ${counts}${baseline}${sync}${where}.`;
   }
+  // A subscription whose findings were all ignored is not in sync: the count says so.
+  const inSync = managed.filter((m) => m.findings.length === 0).length;
   const claimed =
     managed.length === 0
-      ? "No source claims a subscription"
-      : managed.length === 1
-        ? "The managed subscription is in sync"
-        : `All ${managed.length} managed subscriptions are in sync`;
+      ? review.sources.some((s) => claimsOnly(s) && s.subscriptions.length > 0)
+        ? "The state files' subscriptions are claimed, and compared with nothing"
+        : "No source claims a subscription"
+      : inSync < managed.length
+        ? `${inSync} of ${plural(managed.length, "managed subscription")} in sync, the rest ignored`
+        : managed.length === 1
+          ? "The managed subscription is in sync"
+          : `All ${managed.length} managed subscriptions are in sync`;
   const ignored = review.ignored.suppressed.reduce((n, s) => n + s.fingerprints.length, 0);
   return `**No drift** ${across}. ${claimed}, and no unmanaged subscription was found${where}${ignored > 0 ? `; ${plural(ignored, "finding")} ignored` : ""}.`;
 }
 
 function sourceRow(s: SourceReport): string {
-  const compared = s.compared.length > 0 ? s.compared.join(" and ") : "not reviewed";
+  const compared = comparedText(s);
   const on = s.instances.map((i) => `${code(i.baseUrl)} (api-version ${i.apiVersion})`).join(", ");
   const status =
     s.status === "reviewed"

@@ -5,11 +5,12 @@
  * (policyMarkdown.ts). A secret field reads "secret differs" and nothing else; an unmanaged
  * subscription's header value, "set, not shown".
  */
+import { snakeCase } from "../../provider/model";
 import { plural } from "../review/plural";
 import { CLASS_TITLES, type FieldFinding, type Finding, type LiveSubscription, type Review } from "../review/model";
 import { valueText } from "./fieldText";
 import { cell, code } from "./markdownText";
-import { ownerName } from "./names";
+import { claimsOnly, ownerName } from "./names";
 
 /** The table's head; every row has its seven cells. */
 export const FINDINGS_HEAD = [
@@ -36,15 +37,19 @@ function valueCell(field: string, value: FieldFinding["live"]): string {
   return value === null || value === "" ? "*none*" : code(valueText(field, value));
 }
 
-/** The live fields of an unmanaged subscription or a pending create's orphan, in one cell. */
-function describeLive(s: LiveSubscription): string {
+/**
+ * The live fields of an unmanaged subscription or a pending create's orphan, in one cell, named as
+ * the review's users write them: HCL's words when every source is Terraform's.
+ */
+function describeLive(s: LiveSubscription, hcl: boolean): string {
+  const name = (field: string) => (hcl ? snakeCase(field) : field);
   return [
-    `webhook ${code(`${s.webhook} (${s.webhookName ?? "unknown event"})`)}`,
-    `filterObjectType ${code(String(s.filterObjectType))}`,
-    s.filterObjectGuid ? `filterObjectGuid ${code(s.filterObjectGuid)}` : "",
-    `subscriberUrl ${code(s.subscriberUrl)}`,
+    `${name("webhook")} ${code(`${s.webhook} (${s.webhookName ?? "unknown event"})`)}`,
+    `${name("filterObjectType")} ${code(String(s.filterObjectType))}`,
+    s.filterObjectGuid ? `${name("filterObjectGuid")} ${code(s.filterObjectGuid)}` : "",
+    `${name("subscriberUrl")} ${code(s.subscriberUrl)}`,
     s.customHeader
-      ? `customHeader ${code(s.customHeader)}${s.hasCustomHeaderValue ? " (value set, not shown)" : ""}`
+      ? `${name("customHeader")} ${code(s.customHeader)}${s.hasCustomHeaderValue ? " (value set, not shown)" : ""}`
       : "",
   ]
     .filter(Boolean)
@@ -55,9 +60,12 @@ function describeLive(s: LiveSubscription): string {
 export class Subjects {
   private readonly severalSources: boolean;
   private readonly severalInstances: boolean;
+  /** Every source is Terraform's: fields are named as HCL writes them. */
+  readonly terraformOnly: boolean;
 
   constructor(private readonly review: Review) {
     this.severalSources = review.sources.length > 1;
+    this.terraformOnly = review.sources.every((s) => s.source.kind !== "pulumi-stack");
     this.severalInstances = review.instances.length > 1;
   }
 
@@ -89,8 +97,8 @@ function secretSides(f: Finding): [string, string, string] {
 }
 
 /** The declared, in-state and live cells of a finding without fields. */
-function wholeSides(f: Finding): [string, string, string] {
-  const live = f.subscription ? describeLive(f.subscription) : "";
+function wholeSides(f: Finding, hcl: boolean): [string, string, string] {
+  const live = f.subscription ? describeLive(f.subscription, hcl) : "";
   if (f.step === "create") return ["declared", "", "**not live**"];
   if (f.step === "delete") return ["**not declared**", "", "live"];
   if (f.class === "deleted") return ["", "exists", "**gone**"];
@@ -106,7 +114,7 @@ function findingRows(f: Finding, subjects: Subjects): string[] {
     subjects.of(f),
     f.guid ? code(f.guid) : "",
   ];
-  if (f.fields.length === 0) return [row([...head, "", ...wholeSides(f)])];
+  if (f.fields.length === 0) return [row([...head, "", ...wholeSides(f, subjects.terraformOnly)])];
   return f.fields.map((x) =>
     row([
       ...head,
@@ -124,8 +132,15 @@ export function findingTableRows(review: Review): FindingRows {
   const claimedRow = (status: string) => (source: string, name: string, guid: string) =>
     row([status, subjects.named(source, name), code(guid), "", "", "", ""]);
   const inSync = review.sources
-    .filter((s) => s.status === "reviewed")
+    .filter((s) => s.status === "reviewed" && !claimsOnly(s))
     .flatMap((s) => s.subscriptions.filter((m) => m.findings.length === 0).map((m) => ({ s, m })));
+  const claimed = review.sources
+    .filter(claimsOnly)
+    .flatMap((s) =>
+      s.subscriptions
+        .filter((m) => m.findings.length === 0)
+        .map((m) => claimedRow("claimed")(s.source.name, m.name, m.guid)),
+    );
   const unknown = review.sources
     .filter((s) => s.status === "undetermined")
     .flatMap((s) => s.subscriptions.map((m) => claimedRow("unknown")(s.source.name, m.name, m.guid)));
@@ -134,6 +149,6 @@ export function findingTableRows(review: Review): FindingRows {
     inSync: inSync.map(({ s, m }) => claimedRow("in sync")(s.source.name, m.name, m.guid)),
     folded:
       inSync.length > 0 ? [row(["in sync", cell(plural(inSync.length, "subscription")), "", "", "", "", ""])] : [],
-    unknown,
+    unknown: [...unknown, ...claimed],
   };
 }

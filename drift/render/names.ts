@@ -3,7 +3,7 @@
  * resource by its name in the program, a Terraform resource by its address), never by a URN when
  * the name is at hand; and a source as JUnit's suites and the HTML page name it.
  */
-import type { Owner, Review, SourceKind, SourceRef } from "../review/model";
+import type { Owner, Review, SourceKind, SourceRef, SourceReport } from "../review/model";
 import { inline } from "./markdownText";
 
 /** Each kind of source, as a sentence or a table names it. */
@@ -16,6 +16,18 @@ export const KIND_TITLES: Readonly<Record<SourceKind, string>> = {
 /** `Pulumi stack \`prod\``. */
 export function sourceTitle(source: SourceRef): string {
   return `${KIND_TITLES[source.kind]} ${inline(source.name)}`;
+}
+
+/**
+ * A source read for its claims alone (a state file): it says which subscriptions are managed and
+ * compares nothing, so none of them is "in sync".
+ */
+export const claimsOnly = (s: SourceReport): boolean => s.status === "reviewed" && s.compared.length === 0;
+
+/** What a source was compared with, as it happened. */
+export function comparedText(s: SourceReport): string {
+  if (s.compared.length > 0) return s.compared.join(" and ");
+  return claimsOnly(s) ? "nothing: its claims only" : "not reviewed";
 }
 
 /** `kind name`, as the JUnit suites and the HTML page name a source. */

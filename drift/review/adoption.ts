@@ -10,6 +10,14 @@ import type { SourceResult } from "../sources/source";
 import type { AdoptionName } from "./adoptionNames";
 import type { Adoption } from "./model";
 
+/**
+ * Which of the sources reaching an instance (in command-line order) an unmanaged subscription is
+ * adopted into: the first stack, else the first of them.
+ */
+export function adoptionChoice<T>(reaching: readonly T[], isStack: (r: T) => boolean): T | undefined {
+  return reaching.find(isStack) ?? reaching[0];
+}
+
 /** The adoption of `live` (listed on `baseUrl`) into the first source that can say, and the advice naming it. */
 export function adoptionOf(
   sources: readonly SourceResult[],
@@ -22,7 +30,7 @@ export function adoptionOf(
       i.baseUrl === baseUrl && i.adoptInto ? [{ into: s.report.source, target: i.adoptInto }] : [],
     ),
   );
-  const chosen = reaching.find((r) => r.target.kind === "pulumi-stack") ?? reaching[0];
+  const chosen = adoptionChoice(reaching, (r) => r.target.kind === "pulumi-stack");
   if (!chosen) return undefined;
   const { into, target } = chosen;
   if (target.kind === "terraform-directory") {

@@ -53,7 +53,7 @@ function wordsOf(live: Pick<Subscription, "subscriberUrl" | "webhook">): string[
 }
 
 /** `words` in every style. */
-export function styled(words: readonly string[]): AdoptionName {
+function styled(words: readonly string[]): AdoptionName {
   return {
     kebab: words.join("-"),
     snake: words.join("_"),

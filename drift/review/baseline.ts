@@ -15,7 +15,7 @@ export class BaselineError extends Error {
  * Versions `--baseline` reads: this one, and version 2 (the release before the one model), whose
  * findings carry the same fingerprints, so a pipeline's stored baseline survives the upgrade.
  */
-export const BASELINE_VERSIONS: readonly number[] = [2, REVIEW_VERSION];
+const BASELINE_VERSIONS: readonly number[] = [2, REVIEW_VERSION];
 
 /** The fingerprints a previous report (`--format json`) holds. */
 export function readBaseline(path: string, file: string): ReadonlySet<string> {

@@ -66,12 +66,14 @@ function observationFinding(source: SourceRef, o: Observation): Finding {
   };
 }
 
-interface OwnedClaim {
+/** A claim with the source that makes it. */
+export interface OwnedClaim {
   readonly source: SourceRef;
   readonly claim: Claim;
 }
 
-function coOwnedFindings(claims: readonly OwnedClaim[]): Finding[] {
+/** One `co-owned` finding per GUID claimed more than once, its owners in the order of `claims`. */
+export function coOwnedFindings(claims: readonly OwnedClaim[]): Finding[] {
   const byGuid = new Map<string, OwnedClaim[]>();
   for (const c of claims) byGuid.set(guidKey(c.claim.guid), [...(byGuid.get(guidKey(c.claim.guid)) ?? []), c]);
   return [...byGuid.values()]
@@ -98,10 +100,16 @@ function coOwnedFindings(claims: readonly OwnedClaim[]): Finding[] {
     });
 }
 
+/** A source and the instances it reaches, in command-line order. */
+export interface ReachingSource {
+  readonly source: SourceRef;
+  readonly instances: readonly { readonly baseUrl: string }[];
+}
+
 /** The file an instance's unmanaged findings point at: the first source reaching it, else the first source. */
-function instanceFile(sources: readonly SourceResult[], baseUrl: string): string {
+export function instanceFile(sources: readonly ReachingSource[], baseUrl: string): string {
   const reaching = sources.find((s) => s.instances.some((i) => i.baseUrl === baseUrl)) ?? sources[0];
-  return reaching?.report.source.file ?? ".";
+  return reaching?.source.file ?? ".";
 }
 
 /** A stack's pending creates, matched to the unclaimed subscriptions on its instances, and the commands that finish its run. */
@@ -162,6 +170,7 @@ function pendingCreateFindings(runs: readonly KilledRun[]): Finding[] {
 function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>, runs: readonly KilledRun[]): Finding[] {
   // Named together: a GUID suffix only where two unmanaged subscriptions would share a name.
   const names = adoptionNames([...input.live.values()].flat().filter((s) => !claimed.has(guidKey(s.guid))));
+  const unread = input.sources.filter((s) => s.report.status === "error").map((s) => s.report.source.name);
   return [...input.live].flatMap(([baseUrl, live]) =>
     live
       .filter((s) => !claimed.has(guidKey(s.guid)))
@@ -183,16 +192,31 @@ function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>, r
             subscription,
           };
         }
-        const adoption = adoptionOf(input.sources, s, baseUrl, names.get(s.guid)!);
+        // A source that could not be read may claim it: no adoption is offered until it can be.
+        const adoption = unread.length > 0 ? undefined : adoptionOf(input.sources, s, baseUrl, names.get(s.guid)!);
+        const advice =
+          unread.length > 0
+            ? `Review again once ${unread.join(", ")} can be read: it may claim this one. Until then, neither adopt it nor delete it.`
+            : (adoption?.advice ??
+              "Adopt it into the stack or configuration that should own it (`pulumi import`, an `import` block), delete it if nobody needs it, or record it in an --ignore-file entry with its owner.");
         return {
           class: "unmanaged",
           guid: s.guid,
           owner: null,
           baseUrl,
           fields: [],
-          message: `${s.guid} on ${baseUrl} (${s.subscriberUrl}) is claimed by no source: no stack or Terraform state reviewed here manages it.`,
-          ...(adoption ? { advice: adoption.advice, adoption: adoption.adoption } : {}),
-          location: { file: instanceFile(input.sources, baseUrl) },
+          message:
+            unread.length > 0
+              ? `${s.guid} on ${baseUrl} (${s.subscriberUrl}) is claimed by none of the sources reviewed; ${unread.join(", ")} could not be read and may claim it.`
+              : `${s.guid} on ${baseUrl} (${s.subscriberUrl}) is claimed by no source: no stack or Terraform state reviewed here manages it.`,
+          advice,
+          ...(adoption ? { adoption: adoption.adoption } : {}),
+          location: {
+            file: instanceFile(
+              input.sources.map((src) => ({ source: src.report.source, instances: src.instances })),
+              baseUrl,
+            ),
+          },
           fingerprint: fingerprint("unmanaged", null, s.guid),
           subscription,
         };

@@ -2,13 +2,8 @@
  * A live subscription as a review may show it: every field but the secrets (the Signature, the
  * custom header value), of which only whether a header value is set is said.
  */
-import { webhookName, type Subscription } from "../../provider/wire";
+import { hasHeaderValue, webhookName, type Subscription } from "../../provider/wire";
 import type { LiveSubscription } from "./model";
-
-/** Whether a custom header value is set: an empty value (`""`) sends no header, so it is none, and no secret. */
-export function hasHeaderValue(s: Pick<Subscription, "customHeaderValue">): boolean {
-  return s.customHeaderValue !== null && s.customHeaderValue !== "";
-}
 
 /** `s`, listed on `baseUrl`, without its secrets. */
 export function describeLive(s: Subscription, baseUrl: string): LiveSubscription {

@@ -189,7 +189,10 @@ export interface ManagedSubscription {
   readonly guid: string;
   /** The file that declares it, and its line where known. */
   readonly location: FindingLocation;
-  /** The fingerprints of its findings; empty when it is in sync. */
+  /**
+   * The fingerprints of its findings, those an ignore rule suppressed included (they are in
+   * `ignored.suppressed`, not in `findings`); empty when it is in sync.
+   */
   readonly findings: readonly string[];
 }
 
@@ -216,8 +219,9 @@ export interface SourceReport {
   /** `reviewed`; `undetermined` (legacy API: `reason`); `error` (`error`). */
   readonly status: "reviewed" | "undetermined" | "error";
   /**
-   * What its live subscriptions were actually compared with; empty when it was not reviewed.
-   * `["state"]` alone for `--state-only`, or a saved state file.
+   * What its live subscriptions were actually compared with; empty when it was not reviewed, or
+   * for a state file (`--terraform-state`), read for its claims alone. `["state"]` alone for
+   * `--state-only`.
    */
   readonly compared: readonly Compared[];
   /** A stack's state backend, credentials removed. */

@@ -7,11 +7,12 @@ import { readFileSync } from "node:fs";
 import { fieldsOfLive } from "../../policy/fields";
 import type { Finding as RuleFinding } from "../../policy/rules";
 import { parsePolicySettings, resolveRules, type PolicySettings } from "../../policy/settings";
-import { snakeCase } from "../../provider/model";
+import { inHclTerms, snakeCase, SUBSCRIPTION_FIELDS } from "../../provider/model";
 import type { Subscription } from "../../provider/wire";
 import type { Claim } from "../sources/source";
 import { fingerprint } from "./classify";
-import type { Finding, Owner, PolicyScope, SourceRef } from "./model";
+import { guidKey } from "./guid";
+import type { Finding, FindingLocation, Owner, PolicyScope, SourceRef } from "./model";
 
 /** `--policy`: the settings file as given, and its settings. */
 export interface PolicyInput {
@@ -30,6 +31,61 @@ export interface PolicyInstance {
 export interface PolicyOwners {
   readonly claimOf: (guid: string) => { readonly source: SourceRef; readonly claim: Claim } | undefined;
   readonly reaching: (baseUrl: string) => SourceRef | undefined;
+}
+
+/** A source as policy findings are owned: what it claims and the instances it reaches. */
+export interface PolicySource {
+  readonly source: SourceRef;
+  readonly claims: readonly Claim[];
+  readonly instances: readonly { readonly baseUrl: string }[];
+}
+
+/** The owners of policy findings among `sources` (in command-line order): a GUID's claim (the last one), else the first source reaching the instance. */
+export function policyOwners(sources: readonly PolicySource[]): PolicyOwners {
+  const claims = new Map(
+    sources.flatMap((s) => s.claims.map((claim) => [guidKey(claim.guid), { source: s.source, claim }] as const)),
+  );
+  return {
+    claimOf: (guid) => claims.get(guidKey(guid)),
+    reaching: (baseUrl) => sources.find((s) => s.instances.some((i) => i.baseUrl === baseUrl))?.source,
+  };
+}
+
+/** Who the policy finding on `guid` (on the instance at `baseUrl`) is about, where it points, and the resource's name when claimed. */
+export function policyOwner(
+  owners: PolicyOwners,
+  guid: string,
+  baseUrl: string,
+): { readonly owner: Owner | null; readonly location: FindingLocation; readonly name?: string } {
+  const claimed = owners.claimOf(guid);
+  const source = claimed?.source ?? owners.reaching(baseUrl);
+  return {
+    owner: source ? { source, address: claimed?.claim.address ?? baseUrl } : null,
+    location: claimed?.claim.location ?? { file: source?.file ?? "." },
+    ...(claimed ? { name: claimed.claim.name } : {}),
+  };
+}
+
+/** A field's name as the owner's tool writes it: a Terraform user reads it as the configuration does. */
+export function policyFieldName(field: string, owner: Owner | null): string {
+  return owner && owner.source.kind !== "pulumi-stack" ? snakeCase(field) : field;
+}
+
+/** A rule's message in the owner's tool's words: a Terraform user reads `subscriber_url`. */
+function policyWords(message: string, owner: Owner | null): string {
+  return owner && owner.source.kind !== "pulumi-stack" ? inHclTerms(message, SUBSCRIPTION_FIELDS) : message;
+}
+
+/** What to do about a broken rule: change the subscription where it is declared, or the settings. */
+function policyAdvice(owner: Owner | null, claimed: boolean, file: string): string {
+  if (owner && claimed)
+    return `Change it in ${owner.source.name} (${owner.address}) as the rule says and apply, or change the rule in ${file}.`;
+  return `No source claims it: change or delete it on the instance, or adopt it and change it there; or change the rule in ${file}.`;
+}
+
+/** Mandatory first, then by rule: the order the policy findings of one subscription keep in every format. */
+export function byEnforcementThenRule(a: Finding, b: Finding): number {
+  return Number(a.advisory ?? false) - Number(b.advisory ?? false) || a.rule!.name.localeCompare(b.rule!.name);
 }
 
 /**
@@ -70,14 +126,17 @@ export function policyFindings(
   const rules = resolveRules(policy.settings).filter((r) => r.level !== "disabled");
   const findings: Finding[] = [];
   for (const instance of instances) {
-    const claims = instance.live.map((s) => owners.claimOf(s.guid));
+    const owned = instance.live.map((s) => policyOwner(owners, s.guid, instance.baseUrl));
     const fields = instance.live.map((s, n) => {
-      const name = claims[n]?.claim.name;
-      return fieldsOfLive(
-        s,
-        name ? `WebhookSubscription "${name}" (${s.guid})` : `subscription ${s.guid}`,
-        instance.apiVersion,
-      );
+      const { name, owner } = owned[n]!;
+      const terraform = owner !== null && owner.source.kind !== "pulumi-stack";
+      const label =
+        name === undefined
+          ? `subscription ${s.guid}`
+          : terraform
+            ? `${name} (${s.guid})`
+            : `WebhookSubscription "${name}" (${s.guid})`;
+      return fieldsOfLive(s, label, instance.apiVersion);
     });
     for (const { rule, level, options } of rules) {
       const found: { index: number; finding: RuleFinding }[] =
@@ -86,20 +145,17 @@ export function policyFindings(
           : rule.validateAll(fields, options);
       for (const { index, finding } of found) {
         const s = instance.live[index]!;
-        const claimed = claims[index];
-        const source = claimed?.source ?? owners.reaching(instance.baseUrl);
-        const owner: Owner | null = source ? { source, address: claimed?.claim.address ?? instance.baseUrl } : null;
+        const { owner, location } = owned[index]!;
         const enforcementLevel = level === "advisory" ? "advisory" : "mandatory";
-        // A Terraform user reads the field as the configuration writes it.
-        const field = source && source.kind !== "pulumi-stack" ? snakeCase(finding.field) : finding.field;
         findings.push({
           class: "policy",
           guid: s.guid,
           owner,
           baseUrl: instance.baseUrl,
-          fields: [{ field, ...liveValue(s, finding.field) }],
-          message: `${rule.name} (${enforcementLevel}): ${finding.message}`,
-          location: claimed?.claim.location ?? { file: source?.file ?? "." },
+          fields: [{ field: policyFieldName(finding.field, owner), ...liveValue(s, finding.field) }],
+          message: `${rule.name} (${enforcementLevel}): ${policyWords(finding.message, owner)}`,
+          advice: policyAdvice(owner, owned[index]!.name !== undefined, policy.file),
+          location,
           fingerprint: fingerprint("policy", owner, s.guid),
           rule: { name: rule.name, enforcementLevel },
           ...(enforcementLevel === "advisory" ? { advisory: true } : {}),
@@ -107,10 +163,7 @@ export function policyFindings(
       }
     }
   }
-  // Mandatory first, then by rule: the order the findings of one subscription keep in every format.
-  findings.sort(
-    (a, b) => Number(a.advisory ?? false) - Number(b.advisory ?? false) || a.rule!.name.localeCompare(b.rule!.name),
-  );
+  findings.sort(byEnforcementThenRule);
   return {
     scope: {
       file: policy.file,

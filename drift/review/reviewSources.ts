@@ -8,22 +8,12 @@ import { VISIBILITY_NOTE, WebhookSubscriptionClient, type SubscriptionList } fro
 import { clientSettings, readSettings } from "../../provider/model";
 import { isLegacy, type ApiVersion, type Subscription } from "../../provider/wire";
 import type { SourceResult } from "../sources/source";
-import { byClassThenWhere, classify, countsInWords, managedSubscriptions } from "./classify";
+import { byClassThenWhere, classify, countsInWords } from "./classify";
+import { concludeReview, type ConcludeOptions } from "./conclude";
 import { guidKey } from "./guid";
-import { isIgnored } from "./ignore";
-import { isExpired } from "./ignoreFile";
-import {
-  EXIT_CODE,
-  FINDING_CLASSES,
-  REVIEW_VERSION,
-  type Finding,
-  type FindingClass,
-  type IgnoreEntry,
-  type Review,
-  type SourceRef,
-} from "./model";
+import type { Review, SourceRef } from "./model";
 import { plural } from "./plural";
-import { policyFindings, type PolicyInput } from "./policy";
+import { policyFindings, policyOwners, type PolicyInput } from "./policy";
 
 /** One source to read: its name on the command line, and how to read it. */
 export interface SourceReader {
@@ -32,15 +22,9 @@ export interface SourceReader {
   read(): Promise<SourceResult>;
 }
 
-export interface ReviewSourcesOptions {
+export interface ReviewSourcesOptions extends ConcludeOptions {
   /** In command-line order. */
   readonly sources: readonly SourceReader[];
-  /** `--ignore` rules: GUIDs or subscriber-URL prefixes. */
-  readonly ignore?: readonly string[];
-  /** `--ignore-file` entries. */
-  readonly ignoreEntries?: readonly IgnoreEntry[];
-  /** `--baseline`: the file as given and the fingerprints it holds. */
-  readonly baseline?: { readonly file: string; readonly fingerprints: ReadonlySet<string> };
   /** `--policy`: the rules every live subscription is held to. */
   readonly policy?: PolicyInput;
   /** Where the Terraform sources' provider reads its settings: `WEBHOOKS_*`. @default process.env */
@@ -97,13 +81,6 @@ async function listWithEnv(env: NodeJS.ProcessEnv, baseUrl: string): Promise<Sub
   }
 }
 
-/** Whether a finding is about a subscription `rule` matches: its GUID, or its live subscriber URL's prefix. */
-function matches(f: Finding, rule: string, liveByGuid: ReadonlyMap<string, Subscription>): boolean {
-  if (f.guid === null) return false;
-  const live = liveByGuid.get(guidKey(f.guid));
-  return isIgnored({ guid: f.guid, subscriberUrl: live?.subscriberUrl ?? "" }, [rule]);
-}
-
 /** Reviews every source; see the module comment. Never throws for a source's failure: it is reported. */
 export async function reviewSources(options: ReviewSourcesOptions): Promise<Review> {
   const startedAt = Date.now();
@@ -157,79 +134,37 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
   ];
 
   const classified = classify({ sources, live });
-  const claims = new Map(
-    sources.flatMap((s) => s.claims.map((claim) => [guidKey(claim.guid), { source: s.report.source, claim }] as const)),
-  );
   const policy = options.policy
     ? policyFindings(
         options.policy,
         instances.flatMap((i) => (live.has(i.baseUrl) ? [{ ...i, live: live.get(i.baseUrl)! }] : [])),
-        {
-          claimOf: (guid) => claims.get(guidKey(guid)),
-          reaching: (baseUrl) => sources.find((s) => s.instances.some((i) => i.baseUrl === baseUrl))?.report.source,
-        },
+        policyOwners(sources.map((s) => ({ source: s.report.source, claims: s.claims, instances: s.instances }))),
       )
     : undefined;
-  const all = [...classified.findings, ...(policy?.findings ?? [])].sort(byClassThenWhere);
-
-  // Ignore rules and entries, then the baseline.
   const liveByGuid = new Map([...live.values()].flat().map((s) => [guidKey(s.guid), s]));
-  const today = now().toISOString().slice(0, 10);
-  const entries = options.ignoreEntries ?? [];
-  const active = [...(options.ignore ?? []), ...entries.filter((e) => !isExpired(e, today)).map((e) => e.match)];
-  const suppressed = new Map<string, string[]>();
-  const findings = all
-    .filter((f) => {
-      const rule = active.find((r) => matches(f, r, liveByGuid));
-      if (rule === undefined) return true;
-      suppressed.set(rule, [...(suppressed.get(rule) ?? []), f.fingerprint]);
-      return false;
-    })
-    .map((f): Finding =>
-      options.baseline ? { ...f, baseline: options.baseline.fingerprints.has(f.fingerprint) ? "known" : "new" } : f,
-    );
-  const expired = entries.filter((e) => isExpired(e, today));
-  const stale = entries.filter((e) => !isExpired(e, today) && !suppressed.has(e.match));
-
-  const summary = Object.fromEntries(FINDING_CLASSES.map((c) => [c, 0])) as Record<FindingClass, number>;
-  for (const f of findings) summary[f.class]++;
-  const failed = sources.some((s) => s.report.status !== "reviewed") || failedLists.length > 0;
-  const counted = findings.filter((f) => !f.advisory);
-  const fresh = options.baseline ? counted.filter((f) => f.baseline === "new").length : counted.length;
-  const review: Review = {
-    version: REVIEW_VERSION,
-    status: failed ? "error" : findings.length > 0 ? "drift" : "in-sync",
-    exitCode: failed ? EXIT_CODE.error : fresh > 0 ? EXIT_CODE.drift : EXIT_CODE.noDrift,
-    generatedAt: now().toISOString(),
-    durationMs: Date.now() - startedAt,
-    sources: sources.map((s) => {
-      const recovery = classified.recovery.get(s.report.source);
-      return {
-        ...s.report,
-        subscriptions: managedSubscriptions(s.report.source, s.claims, findings),
-        ...(recovery ? { recovery } : {}),
-      };
-    }),
-    instances,
-    findings,
-    summary,
-    ignored: {
-      suppressed: [...suppressed].map(([match, fingerprints]) => ({ match, fingerprints })),
-      expired,
-      stale,
+  const review = concludeReview(
+    {
+      sources: sources.map((s) => {
+        const recovery = classified.recovery.get(s.report.source);
+        return { report: { ...s.report, ...(recovery ? { recovery } : {}) }, claims: s.claims };
+      }),
+      findings: [...classified.findings, ...(policy?.findings ?? [])].sort(byClassThenWhere),
+      subscriberUrl: (guid) => liveByGuid.get(guidKey(guid))?.subscriberUrl,
+      failed: failedLists.length > 0,
+      instances,
+      notes: [...notes, ...failedLists.map((l) => `Could not list ${l}`)],
+      ...(policy ? { policy: policy.scope } : {}),
+      generatedAt: now(),
+      durationMs: Date.now() - startedAt,
     },
-    ...(policy ? { policy: policy.scope } : {}),
-    ...(options.baseline
-      ? { baseline: { file: options.baseline.file, new: fresh, known: counted.length - fresh } }
-      : {}),
-    notes: [...notes, ...failedLists.map((l) => `Could not list ${l}`)],
-  };
+    options,
+  );
   const failedSources = review.sources.filter((s) => s.status !== "reviewed").length;
   progress(
     failedSources > 0
       ? `the review failed for ${plural(failedSources, "source")} of ${sources.length}: see the report`
-      : `reviewed ${plural(sources.length, "source")} in ${(review.durationMs / 1000).toFixed(1)}s: ${countsInWords(summary)}` +
-          (options.baseline ? ` (${fresh} new)` : ""),
+      : `reviewed ${plural(sources.length, "source")} in ${(review.durationMs / 1000).toFixed(1)}s: ${countsInWords(review.summary)}` +
+          (review.baseline ? ` (${review.baseline.new} new)` : ""),
   );
   return review;
 }

@@ -6,6 +6,14 @@
  * (The GUID rule is `WireGuid` / `isGuid` in schemas.ts.)
  */
 
+/**
+ * Whether a custom header value is set: an empty value (`""`) sends no header, so it is none, and
+ * no secret. The drift review and the policy both ask this.
+ */
+export function hasHeaderValue(s: { readonly customHeaderValue: string | null }): boolean {
+  return s.customHeaderValue !== null && s.customHeaderValue !== "";
+}
+
 /** The custom header name as the service saves it: spaces become hyphens. */
 export function normalizeHeaderName(name: string): string {
   return name.replace(/ /g, "-");

@@ -5,6 +5,7 @@ import { UsageError } from "../../cli/command";
 import { checkDriftArgs, driftCommand, parseDriftArgs, reviewCommandLine } from "../../cli/drift";
 import { main } from "../../cli/index";
 import { npxFindsPackage } from "../../cli/invocation";
+import { parseReview } from "../support/reviewJson";
 import { tempDirs } from "../support/tempDirs";
 
 /** Removed once this file's tests have run. */
@@ -127,6 +128,91 @@ describe("parseDriftArgs", () => {
         INIT_CWD: fixtures,
       }),
     ).toThrow(/--terraform-state "terraform.tfstate" is given twice/);
+  });
+
+  it("--merge takes partial reviews' JSON reports instead of sources: refused with a source flag, a missing part named", async () => {
+    const dir = tempDir("drift-merge-");
+    /** A partial review of one state file claiming `guid`, on the instance at https://hooks.example.com. */
+    const part = (file: string, name: string, guid: string) => {
+      const source = { kind: "terraform-state", name, file: name };
+      const review = {
+        version: 3,
+        status: "in-sync",
+        exitCode: 0,
+        generatedAt: "2026-11-27T10:00:00.000Z",
+        durationMs: 5,
+        sources: [
+          {
+            source,
+            status: "reviewed",
+            compared: ["state"],
+            instances: [{ baseUrl: "https://hooks.example.com", apiVersion: "3" }],
+            subscriptions: [
+              {
+                address: "webhooks_subscription.a",
+                name: "webhooks_subscription.a",
+                guid,
+                location: { file: name },
+                findings: [],
+              },
+            ],
+          },
+        ],
+        instances: [{ baseUrl: "https://hooks.example.com", apiVersion: "3" }],
+        findings: [],
+        summary: {},
+        ignored: { suppressed: [], expired: [], stale: [] },
+        notes: [],
+      };
+      writeFileSync(join(dir, file), JSON.stringify(review));
+    };
+    const guid = "00000000-0000-4000-8000-000000000001";
+    part("a.json", "a.tfstate", guid);
+    part("b.json", "b.tfstate", guid);
+    const args = parsed(["--merge", "a.json", "--merge", "b.json", "--format", "json"], { INIT_CWD: dir });
+    expect(args.parts.map((p) => p.file)).toEqual(["a.json", "b.json"]);
+    expect(args.reviewFlags).toEqual(["--merge", "a.json", "--merge", "b.json"]);
+
+    // Refused with any flag that reviews sources, naming both.
+    for (const flag of [
+      ["--stack", "dev"],
+      ["--terraform-state", "x.tfstate"],
+      ["--state-only"],
+      ["--policy", "p.json"],
+    ])
+      expect(() => checkDriftArgs(["--merge", "a.json", ...flag])).toThrow(
+        `--merge and ${flag[0]} cannot be given together: --merge reviews no source`,
+      );
+    expect(() => checkDriftArgs(["--merge", "a.json", "--merge", "a.json"])).toThrow(
+      '--merge "a.json" is given twice: name each part once.',
+    );
+    // Parsed and checked without reading: the missing part is named when it is loaded.
+    expect(checkDriftArgs(["--merge", "gone.json"])).toMatchObject({ merges: ["gone.json"] });
+    expect(() => parseDriftArgs(["--merge", "a.json", "--merge", "gone.json"], { INIT_CWD: dir })).toThrow(
+      /^--merge gone\.json: cannot read it \(ENOENT\)\. Give the JSON report \(version 3\)/,
+    );
+
+    // Run: the two parts' one GUID is co-owned across them, and the merge exits 2.
+    const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const initCwd = process.env.INIT_CWD;
+    process.env.INIT_CWD = dir;
+    try {
+      expect(await driftCommand.run(["--merge", "a.json", "--merge", "b.json", "--format", "json"])).toBe(2);
+      const review = parseReview(out.mock.calls.map((c) => String(c[0])).join(""));
+      expect(review.findings.map((f) => [f.class, f.guid, f.owners?.map((o) => o.source.name)])).toEqual([
+        ["co-owned", guid, ["a.tfstate", "b.tfstate"]],
+      ]);
+      expect(review.sources.map((s) => s.subscriptions[0]!.findings)).toEqual([
+        [review.findings[0]!.fingerprint],
+        [review.findings[0]!.fingerprint],
+      ]);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+      if (initCwd === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = initCwd;
+    }
   });
 
   it("takes a format on stdout and report files whose extension names theirs", () => {

@@ -540,3 +540,27 @@ describe("renderMarkdown says only what happened", () => {
     expect(text).not.toContain("### Subscriptions");
   });
 });
+
+describe("a state file's claims", () => {
+  it("are compared with nothing, so none reads 'in sync': the table says 'claimed', the sources 'its claims only'", () => {
+    const stateFile = {
+      source: { kind: "terraform-state" as const, name: "other.tfstate", file: "other.tfstate" },
+      status: "reviewed" as const,
+      compared: [],
+      instances: [],
+      subscriptions: [
+        {
+          address: "webhooks_subscription.a",
+          name: "webhooks_subscription.a",
+          guid: "aa000000-0000-4000-8000-000000000001",
+          location: { file: "other.tfstate" },
+          findings: [],
+        },
+      ],
+    };
+    const text = renderMarkdown(buildReview([stateFile], []));
+    expect(text).toContain("| Terraform state | `other.tfstate` | nothing: its claims only |");
+    expect(text).toMatch(/^\| claimed \| `webhooks_subscription\.a` \|/m);
+    expect(text).not.toMatch(/in sync/);
+  });
+});

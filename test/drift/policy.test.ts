@@ -84,6 +84,12 @@ describe("policyFindings", () => {
   it("names a Terraform source's field as its configuration writes it", () => {
     const [finding] = review([{ ...managed, subscriberUrl: "https://elsewhere.example.org/x" }], settings, TF).findings;
     expect(finding!.fields.map((f) => f.field)).toEqual(["subscriber_url"]);
+    // Its message too, and what to do, naming where it is declared.
+    expect(finding!.message).toContain("subscriber_url");
+    expect(finding!.message).not.toMatch(/subscriberUrl|WebhookSubscription "/);
+    expect(finding!.advice).toBe(
+      "Change it in infra (webhooks_subscription.orders) as the rule says and apply, or change the rule in policy.json.",
+    );
   });
 });
 
@@ -174,5 +180,19 @@ describe("--policy on the command line", () => {
     expect(() => parseDriftArgs(["--stack", "dev", "--policy", "missing.json"], {}, dir)).toThrow(
       /--policy: Cannot read the policy file "missing\.json"/,
     );
+  });
+});
+
+describe("a live subscription's header value, as the policy sees it", () => {
+  it("an empty value is none: the rule that wants one is broken, as the review's own rows say", () => {
+    const live = { ...managed, customHeader: "X-Key", customHeaderValue: "" };
+    const [finding] = review(
+      [live],
+      parsePolicySettings({ "custom-header-required": "mandatory", all: "disabled" }),
+    ).findings;
+    expect(finding).toMatchObject({
+      rule: { name: "custom-header-required" },
+      fields: [{ field: "customHeaderValue", secret: true }],
+    });
   });
 });

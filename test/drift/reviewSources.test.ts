@@ -168,11 +168,17 @@ describe("reviewSources", () => {
       read: () =>
         Promise.reject(Object.assign(new Error("`tofu plan` failed: boom"), { code: "TERRAFORM_PLAN_FAILED" })),
     };
+    const stray = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://hooks.example.com/stray" }));
     const review = await reviewSources({
       sources: [failing, terraformSource(DIR, emulator.url, [])],
       env: env(),
     });
     expect(review.exitCode).toBe(1);
+    // The source that failed may claim what looks unmanaged: no adoption is offered, and it says why.
+    const unmanaged = review.findings.find((f) => f.guid === stray.GUID)!;
+    expect(unmanaged.message).toContain("other.tfstate could not be read and may claim it");
+    expect(unmanaged.advice).toContain("Review again once other.tfstate can be read");
+    expect(unmanaged).not.toHaveProperty("adoption");
     expect(review.sources.map((s) => [s.source.name, s.status, s.error?.code, s.compared])).toEqual([
       ["other.tfstate", "error", "TERRAFORM_PLAN_FAILED", []],
       ["infra/team", "reviewed", undefined, ["state", "configuration"]],
@@ -227,6 +233,31 @@ describe("reviewSources", () => {
     expect(review.findings.filter((f) => f.class === "unmanaged").map((f) => f.guid)).toEqual([shown.GUID]);
     expect(review.summary.unmanaged).toBe(1);
     expect(JSON.stringify(review.findings)).not.toContain(ignored.GUID);
+  });
+
+  it("a managed subscription whose finding is ignored is not called in sync, in any format", async () => {
+    const a = await emulator.subscribe(typeScopedBody({ SubscriberURL: "https://hooks.example.com/a" }));
+    const differs = {
+      class: "differs-from-configuration" as const,
+      address: "module.team.webhooks_subscription.s0",
+      guid: a.GUID,
+      fields: [],
+      message: "differs",
+      location: { file: "infra/team/main.tf", line: 1 },
+    };
+    const review = await reviewSources({
+      sources: [terraformSource(DIR, emulator.url, [a.GUID], { observations: [differs] })],
+      ignore: [a.GUID],
+      env: env(),
+    });
+    expect(review.findings).toEqual([]);
+    const [managed] = review.sources[0]!.subscriptions;
+    expect(managed!.findings).toEqual(review.ignored.suppressed[0]!.fingerprints);
+    const markdown = render(review, "md");
+    expect(markdown).not.toMatch(/^\| in sync /m);
+    expect(markdown).not.toContain("managed subscription is in sync");
+    expect(render(review, "junit")).toContain('<skipped message="its findings are ignored (--ignore, --ignore-file)"');
+    expect(render(review, "html")).not.toMatch(/<td>in sync<\/td>/);
   });
 
   it("an empty custom header value is no value: not said to be set", async () => {

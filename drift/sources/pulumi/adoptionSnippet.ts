@@ -6,9 +6,8 @@
  *   program code for it, in the program's language, to a file beside the program.
  */
 import { NATIVE_WEBHOOK_SUBSCRIPTION_TYPE } from "../../../provider/model";
-import { webhookName, type Subscription } from "../../../provider/wire";
+import { hasHeaderValue, webhookName, type Subscription } from "../../../provider/wire";
 import type { AdoptionName } from "../../review/adoptionNames";
-import { hasHeaderValue } from "../../review/liveSubscription";
 import type { Adoption } from "../../review/model";
 import { shellWord } from "../../review/shellWord";
 import type { AdoptionTarget } from "../source";

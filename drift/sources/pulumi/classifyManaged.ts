@@ -34,12 +34,12 @@ const UNCHANGED_OPS: ReadonlySet<string> = new Set(["same", "read"]);
  * Whether the engine saw a change, or (a program preview's refresh step, REFRESH_OP) does not say:
  * then secrets need comparing, and the live subscription is needed.
  */
-export function engineSawChange(observation: RefreshObservation): boolean {
+function engineSawChange(observation: RefreshObservation): boolean {
   return observation.new !== undefined && !UNCHANGED_OPS.has(observation.op);
 }
 
 /** Whether the engine found the subscription gone. */
-export function engineSawDeletion(observation: RefreshObservation): boolean {
+function engineSawDeletion(observation: RefreshObservation): boolean {
   return observation.op === "delete" || (observation.new === undefined && !UNCHANGED_OPS.has(observation.op));
 }
 
