@@ -24,13 +24,10 @@ import {
   readIgnoreFile,
   readParts,
   readPolicyFile,
-  readSourceReader,
   readTerraformStateFile,
   render,
-  reviewSources,
+  reviewDrift,
   shellWord,
-  stackReaders,
-  terraformReaders,
   type Format,
   type IgnoreEntry,
   type MergePart,
@@ -374,19 +371,17 @@ function mergeParts(args: DriftArgs): Review {
 
 /** Reviews what `args` names (or merges its parts); resolves with the exit code. */
 async function runDrift(args: DriftArgs, context?: CommandContext): Promise<number> {
-  const options = { cwd: args.cwd, env: process.env, stateOnly: args.stateOnly, onProgress: say };
+  // The state files were read once already, to refuse a bad one before anything else.
   const review =
     args.parts.length > 0
       ? mergeParts(args)
-      : await reviewSources({
-          sources: [
-            ...stackReaders(
-              args.stacks.map((name) => ({ name, workDir: args.workDir })),
-              options,
-            ),
-            ...(args.terraformCli ? terraformReaders(args.terraform, { ...options, cli: args.terraformCli }) : []),
-            ...args.stateFiles.map(readSourceReader),
-          ],
+      : await reviewDrift({
+          stacks: args.stacks.map((name) => ({ name, workDir: args.workDir })),
+          terraform: args.terraform,
+          terraformStates: args.terraformStates,
+          ...(args.terraformCli ? { terraformCli: args.terraformCli } : {}),
+          stateOnly: args.stateOnly,
+          cwd: args.cwd,
           ignore: args.ignore,
           ignoreEntries: args.ignoreEntries,
           ...(args.baseline ? { baseline: args.baseline } : {}),

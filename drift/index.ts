@@ -8,7 +8,7 @@
  * `pulumi`, `tofu` or `terraform`. The command line (cli/drift.ts) reaches the review only here.
  */
 export * from "./review/model";
-export { reviewDrift, stackReaders, terraformReaders, readSourceReader } from "./review/review";
+export { reviewDrift } from "./review/review";
 export type { ReviewOptions, StackToReview } from "./review/review";
 export { reviewSources, type ReviewSourcesOptions, type SourceReader } from "./review/reviewSources";
 export { readBaseline } from "./review/baseline";

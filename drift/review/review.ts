@@ -9,10 +9,11 @@ import type { Engine } from "../../engine/provision";
 import { reviewEngine } from "../sources/pulumi/openStack";
 import { readStack, stackRef } from "../sources/pulumi/readStack";
 import { findTerraformCli, type TerraformCli } from "../sources/terraform/cli";
+import { checkTerraformDirectory } from "../sources/terraform/workingDirectory";
 import { readTerraformDirectory } from "../sources/terraform/directory";
 import { readTerraformStateFile } from "../sources/terraform/stateFile";
 import type { SourceResult } from "../sources/source";
-import type { IgnoreEntry, Review } from "./model";
+import type { IgnoreEntry, Review, SourceRef } from "./model";
 import type { PolicyInput } from "./policy";
 import { reviewSources, type SourceReader } from "./reviewSources";
 
@@ -56,7 +57,7 @@ export interface ReviewOptions {
 }
 
 /** The readers of stacks: one `pulumi` found once for all of them. */
-export function stackReaders(
+function stackReaders(
   stacks: readonly StackToReview[],
   options: Pick<ReviewOptions, "cwd" | "env" | "engine" | "stateOnly" | "onProgress">,
 ): SourceReader[] {
@@ -84,14 +85,27 @@ export function stackReaders(
   });
 }
 
+/**
+ * A directory as findings name it, its first `.tf` file the one they point at; one that is no
+ * working directory (its read fails, saying why) still names itself.
+ */
+function directoryRef(dir: string, absDir: string, env: NodeJS.ProcessEnv, cwd: string): SourceRef {
+  try {
+    return checkTerraformDirectory({ dir, absDir, env, cwd });
+  } catch {
+    return { kind: "terraform-directory", name: dir, file: dir };
+  }
+}
+
 /** The readers of Terraform working directories, each planned once with `cli`. */
-export function terraformReaders(
+function terraformReaders(
   dirs: readonly string[],
   options: Pick<ReviewOptions, "cwd" | "env" | "stateOnly"> & { readonly cli: TerraformCli },
 ): SourceReader[] {
   const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
   return dirs.map((dir) => ({
-    ref: { kind: "terraform-directory", name: dir, file: dir },
+    ref: directoryRef(dir, resolve(cwd, dir), env, cwd),
     read: () =>
       readTerraformDirectory({
         dir,
