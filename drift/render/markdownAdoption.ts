@@ -5,7 +5,6 @@
  */
 import { plural } from "../review/plural";
 import type { Adoption, Finding } from "../review/model";
-import { inline } from "./markdownText";
 import { sourceTitle } from "./names";
 
 /** The statements, with the imports they need (and no other), for a stack's TypeScript program. */
@@ -65,7 +64,6 @@ export function adoptionSection(findings: readonly Finding[]): string {
     `<details><summary>Adopt ${plural(adoptions.length, "unmanaged subscription")}</summary>`,
     "",
     ...[...groups.values()].flatMap((group) => [...BLOCKS[group[0]!.kind](group), ""]),
-    `To adopt every unmanaged subscription at once: ${inline("webhook-subscriptions adopt")} (docs/adopting.md).`,
     "</details>",
   ].join("\n");
 }

@@ -1,7 +1,7 @@
 /**
  * How to take over an unmanaged subscription: into a stack reaching its instance (its own front
  * door's snippet, the program's language), else into a Terraform/OpenTofu directory reaching it
- * (an `import` block). One subscription's snippet; `webhook-subscriptions adopt` takes them all.
+ * (an `import` block). One subscription's snippet.
  */
 import type { Subscription } from "../../provider/wire";
 import { pulumiAdoption } from "../sources/pulumi/adoptionSnippet";

@@ -125,7 +125,6 @@ export interface LiveSubscription {
  *   program on the dynamic provider;
  * - `pulumi-import`: the `pulumi import` command for a stack on the native plugin;
  * - `terraform-import`: an `import` block for a Terraform/OpenTofu directory.
- * `webhook-subscriptions adopt` adopts every unmanaged subscription at once (docs/adopting.md).
  */
 export interface Adoption {
   readonly kind: "typescript" | "pulumi-import" | "terraform-import";
