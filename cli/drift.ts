@@ -371,14 +371,14 @@ function mergeParts(args: DriftArgs): Review {
 
 /** Reviews what `args` names (or merges its parts); resolves with the exit code. */
 async function runDrift(args: DriftArgs, context?: CommandContext): Promise<number> {
-  // The state files were read once already, to refuse a bad one before anything else.
+  // The state files were read once already, to refuse a bad one before anything else: not again.
   const review =
     args.parts.length > 0
       ? mergeParts(args)
       : await reviewDrift({
           stacks: args.stacks.map((name) => ({ name, workDir: args.workDir })),
           terraform: args.terraform,
-          terraformStates: args.terraformStates,
+          terraformStates: args.stateFiles,
           ...(args.terraformCli ? { terraformCli: args.terraformCli } : {}),
           stateOnly: args.stateOnly,
           cwd: args.cwd,

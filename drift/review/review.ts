@@ -37,8 +37,12 @@ export interface ReviewOptions {
   readonly stacks?: readonly StackToReview[];
   /** Initialised Terraform/OpenTofu working directories, relative to `cwd`. */
   readonly terraform?: readonly string[];
-  /** Terraform/OpenTofu state files (or `show -json` output), relative to `cwd`. */
-  readonly terraformStates?: readonly string[];
+  /**
+   * Terraform/OpenTofu state files (or `show -json` output), relative to `cwd`; or one already read
+   * with `readTerraformStateFile` (the command line reads each first, to refuse a bad one), which
+   * is not read again.
+   */
+  readonly terraformStates?: readonly (string | SourceResult)[];
   /** Compare with the state alone: no program runs, a Terraform plan is `-refresh-only`. @default false */
   readonly stateOnly?: boolean;
   /** Where the review runs: paths are relative to it, and so are the findings' locations. @default process.cwd() */
@@ -138,7 +142,9 @@ export async function reviewDrift(options: ReviewOptions): Promise<Review> {
       ...stackReaders(options.stacks ?? [], options),
       ...(cli ? terraformReaders(dirs, { ...options, cli }) : []),
       ...(options.terraformStates ?? []).map((file) =>
-        readSourceReader(readTerraformStateFile({ file, absFile: resolve(cwd, file), cwd, env })),
+        readSourceReader(
+          typeof file === "string" ? readTerraformStateFile({ file, absFile: resolve(cwd, file), cwd, env }) : file,
+        ),
       ),
     ],
     env,
