@@ -9,6 +9,7 @@ import { terraformAdoption, terraformAdoptionAdvice } from "../sources/terraform
 import type { SourceResult } from "../sources/source";
 import type { AdoptionName } from "./adoptionNames";
 import type { Adoption } from "./model";
+import { shellWord } from "./shellWord";
 
 /**
  * Which of the sources reaching an instance (in command-line order) an unmanaged subscription is
@@ -37,7 +38,7 @@ export function adoptionOf(
     const { snippet } = terraformAdoption(live, target, name);
     return {
       adoption: { kind: "terraform-import", into, provider: null, snippet },
-      advice: terraformAdoptionAdvice(target.dir, live.guid, target.cli),
+      advice: `${terraformAdoptionAdvice(target.dir, live.guid, target.cli)} ${adoptAll(`--into-terraform ${shellWord(target.dir)}`)}`,
     };
   }
   const { kind, snippet } = pulumiAdoption(live, target, name);
@@ -45,8 +46,14 @@ export function adoptionOf(
     adoption: { kind, into, provider: target.provider?.name ?? null, snippet },
     // The snippet is the adoption's own (several lines of code): the advice names it, once.
     advice:
-      kind === "pulumi-import"
+      (kind === "pulumi-import"
         ? `Adopt it into stack ${into.name}: run its \`pulumi import\` command (the adoption snippet) in the program's directory.`
-        : `Adopt it into stack ${into.name}'s program: its \`new WebhookSubscription(…, { adoptGuid })\` statement (the adoption snippet) takes it over at the next \`pulumi up\`, changing nothing on the instance.`,
+        : `Adopt it into stack ${into.name}'s program: its \`new WebhookSubscription(…, { adoptGuid })\` statement (the adoption snippet) takes it over at the next \`pulumi up\`, changing nothing on the instance.`) +
+      (target.provider === null ? ` ${adoptAll(`--into-stack ${shellWord(target.stack)}`)}` : ""),
   };
+}
+
+/** The pointer to `adopt`, which writes every unmanaged subscription at once into `target` (its flag). */
+function adoptAll(target: string): string {
+  return `Or adopt every unmanaged subscription at once, with header values kept secret: \`webhook-subscriptions adopt <the same sources> ${target} --verify\` (docs/adopting.md).`;
 }

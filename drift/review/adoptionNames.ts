@@ -61,26 +61,46 @@ function styled(words: readonly string[]): AdoptionName {
   };
 }
 
-/** The words of a name a person gave (`--names`), or undefined when it is not one: letters, digits, `-` and `_`, a letter first. */
+/**
+ * Words no variable may be called in one of the target languages (TypeScript, Python, Go, Java):
+ * a name of one word must not be one of them. Names made here always have several words.
+ */
+const RESERVED = new Set(
+  (
+    "abstract and as assert async await boolean break byte case catch chan char class const continue def default defer " +
+    "del delete do double elif else enum except export extends false final finally float for from func function global go " +
+    "goto if implements import in instanceof int interface is lambda let long map native new nil none nonlocal not null " +
+    "or package pass private protected public raise range return select short static struct super switch synchronized " +
+    "this throw throws transient true try type typeof var void volatile while with yield"
+  ).split(" "),
+);
+
+/**
+ * The words of a name a person gave (`--names`), or undefined when it is not one: letters, digits,
+ * `-` and `_`, a letter first, and not a word a target language reserves.
+ */
 export function wordsOfGivenName(name: string): string[] | undefined {
   if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(name)) return undefined;
-  return name
+  const words = name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()
     .split(/[-_]+/)
     .filter(Boolean);
+  return words.length === 1 && RESERVED.has(words[0]!) ? undefined : words;
 }
 
 /**
  * The name of each subscription, by GUID: `given` names (already checked, by GUID) as given, the
- * others from their host, path and event, with a GUID suffix only where two would collide.
+ * others from their host, path and event, with a GUID suffix only where two would collide, or
+ * where the name is `taken` already (a resource of the target, in kebab form).
  */
 export function adoptionNames(
   subscriptions: readonly Pick<Subscription, "guid" | "subscriberUrl" | "webhook">[],
   given: ReadonlyMap<string, readonly string[]> = new Map(),
+  taken: Iterable<string> = [],
 ): Map<string, AdoptionName> {
   const words = new Map(subscriptions.map((s) => [s.guid, given.get(s.guid) ?? wordsOf(s)]));
-  const uses = new Map<string, number>();
+  const uses = new Map<string, number>([...taken].map((name) => [name, 1]));
   for (const w of words.values()) uses.set(w.join("-"), (uses.get(w.join("-")) ?? 0) + 1);
   return new Map(
     [...words].map(([guid, w]) => [

@@ -15,7 +15,7 @@ import { readTerraformStateFile } from "../sources/terraform/stateFile";
 import type { SourceResult } from "../sources/source";
 import type { IgnoreEntry, Review, SourceRef } from "./model";
 import type { PolicyInput } from "./policy";
-import { reviewSources, type SourceReader } from "./reviewSources";
+import { reviewSources, type ReviewSourcesOptions, type SourceReader } from "./reviewSources";
 
 /** A Pulumi stack to review. */
 export interface StackToReview {
@@ -58,6 +58,8 @@ export interface ReviewOptions {
   readonly policy?: PolicyInput;
   readonly baseline?: { readonly file: string; readonly fingerprints: ReadonlySet<string> };
   readonly onProgress?: (line: string) => void;
+  /** Receives the sources and the live lists, header values included: see ReviewSourcesOptions. */
+  readonly onRead?: ReviewSourcesOptions["onRead"];
 }
 
 /** The readers of stacks: one `pulumi` found once for all of them. */
@@ -153,5 +155,6 @@ export async function reviewDrift(options: ReviewOptions): Promise<Review> {
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.baseline ? { baseline: options.baseline } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onRead ? { onRead: options.onRead } : {}),
   });
 }

@@ -22,6 +22,12 @@ export interface SourceReader {
   read(): Promise<SourceResult>;
 }
 
+/** The sources and the live lists a review read. */
+export interface SourcesRead {
+  readonly sources: readonly SourceResult[];
+  readonly live: ReadonlyMap<string, readonly Subscription[]>;
+}
+
 export interface ReviewSourcesOptions extends ConcludeOptions {
   /** In command-line order. */
   readonly sources: readonly SourceReader[];
@@ -34,6 +40,11 @@ export interface ReviewSourcesOptions extends ConcludeOptions {
   readonly onProgress?: (line: string) => void;
   /** @default the current time */
   readonly now?: () => Date;
+  /**
+   * Receives what was read before it is classified: every source as its reader gave it, and every
+   * instance's live list by base URL. `adopt` writes code from them (the review keeps no header value).
+   */
+  readonly onRead?: (read: SourcesRead) => void;
 }
 
 /** Runs `work` over `items`, at most `limit` at a time, keeping the order. */
@@ -133,6 +144,7 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
     ).values(),
   ];
 
+  options.onRead?.({ sources, live });
   const classified = classify({ sources, live });
   const policy = options.policy
     ? policyFindings(

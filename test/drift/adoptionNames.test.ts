@@ -63,4 +63,17 @@ describe("adoptionNames", () => {
     for (const bad of ["2fast", "orders hook", "orders.hook", "", "-x", "naïve"])
       expect(wordsOfGivenName(bad)).toBeUndefined();
   });
+
+  it("refuses a one-word name a target language reserves, and keeps one that only contains it", () => {
+    for (const reserved of ["class", "import", "Func", "lambda", "None"])
+      expect(wordsOfGivenName(reserved)).toBeUndefined();
+    expect(wordsOfGivenName("class-hook")).toEqual(["class", "hook"]);
+  });
+
+  it("suffixes a name the target already uses", () => {
+    const names = adoptionNames([sub("ABCDEF12-0000-4000-8000-000000000001", "https://a.example/x")], new Map(), [
+      "a-example-x-business-object-created",
+    ]);
+    expect(names.get("ABCDEF12-0000-4000-8000-000000000001")!.kebab).toBe("a-example-x-business-object-created-abcdef");
+  });
 });
