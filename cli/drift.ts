@@ -48,42 +48,14 @@ import {
   type FlagValues,
 } from "./command";
 import { commandPrefix, type Invocation } from "./invocation";
+import { SOURCE_FLAGS } from "./sourceFlags";
 
 /** The drift command's flags: its usage and its parser. */
 const DRIFT_FLAGS = {
-  stack: {
-    type: "string",
-    multiple: true,
-    arg: "<name>",
-    description:
-      "a Pulumi stack of the project in --cwd (`pulumi stack ls` lists them): its state, a\nrefresh preview, and a preview of its program through the team's `pulumi`",
-  },
-  terraform: {
-    type: "string",
-    multiple: true,
-    arg: "<dir>",
-    description:
-      "an initialised Terraform/OpenTofu working directory: its state and configuration,\nthrough one plan that is never applied and writes no state (tofu on PATH, else terraform)",
-  },
-  "terraform-state": {
-    type: "string",
-    multiple: true,
-    arg: "<file>",
-    description: "a state file (format 4) or `tofu show -json`'s output: state only",
-  },
-  cwd: {
-    type: "string",
-    arg: "<program directory>",
-    description: "the Pulumi program directory, holding Pulumi.yaml (default: the current directory)",
-  },
+  ...SOURCE_FLAGS,
   "state-only": {
     type: "boolean",
     description: "compare with the state alone: no program runs, a Terraform plan is -refresh-only",
-  },
-  "terraform-cli": {
-    type: "string",
-    arg: "<path>",
-    description: "the tofu or terraform executable to plan with (default: tofu, else terraform, on PATH)",
   },
   format: { type: "string", arg: FORMATS.join("|"), description: `${FORMATS.join(", ")} on stdout (default: md)` },
   report: {

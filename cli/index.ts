@@ -20,6 +20,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: "review a stack's drift against the instance (exit 0 none, 2 drift, 1 error)",
     load: async () => (await import("./drift")).driftCommand,
   },
+  adopt: {
+    summary: "write every unmanaged subscription as code in the target's language (--into-stack, --into-terraform)",
+    load: async () => (await import("./adopt")).adoptCommand,
+  },
   emulator: {
     summary: "run the local emulator of the service (--port, --state, --legacy-only, --product, --dialect)",
     load: async () => (await import("./emulator")).emulatorCommand,

@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(__dirname, "..");
-const FOLDERS = ["drift", "policy"];
+const FOLDERS = ["drift", "policy", "adopt"];
 
 /** The repository files a source file imports (relative imports, `import type` and `import("…")` included). */
 function importsOf(file: string): string[] {
@@ -54,7 +54,7 @@ function circlesAmong(files: readonly string[]): string[] {
 // Every file, at any depth: a rule that skips subfolders is how a source came to import a front door unnoticed.
 const files = FOLDERS.flatMap((folder) => sourcesIn(folder, true));
 
-describe("drift/ and policy/", () => {
+describe("drift/, policy/ and adopt/", () => {
   it("reach the provider through its model, the wire layer and the client only", () => {
     const outside = files.flatMap((file) =>
       importsOf(file)
@@ -106,6 +106,19 @@ describe("drift/: sources → findings → renderers", () => {
   });
 });
 
+describe("adopt/: written over the review", () => {
+  it("reaches the review only through drift/index.ts, and the command line reaches it only through adopt/index.ts", () => {
+    const into = (files: readonly string[], inside: (t: string) => boolean) =>
+      files.flatMap((file) =>
+        importsOf(file)
+          .filter(inside)
+          .map((target) => `${file} → ${target}`),
+      );
+    expect(into(sourcesIn("adopt", true), (t) => t.startsWith("drift/") && t !== "drift/index.ts")).toEqual([]);
+    expect(into(sourcesIn("cli", true), (t) => t.startsWith("adopt/") && t !== "adopt/index.ts")).toEqual([]);
+  });
+});
+
 describe("provider/", () => {
   // Type-only imports count: two files that take each other's types are one concept split in two.
   it("imports one way: no file reaches itself through its imports, types included", () => {
@@ -116,7 +129,7 @@ describe("provider/", () => {
 /** The product's sources: what a user runs (not the tests, the build scripts or the benches). */
 const PRODUCT = [
   "index.ts",
-  ...["provider", "emulator", "drift", "policy", "engine", "pipeline", "cli", "launcher"].flatMap((folder) =>
+  ...["provider", "emulator", "drift", "adopt", "policy", "engine", "pipeline", "cli", "launcher"].flatMap((folder) =>
     sourcesIn(folder, true),
   ),
 ];

@@ -11,7 +11,7 @@ import { REPO_ROOT } from "../support/engine";
 
 const PAGE = "docs/architecture.md";
 /** Folders whose every sub-folder, however deep, is a part of the code's layout. */
-const SOURCE_FOLDERS = ["provider", "drift", "policy", "emulator", "cli", "launcher", "scripts"];
+const SOURCE_FOLDERS = ["provider", "drift", "adopt", "policy", "emulator", "cli", "launcher", "scripts"];
 /** Folders whose content is the page's business only one level down (docs/ holds pages, not code). */
 const NOT_LISTED_INSIDE = ["docs"];
 
