@@ -32,7 +32,7 @@ import { setSecretConfig } from "./secretConfig";
 import { stackLanguage, writerOf, type TargetLanguage } from "./target";
 import { verifyPreview, type Verification } from "./verify/pulumiPreview";
 import { verifyPlan } from "./verify/terraformPlan";
-import type { Adopted, FileWrite } from "./write/writer";
+import { WriteError, type Adopted, type FileWrite } from "./write/writer";
 
 /** Where the code goes. */
 export type AdoptInto =
@@ -102,6 +102,16 @@ function filesIn(dir: string, under = ""): string[] {
     if (e.isDirectory()) return NOT_PROGRAM.has(e.name) ? [] : filesIn(dir, path);
     return e.isFile() ? [path] : [];
   });
+}
+
+/** A writer's refusal as adopt's own error: nothing was written. */
+function asAdoptError<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (err) {
+    if (err instanceof WriteError) throw new AdoptError(`${err.message}. Nothing was written.`);
+    throw err;
+  }
 }
 
 const unique = (list: readonly string[]) => [...new Set(list)];
@@ -189,6 +199,9 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
           .join(", ")}): not adopted; upgrade, then adopt again.`,
     );
   const candidates = live.filter((s) => unmanaged.has(guidKey(s.guid)) && webhookName(s.webhook) !== undefined);
+  const result = { language, dir, baseUrl: instance.baseUrl, notes };
+  // Nothing unmanaged at all: said, not an error, whatever --match asks (a run after the apply).
+  if (candidates.length === 0) return { ...result, adopted: [], duplicates: [], files: [], secrets: 0 };
   const { chosen, unmatched } = selectByRules(candidates, options.match);
   if (unmatched.length > 0)
     throw new AdoptError(
@@ -199,7 +212,6 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
         )
         .join("\n") + " Check it against the drift review's unmanaged findings; nothing was written.",
     );
-  const result = { language, dir, baseUrl: instance.baseUrl, notes };
   if (chosen.length === 0) return { ...result, adopted: [], duplicates: [], files: [], secrets: 0 };
 
   // 3. Duplicates: the extras are named, and adopted only when asked.
@@ -207,6 +219,8 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const duplicates = duplicateGroups(instance, live, new Set(chosen.map((s) => guidKey(s.guid))), claimed);
   const extras = new Set(duplicates.flatMap((g) => g.extras.map((s) => guidKey(s.guid))));
   const adopting = options.includeDuplicates ? chosen : chosen.filter((s) => !extras.has(guidKey(s.guid)));
+
+  if (adopting.length === 0) return { ...result, adopted: [], duplicates, files: [], secrets: 0 };
 
   // 4. Names, stable across runs, never one the target already uses.
   const taken = target.claims.flatMap(
@@ -235,15 +249,15 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     );
 
   // 5. The code, checked before anything is written.
-  const written = writerOf(
-    language,
-    options.layout,
-  )({
-    adopted,
-    existing: (path) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : undefined),
-    listFiles: () => filesIn(dir),
-    force: options.force,
-  });
+  const write = writerOf(language, options.layout);
+  const written = asAdoptError(() =>
+    write({
+      adopted,
+      existing: (path) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : undefined),
+      listFiles: () => filesIn(dir),
+      force: options.force,
+    }),
+  );
   const clash = written.files.find((f: FileWrite) => !f.edit && existsSync(join(dir, f.path)));
   if (clash && !options.force)
     throw new AdoptError(

@@ -30,6 +30,7 @@ import {
 } from "./command";
 import { commandPrefix } from "./invocation";
 import { SOURCE_FLAGS } from "./sourceFlags";
+import { plural } from "../drift";
 
 const LAYOUTS = ["each", "for-each"] as const;
 
@@ -235,6 +236,10 @@ export function summary(result: AdoptResult, args: AdoptArgs, context?: CommandC
     }
     if (!args.includeDuplicates) lines.push("  The extras are not adopted; --include-duplicates adopts them too.", "");
   }
+  if (result.adopted.length === 0 && dup.length > 0) {
+    lines.push("Nothing else to adopt: the rest are claimed by a source, or the extras above.");
+    return lines.join("\n");
+  }
   if (result.adopted.length === 0) {
     lines.push(
       `Nothing to adopt: every subscription on ${result.baseUrl ?? "the instance"} is claimed by a source${args.match.length > 0 ? " or left out by --match" : ""}.`,
@@ -242,7 +247,7 @@ export function summary(result: AdoptResult, args: AdoptArgs, context?: CommandC
     return lines.join("\n");
   }
   const where = args.into.kind === "stack" ? `stack ${args.into.stack}'s program` : args.into.dir;
-  lines.push(`Adopted ${result.adopted.length} subscriptions into ${where}: ${result.output}`);
+  lines.push(`Adopted ${plural(result.adopted.length, "subscription")} into ${where}: ${result.output}`);
   for (const a of result.adopted)
     lines.push(
       `  ${args.into.kind === "stack" ? a.name.kebab : a.name.snake}  ${a.subscription.guid}  ${a.subscription.subscriberUrl}`,
@@ -252,7 +257,7 @@ export function summary(result: AdoptResult, args: AdoptArgs, context?: CommandC
   if (result.include) lines.push(`Include it in the program: ${result.include}`);
   if (args.into.kind === "stack" && result.secrets > 0)
     lines.push(
-      `${result.secrets} header values are in stack ${args.into.stack}'s secret config (encrypted; pulumi config --show-secrets shows them).`,
+      `${plural(result.secrets, "header value")} ${result.secrets === 1 ? "is" : "are"} in stack ${args.into.stack}'s secret config (encrypted; pulumi config --show-secrets shows them).`,
     );
   if (args.into.kind === "terraform" && result.adopted.some((a) => a.subscription.hasCustomHeaderValue))
     lines.push(
@@ -278,7 +283,11 @@ export function summary(result: AdoptResult, args: AdoptArgs, context?: CommandC
     lines.push(
       `Next: review ${result.output}, then run \`${next}\`: it takes them over and changes nothing on the instance.`,
     );
-    lines.push(`Then \`${commandPrefix(context?.invocation)} drift …\` shows them managed.`);
+    const review =
+      args.into.kind === "stack"
+        ? `--stack ${shellWord(args.into.stack)}${args.workDir !== args.cwd ? ` --cwd ${shellWord(args.workDir)}` : ""}`
+        : `--terraform ${shellWord(args.into.dir)}`;
+    lines.push(`Then \`${commandPrefix(context?.invocation)} drift ${review}\` shows them managed.`);
   }
   return lines.join("\n");
 }

@@ -33,3 +33,4 @@ export { chdirCommand } from "./sources/terraform/cli";
 export type { PlanChange, PlanJson } from "./sources/terraform/planJson";
 export { guidKey } from "./review/guid";
 export { describeLive } from "./review/liveSubscription";
+export { plural } from "./review/plural";

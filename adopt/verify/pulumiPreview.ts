@@ -30,6 +30,11 @@ export interface Verification {
 const UNCHANGED = new Set(["same", "read", "refresh"]);
 
 const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+/** A URN's type (the last of its `$`-joined parent types). */
+const typeOf = (urn: string) => urn.split("::").at(-2)?.split("$").at(-1) ?? "";
+/** The stack and the providers: a new stack creates both, which changes nothing on any instance. */
+const isStackOrProvider = (urn: string) =>
+  typeOf(urn) === "pulumi:pulumi:Stack" || typeOf(urn).startsWith("pulumi:providers:");
 
 /**
  * Previews `stack` in `workDir` and checks it against `names` (the adopted resources' names) and
@@ -58,7 +63,7 @@ export async function verifyPreview(
   const adopted = new Set<string>();
   for (const step of preview.steps ?? []) {
     const name = nameOf(step.urn);
-    if (!step.urn.includes("WebhookSubscription") && UNCHANGED.has(step.op)) continue;
+    if (isStackOrProvider(step.urn) && (step.op === "create" || UNCHANGED.has(step.op))) continue;
     if (names.has(name) && step.op === adoptingOp) {
       adopted.add(name);
       const fields = Object.keys(step.detailedDiff ?? {});

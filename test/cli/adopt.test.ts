@@ -1,0 +1,121 @@
+/**
+ * `webhook-subscriptions adopt`'s command line (cli/adopt.ts): one table, parsed, checked, then
+ * loaded; every bad input names the flag and the value, and nothing is read from an instance.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { adoptCommand, parseAdoptArgs, readNamesFile } from "../../cli/adopt";
+
+const GUID = "3f2a9c1d-0000-4000-8000-000000000001";
+const program = () => {
+  const dir = mkdtempSync(join(tmpdir(), "adopt-args-"));
+  writeFileSync(join(dir, "Pulumi.yaml"), "name: p\nruntime: yaml\n");
+  return dir;
+};
+
+describe("parseAdoptArgs", () => {
+  it("takes drift's source flags and one target", () => {
+    const dir = program();
+    const args = parseAdoptArgs(
+      ["--stack", "old", "--into-stack", "dev", "--match", "PacketCreated", "--verify"],
+      {},
+      dir,
+    );
+    expect(args).toMatchObject({
+      stacks: ["old"],
+      into: { kind: "stack", stack: "dev" },
+      workDir: dir,
+      match: ["PacketCreated"],
+      layout: "each",
+      verify: true,
+      force: false,
+      includeDuplicates: false,
+    });
+  });
+
+  it("asks for exactly one target", () => {
+    expect(() => parseAdoptArgs(["--stack", "a"], {}, program())).toThrow(/^Name the target: --into-stack <name>/);
+    expect(() => parseAdoptArgs(["--into-stack", "a", "--into-terraform", "x"], {}, program())).toThrow(
+      /^Give one target, not both/,
+    );
+  });
+
+  it("refuses a target that is no program or no initialised directory, naming it", () => {
+    const empty = mkdtempSync(join(tmpdir(), "adopt-args-"));
+    expect(() => parseAdoptArgs(["--into-stack", "dev"], {}, empty)).toThrow(
+      new RegExp(`^--into-stack dev: no Pulumi.yaml in ${empty}`),
+    );
+    expect(() => parseAdoptArgs(["--into-terraform", "infra"], {}, empty)).toThrow(/^--into-terraform infra: /);
+  });
+
+  it("refuses a --match of no kind, a --layout of none, and for-each into a stack", () => {
+    const dir = program();
+    expect(() => parseAdoptArgs(["--into-stack", "d", "--match", "orders"], {}, dir)).toThrow(
+      /^--match "orders" is not a GUID, a subscriber-URL prefix/,
+    );
+    expect(() => parseAdoptArgs(["--into-stack", "d", "--layout", "grid"], {}, dir)).toThrow(
+      /^--layout must be one of each, for-each, got: "grid"/,
+    );
+    expect(() => parseAdoptArgs(["--into-stack", "d", "--layout", "for-each"], {}, dir)).toThrow(
+      /^--layout for-each is for --into-terraform/,
+    );
+  });
+});
+
+describe("--names", () => {
+  const file = (content: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), "adopt-names-")), "names.json");
+    writeFileSync(path, content);
+    return path;
+  };
+
+  it("maps each GUID (any case) to a name's words", () => {
+    expect(readNamesFile(file(JSON.stringify({ [GUID.toUpperCase()]: "ordersCreated" })), "names.json")).toEqual(
+      new Map([[GUID, ["orders", "created"]]]),
+    );
+  });
+
+  it("refuses an invalid identifier, a key that is no GUID, a name given twice, and a file that is not JSON", () => {
+    expect(() => readNamesFile(file(JSON.stringify({ [GUID]: "2fast" })), "names.json")).toThrow(
+      `--names names.json: the name of ${GUID}, "2fast", is not a valid identifier`,
+    );
+    expect(() => readNamesFile(file(JSON.stringify({ [GUID]: "class" })), "names.json")).toThrow(
+      /"class", is not a valid/,
+    );
+    expect(() => readNamesFile(file(JSON.stringify({ orders: "a" })), "names.json")).toThrow(
+      '--names names.json: the key "orders" is not a subscription GUID.',
+    );
+    const twice = { [GUID]: "same", "3f2a9c1d-0000-4000-8000-000000000002": "same" };
+    expect(() => readNamesFile(file(JSON.stringify(twice)), "names.json")).toThrow(/are both named "same"/);
+    expect(() => readNamesFile(file("{"), "names.json")).toThrow(/^--names names.json: not JSON/);
+    expect(() => readNamesFile("/nonexistent/names.json", "names.json")).toThrow("--names names.json: no such file.");
+  });
+});
+
+describe("adopt --help", () => {
+  it("prints one usage made from the table", async () => {
+    const out: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => (out.push(chunk), true)) as typeof process.stdout.write;
+    try {
+      expect(await adoptCommand.run(["--help"])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    for (const flag of [
+      "--into-stack",
+      "--into-terraform",
+      "--match",
+      "--names",
+      "--layout",
+      "--include-duplicates",
+      "--verify",
+      "--force",
+      "--stack",
+      "--terraform",
+    ])
+      expect(out.join("")).toContain(flag);
+  });
+});
