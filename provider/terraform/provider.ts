@@ -14,12 +14,20 @@ import { listSubscriptions } from "../core/list";
 import type { SubscriptionOutputs } from "../core/outputs";
 import { readSettings, SettingsNotKnownYet, type ConfigSource } from "../core/settings";
 import { webhookName } from "../wire";
-import { attributePath, ERROR, errorDiagnostic, type Diagnostic } from "./diagnostics";
+import { attributeError, attributePath, ERROR, errorDiagnostic, type Diagnostic } from "./diagnostics";
 import { snakeCase } from "../description/hclNames";
 import { RESOURCE_TYPE, SUBSCRIPTION_DATA_SOURCE, SUBSCRIPTIONS_DATA_SOURCE } from "./names";
 import { terraformConfigSource } from "./providerConfig";
 import { withWarnings } from "./requestDiagnostics";
-import { objectType, SCHEMA_VERSION, embeddedSchema, WRITE_ONLY_VALUE, WRITE_ONLY_VERSION, type Block } from "./schema";
+import {
+  objectType,
+  SCHEMA_VERSION,
+  embeddedSchema,
+  IMPORTED_VERSION,
+  WRITE_ONLY_VALUE,
+  WRITE_ONLY_VERSION,
+  type Block,
+} from "./schema";
 import { attributeOfField, inputsOf, outputsOf, plannedCreate, stateOf, type Attributes } from "./state";
 import { validateSubscription, type ClientCapabilities } from "./validate";
 import { fromJson, fromMsgpack, toMsgpack, Unknown, type CtyType, type Value } from "./values/codec";
@@ -51,6 +59,34 @@ export interface TerraformProviderOptions {
   readonly description: string;
   /** Where `WEBHOOKS_*` are read. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Whether an attribute value is null (or absent). */
+const isNull = (value: Value | undefined): boolean => value === null || value === undefined;
+
+/**
+ * The error for a plan that would send a subscription without its custom header value, clearing it
+ * on the instance: the state holds no value to send (only the write-only version, as an import
+ * leaves it), the configuration gives none yet keeps the header, and something changes
+ * (`changed`: the core's changed fields). Undefined when the plan is safe.
+ */
+function droppedHeaderValue(prior: Attributes, config: Attributes, changed: readonly string[]): Diagnostic | undefined {
+  const header = config.custom_header;
+  if (isNull(prior[WRITE_ONLY_VERSION]) || !isNull(config[WRITE_ONLY_VALUE]) || !isNull(config.custom_header_value))
+    return undefined;
+  if (typeof header !== "string" || header === "") return undefined;
+  const attributes = changed.map((field) => attributeOfField(field, true));
+  if (prior[WRITE_ONLY_VERSION] !== config[WRITE_ONLY_VERSION]) attributes.push(WRITE_ONLY_VERSION);
+  if (attributes.length === 0) return undefined;
+  return attributeError(
+    WRITE_ONLY_VALUE,
+    `${WRITE_ONLY_VALUE} is not set, but custom_header is ${JSON.stringify(header)} and this plan changes ` +
+      `${[...new Set(attributes)].join(", ")}: applying it would send the subscription without its header value, ` +
+      "clearing the value on the instance (the state holds none to send: it is write-only, or was left out at import). " +
+      `Supply the value through the variable ${WRITE_ONLY_VALUE} reads, e.g. in the environment as TF_VAR_<variable> ` +
+      `(a map variable's by key), and change ${WRITE_ONLY_VERSION} (e.g. from ${IMPORTED_VERSION} to ${IMPORTED_VERSION + 1}) so that it is sent. ` +
+      "To drop the header, remove custom_header instead.",
+  );
 }
 
 /** The tfplugin6 Provider service implementation. */
@@ -151,6 +187,8 @@ export function terraformProvider(options: TerraformProviderOptions): grpc.Untyp
         olds.customHeaderValue =
           prior[WRITE_ONLY_VERSION] === config[WRITE_ONLY_VERSION] ? (news.customHeaderValue ?? null) : null;
       const diff = await core.diff(String(prior.id), olds, news);
+      const dropped = droppedHeaderValue(prior, config, diff.changed);
+      if (dropped) return { diagnostics: [...diagnostics, dropped] };
       const planned: Attributes = { ...proposed, [WRITE_ONLY_VALUE]: null };
       for (const name of ["id", "guid", "signature", "base_url"]) planned[name] = prior[name] ?? null;
       const replaces = diff.replaces ?? [];
@@ -207,7 +245,10 @@ export function terraformProvider(options: TerraformProviderOptions): grpc.Untyp
           ],
         };
       const found = await core.read(guid, {} as SubscriptionOutputs);
-      const state = stateOf(found.props as Partial<SubscriptionOutputs>, {});
+      const live = found.props as Partial<SubscriptionOutputs>;
+      // The live header value stays out of state (plain JSON): the write-only version stands for it, so
+      // a configuration giving it through custom_header_value_wo at that version plans no change.
+      const state = stateOf(live, live?.customHeaderValue ? { [WRITE_ONLY_VERSION]: IMPORTED_VERSION } : {});
       return {
         imported_resources: [
           { type_name: RESOURCE_TYPE, state: write(state, resourceType), identity: identityOf(state.guid) },

@@ -56,6 +56,13 @@ const PULUMI_ONLY_OUTPUTS = new Set(["webhookName"]);
 /** The write-only alternative to `custom_header_value`, and the version that says when it changed. */
 export const WRITE_ONLY_VALUE = "custom_header_value_wo";
 export const WRITE_ONLY_VERSION = "custom_header_value_wo_version";
+/**
+ * The write-only version an imported subscription with a custom header value gets in state, with
+ * the value left out: an import must not put the live value in state, where it would sit in plain
+ * JSON. A configuration that writes this version (and its value through `custom_header_value_wo`)
+ * then plans no change; changing the version sends a new value.
+ */
+export const IMPORTED_VERSION = 0;
 
 /** The cty type of a field: an enum is given by its member names. */
 function ctyType({ type }: FieldDescription): CtyType {
