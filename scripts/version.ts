@@ -32,6 +32,12 @@ export const VERSIONED_FILES = [
   "examples/go/go.mod",
   "examples/java/pom.xml",
   "examples/policy-pack/package.json",
+  "examples/pipelines/github/pulumi.yml",
+  "examples/pipelines/github/opentofu.yml",
+  "examples/pipelines/github/fleet.yml",
+  "examples/pipelines/gitlab/.gitlab-ci.yml",
+  "templates/drift.gitlab-ci.yml",
+  "docs/pipelines.md",
 ] as const;
 
 export const CHANGELOG = "CHANGELOG.md";

@@ -32,13 +32,17 @@ const EXAMPLES = [
   "java",
   "policy-pack",
   "terraform",
+  "pipelines",
 ];
 /** Examples the page compiles and does not run: test/e2e/install.test.ts runs Go and Java as users install them. */
 const COMPILED_ONLY = ["go", "java"];
 /** A policy pack, run over another example's stack. */
 const POLICY_PACKS = ["policy-pack"];
-/** HCL, whose commands are docs/terraform.md's (run by e2e/terraformDoc.test.ts): no block here. */
-const TERRAFORM = ["terraform"];
+/**
+ * No block here: HCL, whose commands are docs/terraform.md's (run by e2e/terraformDoc.test.ts), and
+ * the CI pipelines, which run under act and gitlab-ci-local (e2e/action.test.ts, gitlabTemplate.test.ts).
+ */
+const TERRAFORM = ["terraform", "pipelines"];
 /** The examples with a stack. */
 const STACKS = EXAMPLES.filter(
   (example) => !COMPILED_ONLY.includes(example) && !POLICY_PACKS.includes(example) && !TERRAFORM.includes(example),
