@@ -5,67 +5,26 @@
  * a review of a Terraform directory (in sync, then drifted), then a review of a YAML stack and
  * that directory together; then every `sh` block of the page, in order, as written, from the
  * repository layout the page describes (a Pulumi project in `app/` with stacks `prod` and
- * `staging`, Terraform configurations in `infra/hooks/` with a module, and `infra/partners/`);
- * then the pipelines' own scripts: the GitHub job's install and review steps, the matrix's plan
- * and review steps, and GitLab's, with the release served on loopback where a job downloads it.
- * (test/drift/pipelineDocs.test.ts lints the workflows.) Steps that install third-party
- * tools (actions, apt-get, OpenTofu's installer) are the CI system's, named below, not run. Last,
- * tofu killed in the middle of an apply: what it created but never recorded is unmanaged, and
+ * `staging`, Terraform configurations in `infra/hooks/` with a module, and `infra/partners/`).
+ * The pipelines the page points to run under act and gitlab-ci-local (action.test.ts,
+ * gitlabTemplate.test.ts). Last, tofu killed in the middle of an apply: what it created but never recorded is unmanaged, and
  * `adopt_identical` takes it over on the next apply, as the review says.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
-import { load as loadYaml } from "js-yaml";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { cliArchiveName, executableArchiveName } from "../../scripts/release/release";
 import { requireLanguageHosts, REPO_ROOT } from "../support/engine";
 import { freePort } from "../support/freePort";
-import { ReleaseServer } from "../support/releaseServer";
 import { readReview } from "../support/reviewJson";
 import { RELEASE_VERSION, sharedRelease } from "../support/sharedRelease";
-import { pipelineBlocks } from "../support/pipelineBlocks";
 import { shellBlocks } from "../support/shellBlocks";
-import { ShellSession, terminalEnv } from "../support/shellSession";
+import { ShellSession } from "../support/shellSession";
+import { teamEnv } from "../support/teamShell";
 import { requireTofu } from "../support/terraformClis";
-import { mirrorCliConfig, packedMirror, verifyZip } from "../support/terraformUser";
 
 const PAGE = readFileSync(join(REPO_ROOT, "docs", "drift.md"), "utf8");
-/** What a shell needs besides the tools under test; `node` is not among them. */
-const BASIC_TOOLS = [
-  "bash",
-  "sh",
-  "env",
-  "cat",
-  "mkdir",
-  "rm",
-  "cp",
-  "mv",
-  "ls",
-  "grep",
-  "sed",
-  "tar",
-  "gzip",
-  "curl",
-  "sleep",
-  "seq",
-  "kill",
-  "head",
-  "tail",
-  "printf",
-  "tr",
-  "dirname",
-  "basename",
-  "mktemp",
-  "cut",
-  "wc",
-  "sort",
-  "test",
-  "true",
-];
-/** Lines of the pipelines that install third-party tools: the CI system's part, not run here. */
-const CI_SETUP = [/^apt-get /, /get\.opentofu\.org/];
 
 const TOKEN = "dev-builder";
 const PACKETS = "6f1c2a3b-0000-4000-8000-0000000000d1";
@@ -73,19 +32,8 @@ const PACKETS = "6f1c2a3b-0000-4000-8000-0000000000d1";
 let root: string;
 let team: string;
 let shell: ShellSession;
-let server: ReleaseServer;
 let port: number;
 let env: NodeJS.ProcessEnv;
-
-/** A directory of links to the basic tools, so that PATH holds them and nothing else of the machine. */
-function toolsDir(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  for (const tool of BASIC_TOOLS) {
-    const path = ["/usr/bin", "/bin"].map((d) => join(d, tool)).find((p) => existsSync(p));
-    if (path) symlinkSync(path, join(dir, tool));
-  }
-  return dir;
-}
 
 /** The repository the page's commands run in. */
 function writeTeamRepository(dir: string): void {
@@ -132,43 +80,13 @@ beforeAll(async () => {
   team = join(root, "team");
   writeTeamRepository(team);
 
-  // The release's executable, as a user unpacks it: the CLI, and the same bytes as the Pulumi plugin.
-  const bin = join(root, "bin");
-  mkdirSync(bin);
-  execFileSync("tar", ["-xzf", join(release.dir, cliArchiveName(RELEASE_VERSION, "linux", "amd64")), "-C", bin]);
-  execFileSync("tar", ["-xzf", join(release.dir, executableArchiveName(RELEASE_VERSION, "linux", "amd64")), "-C", bin]);
-  // Terraform's provider from the release's zip, through a filesystem mirror, as terraform.test.ts installs it.
-  verifyZip(release.dir, RELEASE_VERSION, "linux", "amd64");
-  const mirror = packedMirror(release.dir, RELEASE_VERSION, join(root, "mirror"), [{ os: "linux", arch: "amd64" }]);
-  const cliConfig = mirrorCliConfig(join(root, "cli.tfrc"), mirror);
-  // The pipelines download the release from WEBHOOKS_RELEASES/v<version>/<archive>.
-  const releases = join(root, "releases");
-  mkdirSync(releases);
-  symlinkSync(release.dir, join(releases, `v${RELEASE_VERSION}`));
-  server = await ReleaseServer.start(releases);
-
   port = await freePort();
-  const home = join(root, "home");
-  mkdirSync(home);
-  env = terminalEnv({
-    PATH: [bin, engine.binDir, tofu.binDir, toolsDir(join(root, "tools"))].join(delimiter),
-    HOME: home,
-    TF_CLI_CONFIG_FILE: cliConfig,
-    CHECKPOINT_DISABLE: "1",
-    TF_IN_AUTOMATION: "1",
-    PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
-    PULUMI_CONFIG_PASSPHRASE: "drift-doc",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    WEBHOOKS_BASE_URL: `http://127.0.0.1:${port}`,
-    WEBHOOKS_TOKEN: TOKEN,
-  });
-  mkdirSync(join(root, "state"));
+  env = teamEnv({ root, releaseDir: release.dir, engine, tofu, port, passphrase: "drift-doc" });
   shell = ShellSession.start(team, env);
 }, 1_800_000);
 
 afterAll(async () => {
   await shell?.closeKeepingTranscript("drift-doc-transcript.txt");
-  await server?.close();
   // The release unpacked, its mirror, the state and the tools: about 800 MB a run.
   if (root) rmSync(root, { recursive: true, force: true });
 });
@@ -295,50 +213,6 @@ it("runs every sh block of docs/drift.md as written, none of them failing", asyn
     runs: { tool: { driver: { version?: string; semanticVersion?: string } } }[];
   };
   expect(sarif.runs[0]!.tool.driver).toMatchObject({ version: RELEASE_VERSION, semanticVersion: RELEASE_VERSION });
-}, 900_000);
-
-/** The `run` scripts of a workflow's steps, by step name. */
-function runSteps(workflow: string): Map<string, string> {
-  const parsed = loadYaml(workflow) as { jobs: Record<string, { steps: { name?: string; run?: string }[] }> };
-  return new Map(
-    Object.values(parsed.jobs).flatMap((j) =>
-      j.steps.flatMap((s) => (s.name && s.run ? [[s.name, s.run] as const] : [])),
-    ),
-  );
-}
-
-it("the pipelines' scripts run as written: install from the release, review, upload what they name", async () => {
-  const { github, gitlab } = pipelineBlocks(PAGE);
-  const ci = join(root, "ci");
-  mkdirSync(ci);
-  const vars = [
-    `export WEBHOOKS_VERSION=${RELEASE_VERSION} WEBHOOKS_RELEASES=${server.url}`,
-    `export GITHUB_PATH=${ci}/path GITHUB_OUTPUT=${ci}/output GITHUB_STEP_SUMMARY=${ci}/summary`,
-  ].join("\n");
-  // GitHub: code scanning.
-  const scanning = runSteps(github[0]!);
-  await shell.run(`${vars}\n${scanning.get("Install webhook-subscriptions")!}`);
-  expect(readFileSync(join(ci, "path"), "utf8").trim()).toBe(join(root, "home", ".local", "bin"));
-  const review = await attempt(`${vars}\nexport PATH="$HOME/.local/bin:$PATH"\n${scanning.get("Review drift")!}`);
-  expect(review.code, review.output).toBe(0);
-  expect(readFileSync(join(ci, "output"), "utf8")).toMatch(/^exit-code=[02]$/m);
-  // The job summary's title.
-  expect(readFileSync(join(ci, "summary"), "utf8")).toContain("Drift review");
-  for (const file of ["drift.sarif", "drift.json", "drift.html"]) expect(existsSync(join(team, file))).toBe(true);
-  // The matrix: each directory planned, then one review of the plans and the stacks.
-  const fleet = runSteps(github[1]!);
-  for (const dir of ["infra/hooks", "infra/partners"])
-    await shell.run(`${vars}\nexport DIR=${dir}\n${fleet.get("Plan, never applied")!}`);
-  const one = await attempt(`${vars}\n${fleet.get("One review of every stack and directory")!}`);
-  expect(one.code, one.output).toBe(2);
-  // The sources table names a saved plan as a state file.
-  expect(readFileSync(join(ci, "summary"), "utf8")).toContain("| Terraform state | `plan-infra-partners.json` |");
-  // GitLab: its lines but the CI system's own installs.
-  const job = (loadYaml(gitlab) as { drift: { before_script: string[]; script: string[] } }).drift;
-  const lines = [...job.before_script, ...job.script].filter((line) => !CI_SETUP.some((skip) => skip.test(line)));
-  const gitlabRun = await attempt(`${vars}\n${lines.join("\n")}`);
-  expect([0, 2], gitlabRun.output).toContain(gitlabRun.code);
-  expect(readFileSync(join(team, "drift.xml"), "utf8")).toContain("<testsuites");
 }, 900_000);
 
 /** The emulator's admin API (never part of the real service). */
