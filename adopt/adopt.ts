@@ -275,6 +275,15 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     say(`stored ${secretValues.size} header values in stack ${into.stack}'s secret config`);
   }
   for (const f of written.files) writeFileSync(join(dir, f.path), f.content);
+  // A program Pulumi runs as a built binary (Java's jar, a Go binary) runs the new code once rebuilt.
+  const binary =
+    into.kind === "stack"
+      ? /^\s+binary:\s*(\S+)/m.exec(readFileSync(join(dir, "Pulumi.yaml"), "utf8"))?.[1]
+      : undefined;
+  if (binary)
+    notes.push(
+      `Pulumi.yaml runs the built ${binary}: build it again (mvn package, go build) before \`adopt --verify\` and \`pulumi up\`, or they run the old one.`,
+    );
   const done = {
     ...result,
     adopted,

@@ -6,7 +6,7 @@
  * verification that failed.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { adopt, AdoptError, invalidMatchRule, removeCommand, type AdoptInto, type AdoptResult } from "../adopt";
 import {
   checkTerraformDirectory,
@@ -72,7 +72,7 @@ const ADOPT_FLAGS = {
     type: "boolean",
     description: "then run the target's preview or plan: exit 1 unless it only imports, naming each change",
   },
-  force: { type: "boolean", description: "replace the file an earlier run wrote" },
+  force: { type: "boolean", description: "replace the file an earlier run wrote and that was not applied yet" },
 } as const satisfies FlagTable;
 
 const USAGE = usageOf(
@@ -265,9 +265,11 @@ export function summary(result: AdoptResult, args: AdoptArgs, context?: CommandC
         "(TF_VAR_<name>_header_value) and bump its custom_header_value_wo_version (docs/adopting.md).",
     );
   for (const note of result.notes) lines.push(note);
+  // The program directory as the team named it: relative to where it typed the command.
+  const program = relative(args.cwd, args.workDir);
   const next =
     args.into.kind === "stack"
-      ? `pulumi up --stack ${shellWord(args.into.stack)}${args.workDir !== args.cwd ? ` --cwd ${shellWord(args.workDir)}` : ""}`
+      ? `pulumi up --stack ${shellWord(args.into.stack)}${program ? ` --cwd ${shellWord(program)}` : ""}`
       : `${args.terraformCli?.name ?? "tofu"} -chdir=${shellWord(args.into.dir)} apply`;
   if (result.verification && result.verification.problems.length > 0) {
     lines.push(
@@ -285,7 +287,7 @@ export function summary(result: AdoptResult, args: AdoptArgs, context?: CommandC
     );
     const review =
       args.into.kind === "stack"
-        ? `--stack ${shellWord(args.into.stack)}${args.workDir !== args.cwd ? ` --cwd ${shellWord(args.workDir)}` : ""}`
+        ? `--stack ${shellWord(args.into.stack)}${program ? ` --cwd ${shellWord(program)}` : ""}`
         : `--terraform ${shellWord(args.into.dir)}`;
     lines.push(`Then \`${commandPrefix(context?.invocation)} drift ${review}\` shows them managed.`);
   }

@@ -25,6 +25,7 @@ export const CLI_NAME = "webhook-subscriptions";
  */
 export const CLI_WORDS: ReadonlySet<string> = new Set([
   "drift",
+  "adopt",
   "comment",
   "issue",
   "emulator",

@@ -25,7 +25,6 @@ const ROOT = path.resolve(__dirname, "..");
 /** Files that name the package's version (and nothing else by that number): it moves with `npm version`. */
 export const VERSIONED_FILES = [
   "README.md",
-  "docs/drift.md",
   "docs/native-provider.md",
   "docs/installation-configuration.md",
   "examples/README.md",

@@ -83,7 +83,7 @@ export async function verifyPreview(
   if (missing.length > 0 && problems.length === 0)
     problems.push(
       `the preview adopts ${adopted.size} of ${names.size}: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""} ` +
-        "not in the program (is the adopted file included?)",
+        "not in the program (is the adopted file included, and a built program rebuilt?)",
     );
   return { adopted: adopted.size, problems };
 }

@@ -34,7 +34,17 @@
  *   destroy one subscription with the installed provider; `providers lock` for every platform.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { get as httpsGet } from "node:https";
 import { homedir, tmpdir, userInfo } from "node:os";
 import { join, relative } from "node:path";
@@ -52,6 +62,7 @@ import {
   terraformZipName,
 } from "../../scripts/release/terraform";
 import { resourcesSummary, run, type Result } from "../support/commands";
+import { adoptEstate } from "../support/adoptEstate";
 import { EmulatorHarness } from "../support/emulatorHarness";
 import { REPO_ROOT, requireLanguageHosts } from "../support/engine";
 import { freePort } from "../support/freePort";
@@ -95,7 +106,45 @@ let checkout: string;
 let release: string;
 let server: ReleaseServer;
 let service: EmulatorHarness;
+/** The release's `webhook-subscriptions` (the CLI archive), as a team unpacks it. */
+let webhookCli: string;
 const started = Date.now();
+
+/**
+ * `adopt` of a scripted estate into the user's stack, with the release's CLI (support/adoptEstate.ts):
+ * `count` subscriptions under `https://<label>-…`, then the team's `pulumi up` imports them all.
+ */
+async function adoptIntoStack(
+  label: string,
+  count: number,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  instance: EmulatorHarness = service,
+  imported = `= ${count} imported`,
+  build?: () => Promise<unknown>,
+): Promise<void> {
+  const temp = mkdtempSync(join(root, `tmp-${label}-`));
+  const teamEnv = { ...env, TMPDIR: temp };
+  const { output } = await adoptEstate({
+    service: instance,
+    cli: webhookCli,
+    label,
+    count,
+    dir,
+    env: teamEnv,
+    target: ["--into-stack", "dev"],
+    ...(build ? { build } : {}),
+    takeOver: async () => {
+      const up = await pulumi(dir, teamEnv, ["up", "--yes"]);
+      expect(up.stdout).toContain(imported);
+      return up;
+    },
+    expectEmpty: () => pulumi(dir, teamEnv, ["preview", "--expect-no-changes"]),
+    review: ["--stack", "dev"],
+    grepped: [join(root, "state"), temp],
+  });
+  console.log(`[install] ${label}: adopted ${count} into ${output}`);
+}
 
 /** A user's project: `example`'s files, its Pulumi.yaml without the checkout's `plugins:` section. */
 function userProject(example: string, name: string): string {
@@ -224,6 +273,10 @@ beforeAll(async () => {
   ({ checkout, dir: release } = await sharedRelease());
   server = await ReleaseServer.start(release);
   service = await EmulatorHarness.start();
+  const cliDir = join(root, "cli");
+  mkdirSync(cliDir);
+  await run("tar", ["-xzf", join(release, cliArchiveName(VERSION, "linux", "amd64")), "-C", cliDir], cliDir);
+  webhookCli = join(cliDir, "webhook-subscriptions");
 }, 1_800_000);
 
 afterAll(async () => {
@@ -299,7 +352,8 @@ describe("Python: pip install pulumi_webhooks, then pulumi up downloads the plug
     expect(readdirSync(join(home, "plugins", `resource-webhooks-v${VERSION}`))).toContain("pulumi-resource-webhooks");
     expect(await service.all()).toHaveLength(2);
     expect((await pulumi(dir, env, ["preview", "--expect-no-changes"])).stdout).toMatch(/3 unchanged/);
-    expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+    await adoptIntoStack("py", 40, dir, env);
+    expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 43 deleted/);
     expect(await service.all()).toEqual([]);
     expect(
       served(from)
@@ -346,7 +400,8 @@ describe("Go: go get through the module proxy, then pulumi up downloads the plug
     expect(served(from)).toContain(`GET /${ARCHIVE} 200`);
     expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
     expect((await pulumi(dir, configured, ["preview", "--expect-no-changes"])).stdout).toMatch(/3 unchanged/);
-    expect((await pulumi(dir, configured, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+    await adoptIntoStack("go", 8, dir, configured);
+    expect((await pulumi(dir, configured, ["destroy", "--yes"])).stdout).toMatch(/- 11 deleted/);
     expect(await service.all()).toEqual([]);
   }, 900_000);
 });
@@ -427,8 +482,13 @@ describe("Java: the Maven dependency from the release's repository, then pulumi 
     );
     const again = await timed("preview on Java 21+", () => pulumi(dir, newer, ["preview", "--expect-no-changes"]));
     expect(again.stdout).toMatch(/3 unchanged/);
+    await timed("adopt", () =>
+      adoptIntoStack("java", 8, dir, javaEnv, service, "= 8 imported", () =>
+        run("mvn", ["--batch-mode", "--quiet", "-Dstyle.color=never", "package"], dir, javaEnv),
+      ),
+    );
     const destroy = await timed("destroy", () => pulumi(dir, javaEnv, ["destroy", "--yes"]));
-    expect(destroy.stdout).toMatch(/- 3 deleted/);
+    expect(destroy.stdout).toMatch(/- 11 deleted/);
     expect(await service.all()).toEqual([]);
   }, 900_000);
 });
@@ -453,7 +513,8 @@ describe("YAML: the installation page's plugin command and config lines, then pu
       expect(token.stdout.trim()).toBe(DASH_TOKEN);
       expect((await pulumi(dir, env, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
       expect(await instance.all()).toHaveLength(2);
-      expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+      await adoptIntoStack("yaml", 8, dir, env, instance);
+      expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 11 deleted/);
       expect(await instance.all()).toEqual([]);
     } finally {
       await instance.close();
@@ -514,7 +575,28 @@ describe("TypeScript: …/native from the npm tarball (README's dist/release lin
     expect((await pulumi(dir, env, ["up", "--yes"])).stdout).toMatch(/\+ 3 created/);
     expect(served(from)).toContain(`GET /${ARCHIVE} 200`);
     expect(installedPlugins(home)).toEqual([`resource-webhooks-v${VERSION}`]);
-    expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 3 deleted/);
+    await adoptIntoStack("tsnative", 8, dir, env);
+    expect((await pulumi(dir, env, ["destroy", "--yes"])).stdout).toMatch(/- 11 deleted/);
+
+    // The dynamic provider's program, with the same install: adopt writes `adoptGuid`, and the
+    // team's `pulumi up` takes each over in its create (a create step that makes nothing new).
+    const dynamic = join(root, "typescript-dynamic");
+    mkdirSync(dynamic);
+    for (const file of ["package.json", "tsconfig.json"]) cpSync(join(dir, file), join(dynamic, file));
+    symlinkSync(join(dir, "node_modules"), join(dynamic, "node_modules"));
+    writeFileSync(join(dynamic, "Pulumi.yaml"), "name: typescript-dynamic\nruntime: nodejs\n");
+    writeFileSync(
+      join(dynamic, "index.ts"),
+      'import { Webhook, WebhookSubscription } from "pulumi-webhook-subscriptions";\n\n' +
+        'new WebhookSubscription("catalogue", {\n  webhook: Webhook.BusinessObjectCreated,\n  filterObjectType: 7,\n' +
+        '  subscriberUrl: "https://hooks.example.com/dynamic/catalogue",\n});\n',
+    );
+    await newStack(dynamic, env);
+    expect((await pulumi(dynamic, env, ["up", "--yes"])).stdout).toMatch(/\+ 2 created/);
+    await adoptIntoStack("tsdynamic", 8, dynamic, env, service, "+ 8 created");
+    expect(readFileSync(join(dynamic, "index.ts"), "utf8")).toContain('import "./webhooks-adopted";');
+    expect((await pulumi(dynamic, env, ["destroy", "--yes"])).stdout).toMatch(/- 10 deleted/);
+    expect(await service.all()).toEqual([]);
   }, 900_000);
 });
 
@@ -731,6 +813,67 @@ describe("Terraform and OpenTofu: the release's registry artifacts, installed as
     }
   });
 
+  it("hands 5 subscriptions over from a YAML stack to an OpenTofu directory: adopt, apply, the co-owned advice's release; a review of both finds nothing", async () => {
+    const tofu = clis.find((c) => c.name === "tofu")!;
+    const infra = terraformUser(tofu, "handover");
+    mirrorCliConfig(
+      infra.config,
+      packedMirror(release, VERSION, join(infra.dir, "..", "mirror"), [{ os: "linux", arch: "amd64" }]),
+    );
+    await run(tofu.path, ["init", "-input=false", "-no-color"], infra.dir, infra.env);
+    // The stack that owns them today.
+    const app = join(root, "handover-app");
+    mkdirSync(app);
+    const hook = (i: number) =>
+      `  hook${i}:\n    type: webhooks:index:WebhookSubscription\n    properties:\n      webhook: BusinessObjectCreated\n` +
+      `      filterObjectType: ${i}\n      subscriberUrl: https://handover-${i}.example.com/hook\n`;
+    writeFileSync(
+      join(app, "Pulumi.yaml"),
+      `name: handover\nruntime: yaml\nresources:\n${[1, 2, 3, 4, 5].map(hook).join("")}`,
+    );
+    const owner = user("handover", ["yaml"]);
+    await bash("the plugin", pluginCommand(), app, owner.env);
+    await newStack(app, owner.env);
+    expect((await pulumi(app, owner.env, ["up", "--yes"])).stdout).toMatch(/\+ 6 created/);
+    const before = (await service.all()).filter((s) => String(s.SubscriberURL).startsWith("https://handover-"));
+    expect(before).toHaveLength(5);
+    const env = {
+      ...infra.env,
+      ...owner.env,
+      WEBHOOKS_BASE_URL: service.url,
+      WEBHOOKS_TOKEN: "dev-builder",
+      INIT_CWD: infra.dir,
+    };
+    const both = ["--stack", "dev", "--cwd", app, "--terraform", ".", "--terraform-cli", tofu.path, "--format", "json"];
+    // docs/adopting.md: adopt into the new owner (the stack is not a source here), apply there.
+    const adopted = await run(
+      webhookCli,
+      ["adopt", "--into-terraform", ".", "--terraform-cli", tofu.path, "--match", "https://handover-", "--verify"],
+      infra.dir,
+      env,
+    );
+    expect(adopted.stdout).toContain("Adopted 5 subscriptions into .: adopted.tf");
+    const apply = await run(tofu.path, ["apply", "-auto-approve", "-input=false", "-no-color"], infra.dir, env);
+    expect(apply.stdout).toContain("5 imported, 0 added, 0 changed, 0 destroyed");
+    // Both own them now: co-owned, each finding's advice the release from the stack.
+    const coOwned = await run(webhookCli, ["drift", ...both], infra.dir, env, 2);
+    const findings = (JSON.parse(coOwned.stdout) as { findings: { class: string; advice?: string }[] }).findings;
+    expect(findings.map((f) => f.class)).toEqual(Array(5).fill("co-owned"));
+    for (const finding of findings) {
+      const release = /`(pulumi state delete [^`]+)`/.exec(finding.advice ?? "")?.[1];
+      expect(release, finding.advice).toBeDefined();
+      await run("bash", ["-c", release!], app, owner.env);
+    }
+    writeFileSync(join(app, "Pulumi.yaml"), "name: handover\nruntime: yaml\n");
+    const review = await run(webhookCli, ["drift", ...both], infra.dir, env, 0);
+    expect(JSON.parse(review.stdout)).toMatchObject({ exitCode: 0, summary: { unmanaged: 0, "co-owned": 0 } });
+    expect((await service.all()).filter((s) => String(s.SubscriberURL).startsWith("https://handover-"))).toEqual(
+      before,
+    );
+    await run(tofu.path, ["destroy", "-auto-approve", "-input=false", "-no-color"], infra.dir, env);
+    await pulumi(app, owner.env, ["destroy", "--yes"]);
+  });
+
   /**
    * The rest of a Terraform user's path with the provider `init` installed (the release's single
    * executable): one subscription applied against the emulator, a plan with no change, a destroy.
@@ -753,8 +896,31 @@ resource "webhooks_subscription" "orders" {
     expect(apply.stdout).toContain("1 added, 0 changed, 0 destroyed");
     const { GUID } = await service.subscriptionAt(url);
     await run(cli.path, ["plan", "-detailed-exitcode", "-input=false", "-no-color"], user.dir, env, 0);
+    // An estate made by scripts, adopted into the directory: 40 for OpenTofu, 8 for terraform.
+    const count = cli.name === "tofu" ? 40 : 8;
+    const temp = mkdtempSync(join(root, `tmp-${cli.name}-`));
+    // Where the team types the commands (the test runner's own INIT_CWD would stand for it).
+    const teamEnv = { ...env, TMPDIR: temp, INIT_CWD: user.dir };
+    const plan = ["plan", "-detailed-exitcode", "-input=false", "-no-color"];
+    await adoptEstate({
+      service,
+      cli: webhookCli,
+      label: cli.name,
+      count,
+      dir: user.dir,
+      env: teamEnv,
+      target: ["--into-terraform", ".", "--terraform-cli", cli.path],
+      takeOver: async () => {
+        const apply = await run(cli.path, ["apply", "-auto-approve", "-input=false", "-no-color"], user.dir, teamEnv);
+        expect(apply.stdout).toContain(`${count} imported, 0 added, 0 changed, 0 destroyed`);
+        return apply;
+      },
+      expectEmpty: () => run(cli.path, plan, user.dir, teamEnv, 0),
+      review: ["--terraform", ".", "--terraform-cli", cli.path],
+      grepped: [temp],
+    });
     const destroy = await run(cli.path, ["destroy", "-auto-approve", "-input=false", "-no-color"], user.dir, env);
-    expect(destroy.stdout).toContain("1 destroyed");
+    expect(destroy.stdout).toContain(`Resources: ${count + 1} destroyed`);
     expect((await service.all()).map((s) => s.GUID)).not.toContain(GUID);
   }
 
