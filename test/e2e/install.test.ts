@@ -591,11 +591,14 @@ describe("TypeScript: …/native from the npm tarball (README's dist/release lin
         'new WebhookSubscription("catalogue", {\n  webhook: Webhook.BusinessObjectCreated,\n  filterObjectType: 7,\n' +
         '  subscriberUrl: "https://hooks.example.com/dynamic/catalogue",\n});\n',
     );
-    await newStack(dynamic, env);
-    expect((await pulumi(dynamic, env, ["up", "--yes"])).stdout).toMatch(/\+ 2 created/);
-    await adoptIntoStack("tsdynamic", 8, dynamic, env, service, "+ 8 created");
+    // The dynamic provider's plugin (pulumi-resource-pulumi-nodejs) ships beside the Node.js host in
+    // every Pulumi install: this user has the whole of it.
+    const dynamicEnv = { ...env, PATH: `${engine.binDir}:${env.PATH}` };
+    await newStack(dynamic, dynamicEnv);
+    expect((await pulumi(dynamic, dynamicEnv, ["up", "--yes"])).stdout).toMatch(/\+ 2 created/);
+    await adoptIntoStack("tsdynamic", 8, dynamic, dynamicEnv, service, "+ 8 created");
     expect(readFileSync(join(dynamic, "index.ts"), "utf8")).toContain('import "./webhooks-adopted";');
-    expect((await pulumi(dynamic, env, ["destroy", "--yes"])).stdout).toMatch(/- 10 deleted/);
+    expect((await pulumi(dynamic, dynamicEnv, ["destroy", "--yes"])).stdout).toMatch(/- 10 deleted/);
     expect(await service.all()).toEqual([]);
   }, 900_000);
 });
