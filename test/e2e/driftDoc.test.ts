@@ -6,6 +6,8 @@
  * that directory together; then every `sh` block of the page, in order, as written, from the
  * repository layout the page describes (a Pulumi project in `app/` with stacks `prod` and
  * `staging`, Terraform configurations in `infra/hooks/` with a module, and `infra/partners/`).
+ * Before the blocks, the fleet in parts: one partial review per source, merged (`--merge`), equals
+ * one review of them all.
  * The pipelines the page points to run under act and gitlab-ci-local (action.test.ts,
  * gitlabTemplate.test.ts). Last, tofu killed in the middle of an apply: what it created but never recorded is unmanaged, and
  * `adopt_identical` takes it over on the next apply, as the review says.
@@ -190,6 +192,51 @@ it("reviews a YAML stack and that directory together, in one report", async () =
   expect(rerun.code, rerun.output).toBe(2);
   // The sources table.
   expect(rerun.output).toContain("| Terraform directory | `infra/hooks` |");
+}, 600_000);
+
+it("a fleet in parts: 3 partial reviews (2 stacks, 1 directory), merged, equal one review of the 3; unmanaged and co-owned once each", async () => {
+  // Co-owned: the directory's `orders` imported into prod's state too (state only: its program does not declare it).
+  const state = JSON.parse(readFileSync(join(team, "infra/hooks/terraform.tfstate"), "utf8")) as {
+    resources: { module?: string; name: string; instances: { attributes: { guid: string } }[] }[];
+  };
+  const orders = state.resources.find((r) => !r.module && r.name === "orders")!.instances[0]!.attributes.guid;
+  await shell.run(
+    `pulumi -C app --stack prod import webhooks:index:WebhookSubscription orders-too ${orders} --yes --non-interactive --protect=false >/dev/null`,
+  );
+  try {
+    const sources = [
+      ["--stack", "prod", "--cwd", "app"],
+      ["--stack", "staging", "--cwd", "app"],
+      ["--terraform", "infra/hooks"],
+    ];
+    for (const [i, flags] of sources.entries()) {
+      const part = await attempt(
+        `webhook-subscriptions drift ${flags.join(" ")} --report part-${i + 1}.json >/dev/null`,
+      );
+      expect([0, 2], part.output).toContain(part.code);
+    }
+    const merged = await attempt(
+      "webhook-subscriptions drift --merge part-1.json --merge part-2.json --merge part-3.json --format json > merged.json",
+    );
+    const single = await attempt(
+      `webhook-subscriptions drift ${["--stack", "prod", "--stack", "staging", "--cwd", "app", "--terraform", "infra/hooks"].join(" ")} --format json > single.json`,
+    );
+    expect(merged.code, merged.output).toBe(single.code);
+    const [m, o] = ["merged.json", "single.json"].map((file) => readReview(join(team, file)));
+    const findings = (r: typeof m) => r!.findings.map((f) => [f.class, f.guid, f.fingerprint]).sort();
+    expect(findings(m)).toEqual(findings(o));
+    expect(m!.exitCode).toBe(o!.exitCode);
+    // The manual one no source claims: unmanaged once. `orders`, claimed by prod and the directory: co-owned once.
+    const manual = o!.findings.filter(
+      (f) => f.class === "unmanaged" && f.subscription?.subscriberUrl === "https://manual.example.org/hook",
+    );
+    expect(manual).toHaveLength(1);
+    expect(m!.findings.filter((f) => f.class === "co-owned" && f.guid === orders)).toHaveLength(1);
+  } finally {
+    await shell.run(
+      "pulumi -C app --stack prod state delete \"$(pulumi -C app --stack prod stack --show-urns | grep -o 'urn:[^ ]*::orders-too')\" --yes --non-interactive >/dev/null",
+    );
+  }
 }, 600_000);
 
 it("runs every sh block of docs/drift.md as written, none of them failing", async () => {
