@@ -17,6 +17,8 @@ export const PARTS = [
   "drift-sources",
   "terraform",
   "ups",
+  "adopt",
+  "drift-fleet",
 ] as const;
 export type Part = (typeof PARTS)[number];
 
@@ -29,7 +31,9 @@ export const BENCH_USAGE = `usage: npm run bench [-- --only <part>[,<part>…]]
   comparison with the program), drift-sources (one review of 20 Terraform directories and 2 stacks
   against the tools' own runs, and its wall time at 5, 10 and 20 directories), terraform (tofu with our provider against the Go anchor: a
   one-subscription plan, the handshake, apply/plan/destroy of 500), ups (BENCH_UPS rate-limited ups in
-  process: no failed operation, no unhandled rejection, nothing left behind); all by default`;
+  process: no failed operation, no unhandled rejection, nothing left behind), adopt (adopt and the
+  importing pulumi up of 500 against pulumi import --file of the same 500), drift-fleet (24 sources
+  reviewed in 4 parts and merged against one review of all 24); all by default`;
 
 /** The parts `argv` selects, or "help". Unknown parts are usage errors. */
 export function selectedParts(argv: readonly string[]): ReadonlySet<Part> | "help" {

@@ -20,7 +20,11 @@
  * BENCH_TF_ROUNDS (7) to BENCH_TF_MAX_ROUNDS (15), BENCH_TF_N (500), BENCH_TF_SCALE_ROUNDS (3) to
  * BENCH_TF_SCALE_MAX_ROUNDS (8). The YAML preview's rounds go from BENCH_YAML_ROUNDS to BENCH_YAML_MAX_ROUNDS (15).
  * Those rounds are added until the last one moves no ratio of the medians by BENCH_TOLERANCE (0.02) or more
- * (bench/rounds.ts). The rate-limited ups in process (bench/rateLimitedUps.ts): BENCH_UPS (50).
+ * (bench/rounds.ts). The rate-limited ups in process (bench/rateLimitedUps.ts): BENCH_UPS (50). Adopt against
+ * the engine's bulk import (bench/adoptImport.ts): BENCH_ADOPT_N (500), BENCH_ADOPT_ROUNDS (3: at least) to
+ * BENCH_ADOPT_MAX_ROUNDS (6). The fleet review in parts (bench/driftFleet.ts): BENCH_FLEET_DIRS (20),
+ * BENCH_FLEET_STACKS (4), BENCH_FLEET_PARTS (4), BENCH_FLEET_ROUNDS (5: at least) to BENCH_FLEET_MAX_ROUNDS (10),
+ * each directory and stack of BENCH_DRIFT_SOURCES_PER_DIR and BENCH_DRIFT_SOURCES_PER_STACK.
  * How long a whole run takes, and the figures: docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,9 +33,11 @@ import { join, resolve } from "node:path";
 import { UsageError } from "../cli/command";
 import { startEmulator } from "../emulator";
 import { provisionEngine } from "../engine/provision";
+import { measureAdoptImport, type AdoptComparison } from "./adoptImport";
 import { measureClientOverhead } from "./clientOverhead";
 import { measureCodeCacheStart } from "./codeCacheStart";
 import { measureDriftReview } from "./driftReview";
+import { measureDriftFleet, type FleetComparison } from "./driftFleet";
 import { measureDriftSources, type DriftSourcesResults } from "./driftSources";
 import { MODES, type Mode } from "./cycle";
 import { measureEmulatorThroughput } from "./emulatorThroughput";
@@ -98,6 +104,22 @@ const TF_SCALE_ROUNDS: RoundsOptions = {
   tolerance: TOLERANCE,
 };
 const UPS = Number(process.env.BENCH_UPS ?? 50);
+const ADOPT = {
+  n: Number(process.env.BENCH_ADOPT_N ?? 500),
+  minRounds: Number(process.env.BENCH_ADOPT_ROUNDS ?? 3),
+  maxRounds: Number(process.env.BENCH_ADOPT_MAX_ROUNDS ?? 6),
+  tolerance: TOLERANCE,
+};
+const FLEET = {
+  directories: Number(process.env.BENCH_FLEET_DIRS ?? 20),
+  stacks: Number(process.env.BENCH_FLEET_STACKS ?? 4),
+  parts: Number(process.env.BENCH_FLEET_PARTS ?? 4),
+  perDirectory: DRIFT_SOURCES.perDirectory,
+  perStack: DRIFT_SOURCES.perStack,
+  minRounds: Number(process.env.BENCH_FLEET_ROUNDS ?? 5),
+  maxRounds: Number(process.env.BENCH_FLEET_MAX_ROUNDS ?? 10),
+  tolerance: TOLERANCE,
+};
 const RESULTS = join(__dirname, "results.json");
 /** Rounds of one point of the curve: fewer where checkpoints make each `up` cost N² (minutes at N = 2000). */
 const scaleRounds = (n: number, mode: Mode) =>
@@ -239,7 +261,18 @@ async function main(): Promise<void> {
   let scale: ScaleEntry[] | undefined;
   let frontDoors: FrontDoorResults | undefined;
 
-  const engineParts = ["fixed", "scale", "native", "plugin", "start", "drift", "drift-sources", "terraform"] as const;
+  const engineParts = [
+    "fixed",
+    "scale",
+    "native",
+    "plugin",
+    "start",
+    "drift",
+    "drift-sources",
+    "terraform",
+    "adopt",
+    "drift-fleet",
+  ] as const;
   if (engineParts.some((part) => parts.has(part))) {
     const engine = await provisionEngine({ log: (line) => log(`engine: ${line}`) });
     const dir = join(ROOT, ".work", "bench");
@@ -280,6 +313,16 @@ async function main(): Promise<void> {
           results,
           await measureTerraform(ctx, { rounds: TF_ROUNDS, n: TF_N, scaleRounds: TF_SCALE_ROUNDS }, log),
         );
+      }
+      if (parts.has("adopt")) {
+        log(`adopt and the importing pulumi up of ${ADOPT.n} against pulumi import --file of the same…`);
+        results.adopt_500_vs_floor = await measureAdoptImport(ctx, ADOPT, log);
+      }
+      if (parts.has("drift-fleet")) {
+        log(
+          `${FLEET.directories + FLEET.stacks} sources reviewed in ${FLEET.parts} parts and merged, against one review…`,
+        );
+        results.drift_fleet_vs_single = await measureDriftFleet(ctx, FLEET, log);
       }
     } finally {
       await emulator.close();
@@ -339,6 +382,8 @@ async function main(): Promise<void> {
     );
   }
   if (results.drift_sources_vs_floor) printDriftSources(results as unknown as DriftSourcesResults);
+  if (results.adopt_500_vs_floor) printAdopt(results.adopt_500_vs_floor as AdoptComparison);
+  if (results.drift_fleet_vs_single) printFleet(results.drift_fleet_vs_single as FleetComparison);
   if (results.yaml_preview_vs_engine_floor)
     printComparisons(
       "yaml_preview_vs_engine_floor",
@@ -392,6 +437,30 @@ function printDriftSources({ drift_sources_vs_floor: c, drift_sources_scaling: s
     );
   console.log(
     `wall growth ${fmt(s.value)}× for ${fmt(s.baseline)}× the sources (ratio ${fmt(s.ratio)}); each directory adds ${fmt(s.marginal_wall_per_directory.review)} s (floor ${fmt(s.marginal_wall_per_directory.floor)} s)`,
+  );
+}
+
+/** adopt against the engine's bulk import, its two steps, its phases and the secret config's floor. */
+function printAdopt(c: AdoptComparison): void {
+  printComparisons("adopt_500_vs_floor", { [`adopt + up (n = ${c.n})`]: c });
+  console.log(
+    `steps (medians): adopt ${fmt(c.steps.adopt.wall)} s wall, ${fmt(c.steps.adopt.cpu)} s cpu; ` +
+      `pulumi up ${fmt(c.steps.up.wall)} s wall, ${fmt(c.steps.up.cpu)} s cpu; ${c.secrets} header values`,
+  );
+  console.log("\n| adopt phase (one run, progress lines timed) | s |\n|---|---|");
+  for (const p of c.phases) console.log(`| ${p.step} | ${fmt(p.seconds)} |`);
+  const s = c.secret_config;
+  console.log(
+    `the ${s.values} header values as stack secrets: one pulumi config set --secret each ${fmt(s.per_value.wall)} s wall ` +
+      `(${fmt(s.per_value.cpu)} s cpu); one config set-all ${fmt(s.set_all.wall)} s wall (${fmt(s.set_all.cpu)} s cpu)`,
+  );
+}
+
+/** The fleet in parts against one review: the comparison, and what the matrix's time is made of. */
+function printFleet(c: FleetComparison): void {
+  printComparisons("drift_fleet_vs_single", { [`${c.sources} sources in ${c.parts} parts`]: c });
+  console.log(
+    `longest part ${fmt(c.longest_part)} s + merge ${fmt(c.merge)} s (medians); each part ${c.part_walls.map(fmt).join(", ")} s [all ${range(c.part_walls_spread)}]`,
   );
 }
 
