@@ -1,5 +1,5 @@
 /**
- * `adopt`'s bad input, through the real engine and a stack in a file backend: each exits 1 naming
+ * `adopt`'s bad input (and `--names` honoured), through the real engine and a stack in a file backend: each exits 1 naming
  * the flag and the value, and writes nothing (no file, no secret config). Run from source as a
  * pipeline runs it (from the checkout, the program named by --cwd); the release's executable runs
  * the whole adoption in install.test.ts.
@@ -102,4 +102,22 @@ it("a names file holding an invalid identifier", async () => {
   expect(await refused(["--into-stack", "dev", "--names", names])).toContain(
     `--names ${names}: the name of ${guid}, "9lives", is not a valid identifier`,
   );
+}, 120_000);
+
+it("--names: the subscription is declared under the name given, the same on a second run", async () => {
+  const [guid] = (await service.all()).map((s) => s.GUID);
+  const names = join(root, "good-names.json");
+  writeFileSync(names, JSON.stringify({ [guid!]: "partnerInbound" }));
+  try {
+    const first = await runCli("adopt", ["--into-stack", "dev", "--names", names, "--cwd", app], env);
+    expect(first.code, first.stderr).toBe(0);
+    const code = readFileSync(join(app, "webhooks_adopted.py"), "utf8");
+    expect(code).toContain('partner_inbound = webhooks.WebhookSubscription(\n    "partner-inbound",');
+    expect(code).not.toContain(SECRET);
+    const again = await runCli("adopt", ["--into-stack", "dev", "--names", names, "--cwd", app, "--force"], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(join(app, "webhooks_adopted.py"), "utf8")).toBe(code);
+  } finally {
+    rmSync(join(app, "webhooks_adopted.py"), { force: true });
+  }
 }, 120_000);
