@@ -1,8 +1,8 @@
 /**
- * `adopt`'s bad input (and `--names` honoured), through the real engine and a stack in a file backend: each exits 1 naming
- * the flag and the value, and writes nothing (no file, no secret config). Run from source as a
- * pipeline runs it (from the checkout, the program named by --cwd); the release's executable runs
- * the whole adoption in install.test.ts.
+ * `adopt`'s bad input, through the real engine and a stack in a file backend: each exits 1
+ * naming the flag and the value, and writes nothing (no file, no secret config); then `--names`
+ * honoured. Run from source as a pipeline runs it (from the checkout, the program named by
+ * --cwd); the release's executable runs the whole adoption in install.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
