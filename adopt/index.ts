@@ -5,6 +5,6 @@
  */
 export { adopt, type AdoptInto, type AdoptOptions, type AdoptResult } from "./adopt";
 export { AdoptError } from "./errors";
-export { invalidMatchRule } from "./match";
+export { invalidMatchRule, isGuid } from "./match";
 export { removeCommand, type DuplicateGroup } from "./duplicates";
 export type { Adopted } from "./write/writer";

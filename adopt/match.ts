@@ -8,6 +8,9 @@ import { WEBHOOK_NAMES, webhookName, type Subscription } from "../provider/wire"
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether `text` is a subscription GUID (any case). */
+export const isGuid = (text: string): boolean => GUID.test(text);
+
 /** What is wrong with `rule`, or undefined when it is one of the three kinds. */
 export function invalidMatchRule(rule: string): string | undefined {
   if (GUID.test(rule) || /^https?:\/\//i.test(rule) || (WEBHOOK_NAMES as readonly string[]).includes(rule))

@@ -12,6 +12,7 @@ import { javaWriter } from "./write/pulumi/java";
 import { pythonWriter } from "./write/pulumi/python";
 import { typescriptDynamicWriter } from "./write/pulumi/typescriptDynamic";
 import { typescriptNativeWriter } from "./write/pulumi/typescriptNative";
+import { typescriptEntry } from "./write/pulumi/typescriptEntry";
 import { yamlWriter } from "./write/pulumi/yaml";
 import type { Writer } from "./write/writer";
 
@@ -37,12 +38,16 @@ const RUNTIMES: Readonly<Record<string, Exclude<TargetLanguage, "terraform" | `t
 };
 
 /**
- * Whether a TypeScript program with no subscriptions yet uses the native SDK: its entry imports
- * `pulumi-webhook-subscriptions/native`. (A stack that holds subscriptions says its front door.)
+ * Whether a TypeScript program with no subscriptions yet uses the native SDK: its entry (found as
+ * the writers find it) imports `pulumi-webhook-subscriptions/native`. (A stack that holds
+ * subscriptions says its front door.)
  */
 function programUsesNativeSdk(workDir: string): boolean {
-  const entry = join(workDir, "index.ts");
-  return existsSync(entry) && /["']pulumi-webhook-subscriptions\/native["']/.test(readFileSync(entry, "utf8"));
+  const existing = (path: string) => {
+    const file = join(workDir, path);
+    return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+  };
+  return /["']pulumi-webhook-subscriptions\/native["']/.test(existing(typescriptEntry({ existing })) ?? "");
 }
 
 /** The language of a stack target reaching its instance as `into` says. */

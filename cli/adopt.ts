@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { adopt, AdoptError, invalidMatchRule, removeCommand, type AdoptInto, type AdoptResult } from "../adopt";
+import { adopt, AdoptError, invalidMatchRule, isGuid, removeCommand, type AdoptInto, type AdoptResult } from "../adopt";
 import {
   checkTerraformDirectory,
   findTerraformCli,
@@ -118,7 +118,7 @@ export function readNamesFile(path: string, file: string): Map<string, readonly 
   const names = new Map<string, readonly string[]>();
   const byName = new Map<string, string>();
   for (const [guid, name] of Object.entries(parsed)) {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(guid))
+    if (!isGuid(guid))
       throw new UsageError(`--names ${file}: the key ${JSON.stringify(guid)} is not a subscription GUID.`);
     const words = typeof name === "string" ? wordsOfGivenName(name) : undefined;
     if (!words)

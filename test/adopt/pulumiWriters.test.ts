@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { liveSubscription } from "../support/liveSubscription";
 import { goWriter } from "../../adopt/write/pulumi/go";
 import { javaWriter } from "../../adopt/write/pulumi/java";
 import { pythonWriter } from "../../adopt/write/pulumi/python";
@@ -20,16 +21,7 @@ const EXAMPLES = join(__dirname, "..", "..", "examples");
 
 /** A live subscription as the review describes it. */
 function live(guid: string, fields: Partial<LiveSubscription> & Pick<LiveSubscription, "webhook" | "subscriberUrl">) {
-  return {
-    guid,
-    baseUrl: "http://127.0.0.1:8080",
-    webhookName: null,
-    filterObjectType: 2,
-    filterObjectGuid: null,
-    customHeader: "",
-    hasCustomHeaderValue: false,
-    ...fields,
-  } satisfies LiveSubscription;
+  return liveSubscription({ guid, webhookName: null, ...fields });
 }
 
 /** Three subscriptions: object-scoped with a header value, type-scoped, and an event newer than this package with an odd URL. */

@@ -11,6 +11,7 @@ import { WriteError, type Adopted, type WriteInput } from "../../adopt/write/wri
 import * as door from "../../provider/terraform/schema";
 import { RESOURCE_TYPE } from "../../provider/terraform/names";
 import { testResourceDescription } from "../support/tfpluginService";
+import { liveSubscription } from "../support/liveSubscription";
 
 /** A name in every style from its words. */
 function nameOf(...words: string[]): AdoptionName {
@@ -23,21 +24,7 @@ function nameOf(...words: string[]): AdoptionName {
 
 /** An adopted subscription: a type-scoped BusinessObjectCreated with no header unless `fields` say. */
 function adopted(name: AdoptionName, fields: Partial<LiveSubscription> = {}): Adopted {
-  return {
-    name,
-    subscription: {
-      guid: "3f2a9c1d-0000-4000-8000-000000000001",
-      baseUrl: "http://127.0.0.1:8080",
-      webhook: 3,
-      webhookName: "BusinessObjectCreated",
-      filterObjectType: 2,
-      filterObjectGuid: null,
-      subscriberUrl: "https://orders.example.com/hooks",
-      customHeader: "",
-      hasCustomHeaderValue: false,
-      ...fields,
-    },
-  };
+  return { name, subscription: liveSubscription(fields) };
 }
 
 /** A subscription of each kind: a header with a value, a filter GUID, a header name alone. */

@@ -12,23 +12,13 @@ import { yamlWriter } from "../../adopt/write/pulumi/yaml";
 import { WriteError, type Adopted, type Written } from "../../adopt/write/writer";
 import { adoptionNames, headerValueConfigKey, type LiveSubscription } from "../../drift";
 import { REPO_ROOT } from "../support/engine";
+import { liveSubscription } from "../support/liveSubscription";
 
 const EXAMPLE = readFileSync(join(REPO_ROOT, "examples", "yaml", "Pulumi.yaml"), "utf8");
 
 /** A live subscription: type-scoped BusinessObjectCreated on orders.example.com unless told otherwise. */
 function live(guid: string, fields: Partial<LiveSubscription> = {}): LiveSubscription {
-  return {
-    guid,
-    baseUrl: "https://tenant.example.com",
-    webhook: 3,
-    webhookName: "BusinessObjectCreated",
-    filterObjectType: 2,
-    filterObjectGuid: null,
-    subscriberUrl: "https://orders.example.com/hooks",
-    customHeader: "",
-    hasCustomHeaderValue: false,
-    ...fields,
-  };
+  return liveSubscription({ guid, ...fields });
 }
 
 /** The subscriptions as adopt hands them over: named by adoptionNames, a secret key for each header value. */
