@@ -11,19 +11,20 @@
  * a tampered archive; three runs on one pull request with 120 comments already on it; three
  * scheduled runs (drift, other drift, clean). Then the example pipelines as the release holds them
  * (examples/pipelines/github/, the action at the release's tag): opentofu.yml's apply, plan and
- * nightly review, pulumi.yml's nightly review, fleet.yml's matrix and merge; act cannot fetch
- * third-party actions here, so each is a local stand-in (`--local-repository`): the setup actions
- * do nothing (pulumi, tofu and the release's plugin are on PATH), upload-sarif and the artifact
- * actions copy files. pulumi.yml's preview and apply jobs are not run: their `npm ci` of the
- * policy pack needs the registry. Plus: actionlint on every workflow (the test's and the
- * examples', which load action.yml's inputs and outputs through `uses: ./`), shellcheck on every
- * script of action.yml and of the GitLab template, and the job summary's cut at 1 MiB, run from
- * action.yml's own step outside a runner.
+ * nightly review, pulumi.yml's nightly review, fleet.yml's matrix and merge, then pulumi.yml's
+ * preview held to examples/policy-pack (blocked, then passing with its comment) and its apply;
+ * act cannot fetch third-party actions here, so each is a local stand-in (`--local-repository`):
+ * the setup actions do nothing (Node.js, pulumi with its hosts, tofu and the release's plugin are
+ * on PATH), upload-sarif and the artifact actions copy files. Plus: actionlint on every workflow
+ * (the test's and the examples', which load action.yml's inputs and outputs through `uses: ./`),
+ * shellcheck on every script of action.yml and of the GitLab template, and the job summary's cut
+ * at 1 MiB, run from action.yml's own step outside a runner.
  */
 import { execFile } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -32,7 +33,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { delimiter, join } from "node:path";
-import { promisify } from "node:util";
+import { promisify, stripVTControlCharacters } from "node:util";
 import { load as loadYaml } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Review } from "../../drift";
@@ -58,6 +59,7 @@ const started = Date.now();
 const DOWNLOADS = `webhook-subscriptions/pulumi-webhook-subscriptions/releases/download/v${RELEASE_VERSION}`;
 const ARCHIVE = cliArchiveName(RELEASE_VERSION, "linux", "amd64");
 const PULL_REQUEST = 7;
+const NPM = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
 
 /** The test's workflow: the action from the workspace, then a step that keeps what it made. */
 const WORKFLOW = `name: drift
@@ -536,7 +538,7 @@ describe("the example pipelines, run as written", () => {
 
   beforeAll(async () => {
     const release = await sharedRelease();
-    const engine = requireLanguageHosts(["pulumi-language-yaml"]);
+    const engine = requireLanguageHosts(["pulumi-language-yaml", "pulumi-language-nodejs"]);
     const tofu = requireTofu();
     const base = join(root, "examples");
     repo = join(base, "repo");
@@ -572,6 +574,8 @@ describe("the example pipelines, run as written", () => {
       TF_CLI_CONFIG_FILE: mirrorCliConfig(join(base, "cli.tfrc"), mirror),
       CHECKPOINT_DISABLE: "1",
       PULUMI_SKIP_UPDATE_CHECK: "true",
+      // The machine's trust for its registry, as a runner image has its own: the jobs' `npm ci`.
+      ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
     };
     pulumiEnv = { ...processEnv, ...vars, ...secrets, HOME: join(root, "home") };
 
@@ -622,8 +626,22 @@ describe("the example pipelines, run as written", () => {
     const tofuEnv = { ...pulumiEnv };
     await run("tofu", ["-chdir=infra/partners", "init", "-input=false", "-no-color"], repo, tofuEnv);
     await run("tofu", ["-chdir=infra/partners", "apply", "-auto-approve", "-input=false", "-no-color"], repo, tofuEnv);
-    mkdirSync(join(repo, "policy"));
-    copyFileSync(join(REPO_ROOT, "examples", "policy-pack", "policy.json"), join(repo, "policy", "policy.json"));
+    // The policy pack as examples/policy-pack holds it, with its lock file as a team commits it.
+    // Two edits: this package from the release's npm tarball, vendored beside the pack (it is not
+    // on the registry before the first release; a path inside the checkout survives act's copy of
+    // it), and `@pulumi/pulumi` at the engine's version (the newest needs a newer Node than 20).
+    const policy = join(repo, "policy");
+    cpSync(join(release.checkout, "examples", "policy-pack"), policy, { recursive: true });
+    const tarball = `pulumi-webhook-subscriptions-${RELEASE_VERSION}.tgz`;
+    copyFileSync(join(release.dir, tarball), join(policy, tarball));
+    const manifest = JSON.parse(readFileSync(join(policy, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@pulumi/policy", "pulumi-webhook-subscriptions"]);
+    manifest.dependencies["pulumi-webhook-subscriptions"] = `file:${tarball}`;
+    manifest.dependencies["@pulumi/pulumi"] = engine.version;
+    writeFileSync(join(policy, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    await run("npm", ["install", "--package-lock-only", ...NPM], policy, pulumiEnv);
     writeFileSync(
       join(repo, "drift-ignore.json"),
       JSON.stringify([
@@ -760,4 +778,48 @@ describe("the example pipelines, run as written", () => {
     expect(unmanagedRows.some((row) => row.includes("https://hooks.example.com/claimed"))).toBe(true);
     for (const row of unmanagedRows) for (const guid of claimed) expect(row.toLowerCase()).not.toContain(guid);
   }, 600_000);
+
+  // Last: it adds a subscription to the stack, which the runs above do not expect.
+  it("pulumi.yml: a pull request's preview is held to the policy pack, the review comments once; main applies", async () => {
+    const program = join(repo, "infra", "Pulumi.yaml");
+    const audit = (url: string) =>
+      writeFileSync(
+        program,
+        `${readFileSync(program, "utf8").replace(/\n {2}audit:\n[^]*$/, "\n")}  audit:\n    type: webhooks:index:WebhookSubscription\n    properties:\n      webhook: BusinessObjectCreated\n      filterObjectType: 8\n      subscriberUrl: ${url}\n`,
+      );
+    const pullRequest = { number: 9, pull_request: { number: 9 } };
+    // pulumi colours its transcript under act.
+    const plain = (done: ActRun) => stripVTControlCharacters(done.text);
+
+    // A host off the pack's list: the preview fails, naming the resource and the host.
+    audit("https://evil.example.net/audit");
+    api.calls.length = 0;
+    const blocked = await examplesRun("pulumi.yml", "pull_request", pullRequest);
+    expect(blocked.code, blocked.text).not.toBe(0);
+    expect(plain(blocked)).toMatch(
+      /\[mandatory\] {2}subscriber-host-allowed {2}\(webhooks:index:WebhookSubscription: audit\)/,
+    );
+    expect(plain(blocked)).toContain('sends to host "evil.example.net", which is not allowed');
+    expect(blocked.text).toContain("Failure - Main Preview, held to the policy pack");
+    // The review still comments: what the instance holds is news either way.
+    expect(writes()).toEqual(["POST /repos/octo/infra/issues/9/comments"]);
+    expect(api.comments.get(9)![0]!.body).toContain("| Pulumi stack | `prod` |");
+
+    // On the list: the preview passes; the instance is as it was, so the comment is not touched.
+    audit("https://hooks.example.com/audit");
+    api.calls.length = 0;
+    const passed = await examplesRun("pulumi.yml", "pull_request", pullRequest);
+    expect(passed.code, passed.text).toBe(0);
+    expect(plain(passed)).toMatch(/\+ 1 to create/);
+    expect(writes()).toEqual([]);
+
+    // Merged: main applies it, held to the same pack.
+    const auditAt = async () =>
+      (await emulator.all()).filter((s) => s.SubscriberURL === "https://hooks.example.com/audit");
+    expect(await auditAt()).toHaveLength(0);
+    const applied = await examplesRun("pulumi.yml", "push", { ref: "refs/heads/main" });
+    expect(applied.code, applied.text).toBe(0);
+    expect(plain(applied)).toMatch(/\+ 1 created/);
+    expect(await auditAt()).toHaveLength(1);
+  }, 900_000);
 });
