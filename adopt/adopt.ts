@@ -23,7 +23,6 @@ import {
 } from "../drift";
 import type { Engine } from "../engine/provision";
 import { pulumiRun } from "../engine/pulumiRun";
-import { LOCAL_PASSPHRASE } from "../engine/automation";
 import { hasHeaderValue, webhookName, type Subscription } from "../provider/wire";
 import { duplicateGroups, type DuplicateGroup } from "./duplicates";
 import { AdoptError } from "./errors";
@@ -269,7 +268,8 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   );
 
   // 6. Header values into the stack's secret config, then the code.
-  const pulumiEnv = { PULUMI_CONFIG_PASSPHRASE: LOCAL_PASSPHRASE, ...(env as Record<string, string>) };
+  // The team's environment as it is: a default passphrase could encrypt their secrets under a public one.
+  const pulumiEnv = env as Record<string, string>;
   if (into.kind === "stack" && secretValues.size > 0) {
     await setSecretConfig(pulumiRun(engine!), { stack: into.stack, workDir: dir, env: pulumiEnv }, secretValues);
     say(`stored ${secretValues.size} header values in stack ${into.stack}'s secret config`);

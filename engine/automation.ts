@@ -24,6 +24,17 @@ import type { Engine } from "./provision";
 /** Passphrase of local stacks' secrets provider, unless the caller's environment sets one. */
 export const LOCAL_PASSPHRASE = "pulumi-webhook-subscriptions-local";
 
+/**
+ * The local stacks' passphrase, only when `env` names none, neither itself nor by file: a
+ * default PULUMI_CONFIG_PASSPHRASE would win over the team's PULUMI_CONFIG_PASSPHRASE_FILE. For
+ * the local flow and for reading; nothing that writes a team's secrets takes it.
+ */
+export function localPassphraseDefault(env: NodeJS.ProcessEnv): Record<string, string> {
+  return env.PULUMI_CONFIG_PASSPHRASE !== undefined || env.PULUMI_CONFIG_PASSPHRASE_FILE !== undefined
+    ? {}
+    : { PULUMI_CONFIG_PASSPHRASE: LOCAL_PASSPHRASE };
+}
+
 export interface StackOptions {
   engine: Engine;
   /** Directory of the `file://` backend; created if missing. */
@@ -63,7 +74,7 @@ export function engineEnv(
   mkdirSync(backendDir, { recursive: true });
   return baseEnv(engine, {
     PULUMI_BACKEND_URL: pathToFileURL(resolve(backendDir)).href,
-    PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? LOCAL_PASSPHRASE,
+    ...localPassphraseDefault({ ...process.env, ...extra }),
     ...extra,
   });
 }

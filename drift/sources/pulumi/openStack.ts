@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Stack, StackNotFoundError, type PulumiFn } from "@pulumi/pulumi/automation";
-import { inProcess, LOCAL_PASSPHRASE, projectWorkspace } from "../../../engine/automation";
+import { inProcess, localPassphraseDefault, projectWorkspace } from "../../../engine/automation";
 import type { Engine } from "../../../engine/provision";
 import { displayBackend, type Backend } from "../../../engine/backend";
 import { PULUMI_INSTALL_URL, pulumiOnPath } from "../../../engine/pulumiOnPath";
@@ -56,7 +56,7 @@ export async function openReviewStack(options: ReviewStackOptions): Promise<Revi
     engine: options.engine,
     workDir: options.workDir,
     ...(options.backendUrl === undefined ? {} : { backendUrl: options.backendUrl }),
-    env: { PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? LOCAL_PASSPHRASE, ...options.env },
+    env: { ...localPassphraseDefault({ ...process.env, ...options.env }), ...options.env },
     nodeProgram: "language-host",
   });
   if (options.program) workspace.program = inProcess(options.program);
