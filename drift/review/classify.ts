@@ -167,6 +167,29 @@ function pendingCreateFindings(runs: readonly KilledRun[]): Finding[] {
   );
 }
 
+/**
+ * An unmanaged finding's message and advice. While some source is `unread`, it may claim the
+ * subscription: the advice is to review again, and no adoption may be offered (in a merge too).
+ */
+export function unmanagedWords(
+  live: { readonly guid: string; readonly subscriberUrl: string },
+  baseUrl: string,
+  unread: readonly string[],
+  adoptionAdvice: string | undefined,
+): { message: string; advice: string } {
+  if (unread.length > 0)
+    return {
+      message: `${live.guid} on ${baseUrl} (${live.subscriberUrl}) is claimed by none of the sources reviewed; ${unread.join(", ")} could not be read and may claim it.`,
+      advice: `Review again once ${unread.join(", ")} can be read: it may claim this one. Until then, neither adopt it nor delete it.`,
+    };
+  return {
+    message: `${live.guid} on ${baseUrl} (${live.subscriberUrl}) is claimed by no source: no stack or Terraform state reviewed here manages it.`,
+    advice:
+      adoptionAdvice ??
+      "Adopt it into the stack or configuration that should own it (`pulumi import`, an `import` block), delete it if nobody needs it, or record it in an --ignore-file entry with its owner.",
+  };
+}
+
 function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>, runs: readonly KilledRun[]): Finding[] {
   // Named together: a GUID suffix only where two unmanaged subscriptions would share a name.
   const names = adoptionNames([...input.live.values()].flat().filter((s) => !claimed.has(guidKey(s.guid))));
@@ -194,22 +217,13 @@ function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>, r
         }
         // A source that could not be read may claim it: no adoption is offered until it can be.
         const adoption = unread.length > 0 ? undefined : adoptionOf(input.sources, s, baseUrl, names.get(s.guid)!);
-        const advice =
-          unread.length > 0
-            ? `Review again once ${unread.join(", ")} can be read: it may claim this one. Until then, neither adopt it nor delete it.`
-            : (adoption?.advice ??
-              "Adopt it into the stack or configuration that should own it (`pulumi import`, an `import` block), delete it if nobody needs it, or record it in an --ignore-file entry with its owner.");
         return {
           class: "unmanaged",
           guid: s.guid,
           owner: null,
           baseUrl,
           fields: [],
-          message:
-            unread.length > 0
-              ? `${s.guid} on ${baseUrl} (${s.subscriberUrl}) is claimed by none of the sources reviewed; ${unread.join(", ")} could not be read and may claim it.`
-              : `${s.guid} on ${baseUrl} (${s.subscriberUrl}) is claimed by no source: no stack or Terraform state reviewed here manages it.`,
-          advice,
+          ...unmanagedWords(s, baseUrl, unread, adoption?.advice),
           ...(adoption ? { adoption: adoption.adoption } : {}),
           location: {
             file: instanceFile(
@@ -267,7 +281,7 @@ export function classify(input: ClassifyInput): Classified {
   // What a state mentions without claiming it (a killed replace's old subscription) is not unmanaged either.
   const claimed = new Set([
     ...claims.map((c) => guidKey(c.claim.guid)),
-    ...input.sources.flatMap((s) => [...(s.recorded ?? [])].map(guidKey)),
+    ...input.sources.flatMap((s) => (s.report.recorded ?? []).map(guidKey)),
   ]);
   const runs = killedRuns(input, claimed);
   const findings = [

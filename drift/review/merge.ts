@@ -3,7 +3,8 @@
  * matrix; each cell reviews its own and writes its JSON report (`--report part.json`), which holds
  * what its sources claim and what it found on the live list it saw. The merge reads only those
  * reports (the model, version 3) and works out across the union what no part alone can say:
- * - a subscription is unmanaged when some part found it unmanaged and no source of any part claims it;
+ * - a subscription is unmanaged when some part found it unmanaged and no source of any part claims
+ *   or records it; while a source of any part could not be read, it may claim one: no adoption;
  * - a subscription claimed by two sources, of any parts, is co-owned (classify.ts, as one review says it);
  * - a policy finding is owned as one review would own it (policy.ts `policyOwner`);
  * - each source's own findings (differs, deleted, pending creates) are kept from its part.
@@ -12,7 +13,7 @@
  */
 import { camelCase } from "../../provider/model";
 import { adoptionChoice } from "./adoption";
-import { byClassThenWhere, coOwnedFindings, fingerprint, instanceFile } from "./classify";
+import { byClassThenWhere, coOwnedFindings, fingerprint, instanceFile, unmanagedWords } from "./classify";
 import { concludeReview, type ConcludeOptions } from "./conclude";
 import { guidKey } from "./guid";
 import type { Finding, FindingClass, IgnoreEntry, Owner, Review, SourceRef } from "./model";
@@ -119,16 +120,25 @@ export function mergeReviews(
   const claims = sources.flatMap((s) => s.claims.map((claim) => ({ source: s.report.source, claim })));
   const claimed = new Set([
     ...claims.map((c) => guidKey(c.claim.guid)),
+    ...sources.flatMap((s) => (s.report.recorded ?? []).map(guidKey)),
     ...observed.flatMap((f) => (f.class === "pending-create" && f.guid !== null ? [guidKey(f.guid)] : [])),
   ]);
+  const unread = sources.filter((s) => s.report.status === "error").map((s) => s.report.source.name);
   const unmanaged = groupBy(
     found.filter((f) => f.class === "unmanaged" && f.guid !== null && !claimed.has(guidKey(f.guid))),
     (f) => guidKey(f.guid!),
   ).map((group): Finding => {
+    const location = { file: instanceFile(reaching, group[0]!.baseUrl ?? "") };
+    // A source of another part that could not be read may claim it: as one review says it, no adoption.
+    if (unread.length > 0) {
+      const { adoption: _, ...first } = group[0]!;
+      const live = { guid: first.guid!, subscriberUrl: first.subscription?.subscriberUrl ?? "" };
+      return { ...first, ...unmanagedWords(live, first.baseUrl ?? "", unread, undefined), location };
+    }
     // The adoption one review would say: into the first stack reaching the instance, else the first source.
     const adopting = group.filter((f) => f.adoption).sort((a, b) => order(a.adoption!.into) - order(b.adoption!.into));
     const chosen = adoptionChoice(adopting, (f) => f.adoption!.into.kind === "pulumi-stack") ?? group[0]!;
-    return { ...chosen, location: { file: instanceFile(reaching, chosen.baseUrl ?? "") } };
+    return { ...chosen, location };
   });
 
   const owners = policyOwners(

@@ -231,6 +231,11 @@ export interface SourceReport {
   readonly subscriptions: readonly ManagedSubscription[];
   /** A stack whose state holds pending creates (a killed `pulumi up`): the commands that finish it, in order. */
   readonly recovery?: readonly string[];
+  /**
+   * The GUIDs its state records beyond its claims (a resource pending deletion after a killed
+   * replace, a pending operation other than a create): never unmanaged, in a merge too.
+   */
+  readonly recorded?: readonly string[];
   readonly reason?: string;
   readonly error?: ReportError;
 }

@@ -37,8 +37,9 @@ export function parsePart(text: string, file: string): Review {
 }
 
 /**
- * Reads every part, then refuses one from another instance: its instances share no base URL with
- * the first part's that has any (a part whose every source failed has none, and is merged).
+ * Reads every part, then refuses one from another instance: the parts' instances must link up, a
+ * part joining the first one's by a base URL they share, in any order (a fleet may span
+ * instances). A part whose every source failed reaches none, and is merged.
  */
 export function readParts(files: readonly PartFile[]): MergePart[] {
   const parts = files.map(({ file, path }): MergePart => {
@@ -52,17 +53,24 @@ export function readParts(files: readonly PartFile[]): MergePart[] {
     }
     return { file, review: parsePart(text, file) };
   });
-  const first = parts.find((p) => p.review.instances.length > 0);
-  const other = parts.find(
-    (p) =>
-      p.review.instances.length > 0 &&
-      !p.review.instances.some((i) => first!.review.instances.some((f) => f.baseUrl === i.baseUrl)),
-  );
+  const reaching = parts.filter((p) => p.review.instances.length > 0);
+  const first = reaching[0];
+  const linked = new Set(first ? [first] : []);
+  const reached = new Set(first?.review.instances.map((i) => i.baseUrl));
+  for (let joined = true; joined;) {
+    joined = false;
+    for (const p of reaching.filter((p) => !linked.has(p) && p.review.instances.some((i) => reached.has(i.baseUrl)))) {
+      linked.add(p);
+      for (const i of p.review.instances) reached.add(i.baseUrl);
+      joined = true;
+    }
+  }
+  const other = reaching.find((p) => !linked.has(p));
   if (first && other)
     throw new MergeError(
       `--merge ${other.file}: a review of another instance (${other.review.instances.map((i) => i.baseUrl).join(", ")}), ` +
-        `not ${first.file}'s (${first.review.instances.map((i) => i.baseUrl).join(", ")}). ` +
-        "Merge only the parts of one fleet review, each a review of some of its sources on the same instance.",
+        `not one that ${first.file} or the parts sharing its instances reach (${[...reached].join(", ")}). ` +
+        "Merge only the parts of one fleet review, each a review of some of its sources.",
     );
   return parts;
 }

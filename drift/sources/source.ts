@@ -94,11 +94,6 @@ export interface SourceResult {
    * each is listed once per review. The others are listed with the provider's `WEBHOOKS_*`.
    */
   readonly listed?: ReadonlyMap<string, readonly Subscription[]>;
-  /**
-   * Every GUID the source's state mentions beyond its claims (a resource pending deletion after a
-   * killed replace, an adopted GUID, a pending operation other than a create): never unmanaged.
-   */
-  readonly recorded?: ReadonlySet<string>;
   /** A stack's pending creates (a killed `pulumi up`), which the classification matches to their orphans. */
   readonly pendingCreates?: readonly PendingCreate[];
   /** What the source could not see. */

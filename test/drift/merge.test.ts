@@ -198,6 +198,52 @@ describe("drift --merge", () => {
     expect(merged.exitCode).toBe(single.exitCode);
   });
 
+  it("a source of another part that could not be read: unmanaged as one review says it, with no adoption", async () => {
+    const { readers, stray } = await fleet();
+    const unreadable: SourceReader = { ref: DEV, read: () => Promise.reject(new Error("the backend is down")) };
+    const sources = [unreadable, readers[1]!, readers[2]!];
+    const single = asReport(await review(sources));
+    const parts = await Promise.all(
+      sources.map(async (r, n): Promise<MergePart> => ({
+        file: `part-${n}.json`,
+        review: asReport(await review([r])),
+      })),
+    );
+    const merged = asReport(mergeReviews(parts, { now: TODAY }));
+    expect(comparable(merged)).toEqual(comparable(single));
+    const strayFinding = merged.findings.find((f) => f.guid === stray.GUID)!;
+    expect(strayFinding.adoption).toBeUndefined();
+    expect(strayFinding.advice).toBe(
+      "Review again once dev can be read: it may claim this one. Until then, neither adopt it nor delete it.",
+    );
+  });
+
+  it("a GUID a stack's state records beyond its claims is unmanaged in no part's merge, as in one review", async () => {
+    const { readers, stray } = await fleet();
+    const prod = readers[1]!;
+    // A replace killed before its delete: the old subscription stays in prod's state, claimed by nothing.
+    const recording: SourceReader = {
+      ref: PROD,
+      read: async () => {
+        const read = await prod.read();
+        return { ...read, report: { ...read.report, recorded: [stray.GUID.toLowerCase()] } };
+      },
+    };
+    const sources = [readers[0]!, recording, readers[2]!];
+    const single = asReport(await review(sources));
+    expect(single.findings.some((f) => f.class === "unmanaged" && f.guid === stray.GUID)).toBe(false);
+    const parts = await Promise.all(
+      sources.map(async (r, n): Promise<MergePart> => ({
+        file: `part-${n}.json`,
+        review: asReport(await review([r])),
+      })),
+    );
+    // The other parts, alone, call it unmanaged; prod's report says it records it.
+    expect(parts[0]!.review.findings.some((f) => f.class === "unmanaged" && f.guid === stray.GUID)).toBe(true);
+    const merged = asReport(mergeReviews(parts, { now: TODAY }));
+    expect(comparable(merged)).toEqual(comparable(single));
+  });
+
   it("refuses a part of another instance, of another version, or not JSON, naming the file and what to give", async () => {
     const { readers } = await fleet();
     const part = asReport(await review([readers[0]!]));
@@ -212,8 +258,17 @@ describe("drift --merge", () => {
       JSON.stringify({ ...part, instances: [{ baseUrl: "https://other.example.com", apiVersion: "3" }] }),
     );
     expect(() => readParts([good, elsewhere])).toThrow(
-      /^--merge b\.json: a review of another instance \(https:\/\/other\.example\.com\), not a\.json's/,
+      /^--merge b\.json: a review of another instance \(https:\/\/other\.example\.com\), not one that a\.json or the parts sharing its instances reach/,
     );
+    // A part reaching both links them, in any order: a fleet may span instances.
+    const both = write(
+      "c.json",
+      JSON.stringify({
+        ...part,
+        instances: [...part.instances, { baseUrl: "https://other.example.com", apiVersion: "3" }],
+      }),
+    );
+    expect(readParts([good, elsewhere, both]).map((p) => p.file)).toEqual(["a.json", "b.json", "c.json"]);
     const old = write("old.json", JSON.stringify({ ...part, version: 2 }));
     expect(() => readParts([good, old])).toThrow(
       "--merge old.json: not a review report of version 3 (it has version 2). Give the JSON report (version 3)",

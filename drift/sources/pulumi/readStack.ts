@@ -23,6 +23,7 @@ import { isLegacy } from "../../../provider/wire";
 import type { Engine } from "../../../engine/provision";
 import { displayBackend } from "../../../engine/backend";
 import { toDriftError } from "../../errors";
+import { guidKey } from "../../review/guid";
 import { plural } from "../../review/plural";
 import type { Claim, SourceResult } from "../source";
 import { classifyManaged } from "./classifyManaged";
@@ -144,9 +145,15 @@ export async function readStack(options: ReadStackOptions): Promise<SourceResult
       claims,
       instances: reachedInstances(instances, state, name, runtimeName(project)),
       pendingCreates: state.pendingCreates,
-      recorded: state.guids,
     };
-    const report = { source: ref, backend: shownBackend, instances: instances.map(describeInstance) };
+    const claimed = new Set(claims.map((c) => guidKey(c.guid)));
+    const recorded = [...state.guids].filter((guid) => !claimed.has(guid)).sort();
+    const report = {
+      source: ref,
+      backend: shownBackend,
+      instances: instances.map(describeInstance),
+      ...(recorded.length > 0 ? { recorded } : {}),
+    };
     if (instances.some((i) => isLegacy(i.settings.apiVersion)))
       return {
         ...read,
