@@ -8,7 +8,7 @@
  * scanning, in GitLab, and under `--baseline`.
  */
 import type { Finding, Review } from "../review/model";
-import { SARIF_LEVEL } from "./sarif";
+import { findingLevel } from "./sarif";
 
 /** The severities GitLab documents, least to most severe. */
 export const CODE_QUALITY_SEVERITIES = ["info", "minor", "major", "critical", "blocker"] as const;
@@ -41,7 +41,7 @@ function issue(finding: Finding): CodeQualityIssue {
     description: finding.advice ? `${finding.message} ${finding.advice}` : finding.message,
     check_name: finding.class,
     fingerprint: finding.fingerprint,
-    severity: CODE_QUALITY_SEVERITY[SARIF_LEVEL[finding.class]],
+    severity: CODE_QUALITY_SEVERITY[findingLevel(finding)],
     // A repository-relative path as it is, with `/` (not SARIF's URI); GitLab requires a line: the
     // file's first when the declaring line is unknown.
     location: { path: finding.location.file, lines: { begin: finding.location.line ?? 1 } },

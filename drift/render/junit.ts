@@ -6,7 +6,14 @@
  * failed, its detail in the body), and an `<error>` for a source that could not be reviewed. The
  * subscriptions of a source whose drift could not be determined are skipped, never passed.
  */
-import { CLASS_TITLES, type Finding, type Review, type SourceRef, type SourceReport } from "../review/model";
+import {
+  CLASS_TITLES,
+  isAdvisory,
+  type Finding,
+  type Review,
+  type SourceRef,
+  type SourceReport,
+} from "../review/model";
 import { sameSource, sourceName } from "./names";
 import { escapeMarkup } from "./escape";
 import { fieldLine } from "./fieldText";
@@ -76,7 +83,10 @@ function findingCase(finding: Finding): Case {
   return {
     name: `${CLASS_TITLES[finding.class]}: ${subject}`,
     file: finding.location.file,
-    outcome: { kind: "failure", message: finding.message, type: finding.class, detail: detail(finding) },
+    // JUnit has no warning: a broken advisory rule, no drift, is shown skipped rather than failed.
+    outcome: isAdvisory(finding)
+      ? { kind: "skipped", message: `advisory: ${finding.message}` }
+      : { kind: "failure", message: finding.message, type: finding.class, detail: detail(finding) },
   };
 }
 
@@ -99,7 +109,8 @@ function sourceCases(review: Review, summary: SourceReport, byFingerprint: Reado
           },
         ];
   const subscriptions = summary.subscriptions.map((r): Case => {
-    const findings = r.findings.flatMap((fp) => byFingerprint.get(fp) ?? []);
+    const all = r.findings.flatMap((fp) => byFingerprint.get(fp) ?? []);
+    const findings = all.filter((f) => !isAdvisory(f));
     const titles = [...new Set(findings.map((f) => CLASS_TITLES[f.class]))];
     return {
       name: r.address,
@@ -108,16 +119,18 @@ function sourceCases(review: Review, summary: SourceReport, byFingerprint: Reado
           ? { kind: "skipped", message: "drift cannot be determined" }
           : summary.status === "reviewed" && summary.compared.length === 0 && r.findings.length === 0
             ? { kind: "skipped", message: "claimed: a state file's claims are compared with nothing" }
-            : r.findings.length > 0 && findings.length === 0
+            : r.findings.length > 0 && all.length === 0
               ? { kind: "skipped", message: "its findings are ignored (--ignore, --ignore-file)" }
-              : findings.length
-                ? {
-                    kind: "failure",
-                    message: titles.join(", "),
-                    type: "drift",
-                    detail: findings.map((f) => `${CLASS_TITLES[f.class]}: ${f.message}`).join("\n"),
-                  }
-                : undefined,
+              : all.length > 0 && findings.length === 0
+                ? { kind: "skipped", message: "advisory only: it breaks no mandatory rule" }
+                : findings.length
+                  ? {
+                      kind: "failure",
+                      message: titles.join(", "),
+                      type: "drift",
+                      detail: findings.map((f) => `${CLASS_TITLES[f.class]}: ${f.message}`).join("\n"),
+                    }
+                  : undefined,
     };
   });
   const findings = review.findings.filter((f) => f.owner && mine(f.owner.source)).map(findingCase);

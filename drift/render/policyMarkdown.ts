@@ -3,13 +3,13 @@
  * broke, then one row per violation.
  */
 import { plural } from "../review/plural";
-import type { Finding, Review } from "../review/model";
+import { isAdvisory, type Finding, type Review } from "../review/model";
 import { fieldLine } from "./fieldText";
 import { cell, code, inline } from "./markdownText";
 import type { Subjects } from "./markdownFindings";
 import { isClaimed } from "./names";
 
-const levelOf = (f: Finding) => f.rule?.enforcementLevel ?? (f.advisory ? "advisory" : "mandatory");
+const levelOf = (f: Finding) => (isAdvisory(f) ? "advisory" : "mandatory");
 
 /** The section, or "" without `--policy`. */
 export function policySection(review: Review, subjects: Subjects): string {

@@ -6,7 +6,14 @@
  * source's `Pulumi.yaml` or first `.tf`), and the finding's own fingerprint as
  * `partialFingerprints`, which stays the same when the file's lines move.
  */
-import { CLASS_TITLES, FINDING_CLASSES, type Finding, type FindingClass, type Review } from "../review/model";
+import {
+  CLASS_TITLES,
+  FINDING_CLASSES,
+  isAdvisory,
+  type Finding,
+  type FindingClass,
+  type Review,
+} from "../review/model";
 
 /**
  * The repository's home (package.json `repository.url`), named here once so that the renderer
@@ -38,6 +45,11 @@ export const SARIF_LEVEL: Readonly<Record<FindingClass, "error" | "warning">> = 
   "pending-create": "warning",
   policy: "error",
 };
+
+/** A finding's level: its class's, but a broken advisory rule is only a warning, as it is no drift. */
+export function findingLevel(finding: Finding): "error" | "warning" {
+  return isAdvisory(finding) ? "warning" : SARIF_LEVEL[finding.class];
+}
 
 /** Rendering options: what the review itself does not know. */
 export interface SarifOptions {
@@ -71,7 +83,7 @@ function result(finding: Finding) {
   return {
     ruleId: finding.class,
     ruleIndex: FINDING_CLASSES.indexOf(finding.class),
-    level: SARIF_LEVEL[finding.class],
+    level: findingLevel(finding),
     message: { text: finding.advice ? `${finding.message} ${finding.advice}` : finding.message },
     locations: [
       {

@@ -10,6 +10,7 @@ import { isExpired } from "./ignoreFile";
 import {
   EXIT_CODE,
   FINDING_CLASSES,
+  isAdvisory,
   REVIEW_VERSION,
   type Finding,
   type FindingClass,
@@ -93,7 +94,7 @@ export function concludeReview(input: ConcludeInput, options: ConcludeOptions): 
   const summary = Object.fromEntries(FINDING_CLASSES.map((c) => [c, 0])) as Record<FindingClass, number>;
   for (const f of findings) summary[f.class]++;
   const failed = input.failed || input.sources.some((s) => s.report.status !== "reviewed");
-  const counted = findings.filter((f) => !f.advisory);
+  const counted = findings.filter((f) => !isAdvisory(f));
   const fresh = options.baseline ? counted.filter((f) => f.baseline === "new").length : counted.length;
   return {
     version: REVIEW_VERSION,

@@ -173,10 +173,15 @@ export interface Finding {
   readonly step?: ProgramStep;
   /** For `policy`: the rule broken and its level; an advisory rule does not make the review exit 2. */
   readonly rule?: { readonly name: string; readonly enforcementLevel: "advisory" | "mandatory" };
-  /** For `policy`: an advisory rule's, which does not make the review exit 2. */
+  /** For `policy`: an advisory rule's, which does not make the review exit 2 (`rule`'s level, restated for readers). */
   readonly advisory?: boolean;
   /** With `--baseline`: `new` when the previous report did not have it. */
   readonly baseline?: "new" | "known";
+}
+
+/** Whether `f` breaks an advisory rule: reported in every format as less than drift, never counted as drift. */
+export function isAdvisory(f: Pick<Finding, "rule">): boolean {
+  return f.rule?.enforcementLevel === "advisory";
 }
 
 /** One subscription a source claims, where it is declared, and what was found about it. */

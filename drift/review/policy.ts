@@ -12,7 +12,7 @@ import type { Subscription } from "../../provider/wire";
 import type { Claim } from "../sources/source";
 import { fingerprint } from "./classify";
 import { guidKey } from "./guid";
-import type { Finding, FindingLocation, Owner, PolicyScope, SourceRef } from "./model";
+import { isAdvisory, type Finding, type FindingLocation, type Owner, type PolicyScope, type SourceRef } from "./model";
 
 /** `--policy`: the settings file as given, and its settings. */
 export interface PolicyInput {
@@ -85,7 +85,7 @@ function policyAdvice(owner: Owner | null, claimed: boolean, file: string): stri
 
 /** Mandatory first, then by rule: the order the policy findings of one subscription keep in every format. */
 export function byEnforcementThenRule(a: Finding, b: Finding): number {
-  return Number(a.advisory ?? false) - Number(b.advisory ?? false) || a.rule!.name.localeCompare(b.rule!.name);
+  return Number(isAdvisory(a)) - Number(isAdvisory(b)) || a.rule!.name.localeCompare(b.rule!.name);
 }
 
 /**

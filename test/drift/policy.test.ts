@@ -8,6 +8,7 @@ import { byClassThenWhere } from "../../drift/review/classify";
 import type { SourceRef } from "../../drift/review/model";
 import { policyFindings } from "../../drift/review/policy";
 import { reviewSources, type SourceReader } from "../../drift/review/reviewSources";
+import { render } from "../../drift/render";
 import { parsePolicySettings } from "../../policy/settings";
 import type { Subscription } from "../../provider/wire";
 import { MANUAL_WITH_HEADER } from "./fixtures/live";
@@ -140,6 +141,27 @@ describe("the review", () => {
     // Exit 2 here is the unmanaged subscription's; the advisory findings alone add nothing to it.
     expect(advisory.exitCode).toBe(2);
     expect(advisory.findings.filter((f) => !f.advisory).map((f) => f.class)).toEqual(["unmanaged"]);
+
+    // Every format shows the advisory findings as less than drift, the mandatory ones as errors.
+    const levels = (review: typeof advisory) => {
+      const sarif = JSON.parse(render(review, "sarif")) as { runs: { results: { ruleId: string; level: string }[] }[] };
+      const quality = JSON.parse(render(review, "codequality")) as { check_name: string; severity: string }[];
+      const junit = render(review, "junit");
+      return {
+        sarif: [...new Set(sarif.runs[0]!.results.filter((r) => r.ruleId === "policy").map((r) => r.level))],
+        codequality: [...new Set(quality.filter((i) => i.check_name === "policy").map((i) => i.severity))],
+        junitFailures: [...junit.matchAll(/<failure[^>]*type="policy"/g)].length,
+        junitAdvisory: [...junit.matchAll(/<skipped message="advisory: /g)].length,
+      };
+    };
+    expect(levels(advisory)).toEqual({
+      sarif: ["warning"],
+      codequality: ["minor"],
+      junitFailures: 0,
+      junitAdvisory: policy.length,
+    });
+    expect(levels(mandatory)).toMatchObject({ sarif: ["error"], codequality: ["major"], junitAdvisory: 0 });
+    expect(levels(mandatory).junitFailures).toBeGreaterThan(0);
   });
 });
 
