@@ -162,6 +162,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     ...(options.terraformCli ? { terraformCli: options.terraformCli } : {}),
     onProgress: say,
     onRead: (r) => (read = r),
+    callerSaysFailures: true,
   });
   const failed = review.sources.filter((s) => s.status === "error");
   if (failed.length > 0 || !read)
@@ -171,6 +172,12 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     );
   const target = targetSource(read, into);
   const instance = targetInstance(target, into);
+  // An instance that could not be listed is not an empty one.
+  if (!read.live.has(instance.baseUrl))
+    throw new AdoptError(
+      `${(review.notes.find((n) => n.startsWith(`Could not list ${instance.baseUrl}:`)) ?? `Could not list ${instance.baseUrl}`).replace(/\.?$/, ".")} ` +
+        "Check the target's base URL and token (WEBHOOKS_BASE_URL, WEBHOOKS_TOKEN, or its provider's settings), then run adopt again. Nothing was written.",
+    );
   const adoptInto = instance.adoptInto!;
   const language: TargetLanguage =
     adoptInto.kind === "pulumi-stack" ? stackLanguage(adoptInto, dir, target.claims.length > 0) : "terraform";

@@ -60,6 +60,7 @@ export interface ReviewOptions {
   readonly onProgress?: (line: string) => void;
   /** Receives the sources and the live lists, header values included: see ReviewSourcesOptions. */
   readonly onRead?: ReviewSourcesOptions["onRead"];
+  readonly callerSaysFailures?: ReviewSourcesOptions["callerSaysFailures"];
 }
 
 /** The readers of stacks: one `pulumi` found once for all of them. */
@@ -156,5 +157,6 @@ export async function reviewDrift(options: ReviewOptions): Promise<Review> {
     ...(options.baseline ? { baseline: options.baseline } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.onRead ? { onRead: options.onRead } : {}),
+    ...(options.callerSaysFailures ? { callerSaysFailures: true } : {}),
   });
 }

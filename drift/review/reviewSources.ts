@@ -38,6 +38,8 @@ export interface ReviewSourcesOptions extends ConcludeOptions {
   /** How many sources are read at once. @default 4 */
   readonly concurrency?: number;
   readonly onProgress?: (line: string) => void;
+  /** The caller refuses with the sources' failures itself (`adopt`): progress does not say them too. */
+  readonly callerSaysFailures?: boolean;
   /** @default the current time */
   readonly now?: () => Date;
   /**
@@ -102,7 +104,7 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
   const sources = await bounded(options.sources, options.concurrency ?? 4, (reader) =>
     reader.read().catch((err: unknown) => failedSource(reader.ref, err)),
   );
-  for (const s of sources) {
+  for (const s of options.callerSaysFailures ? [] : sources) {
     const said = s.report.error?.message ?? s.report.reason;
     if (said !== undefined)
       progress(
@@ -172,11 +174,12 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
     options,
   );
   const failedSources = review.sources.filter((s) => s.status !== "reviewed").length;
-  progress(
-    failedSources > 0
-      ? `the review failed for ${plural(failedSources, "source")} of ${sources.length}: see the report`
-      : `reviewed ${plural(sources.length, "source")} in ${(review.durationMs / 1000).toFixed(1)}s: ${countsInWords(review.summary)}` +
-          (review.baseline ? ` (${review.baseline.new} new)` : ""),
-  );
+  if (!(options.callerSaysFailures && failedSources > 0))
+    progress(
+      failedSources > 0
+        ? `the review failed for ${plural(failedSources, "source")} of ${sources.length}: see the report`
+        : `reviewed ${plural(sources.length, "source")} in ${(review.durationMs / 1000).toFixed(1)}s: ${countsInWords(review.summary)}` +
+            (review.baseline ? ` (${review.baseline.new} new)` : ""),
+    );
   return review;
 }

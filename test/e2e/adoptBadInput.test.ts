@@ -64,8 +64,22 @@ async function refused(args: string[]): Promise<string> {
   return result.stderr;
 }
 
-it("a stack that does not exist", async () => {
-  expect(await refused(["--into-stack", "nope"])).toMatch(/No stack named "nope"/);
+it("a stack that does not exist: said once, and no report to see", async () => {
+  const said = await refused(["--into-stack", "nope"]);
+  expect(said.split('No stack named "nope"')).toHaveLength(2);
+  expect(said).not.toContain("see the report");
+}, 120_000);
+
+it("a target instance that cannot be listed is not an empty one", async () => {
+  const before = files();
+  const result = await runCli("adopt", ["--into-stack", "dev", "--cwd", app], {
+    ...env,
+    WEBHOOKS_BASE_URL: "http://127.0.0.1:1",
+  });
+  expect(result.code, result.stdout).toBe(1);
+  expect(files()).toEqual(before);
+  expect(result.stdout).not.toContain("Nothing to adopt");
+  expect(result.stderr).toMatch(/http:\/\/127\.0\.0\.1:1/);
 }, 120_000);
 
 it("a target directory that is not an initialised working directory", async () => {

@@ -849,6 +849,19 @@ resource "webhooks_subscription" "orders" {
     // Where the team types the commands (the test runner's own INIT_CWD would stand for it).
     const teamEnv = { ...env, TMPDIR: temp, INIT_CWD: user.dir };
     const plan = ["plan", "-detailed-exitcode", "-input=false", "-no-color"];
+    if (cli.name === "tofu") {
+      // An instance that cannot be listed is not an empty one: refused, naming it, nothing written.
+      const unlisted = await run(
+        webhookCli,
+        ["adopt", "--into-terraform", ".", "--terraform-cli", cli.path],
+        user.dir,
+        { ...teamEnv, WEBHOOKS_BASE_URL: "http://127.0.0.1:1" },
+        1,
+      );
+      expect(unlisted.stderr).toContain("http://127.0.0.1:1");
+      expect(unlisted.stdout).not.toContain("Nothing to adopt");
+      expect(existsSync(join(user.dir, "adopted.tf"))).toBe(false);
+    }
     await adoptEstate({
       service,
       cli: webhookCli,
