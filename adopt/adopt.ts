@@ -265,10 +265,23 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     }),
   );
   const clash = written.files.find((f: FileWrite) => !f.edit && existsSync(join(dir, f.path)));
+  const shown = clash && relative(options.cwd, join(dir, clash.path)).split(sep).join("/");
   if (clash && !options.force)
     throw new AdoptError(
-      `${relative(options.cwd, join(dir, clash.path)).split(sep).join("/")} already exists: adopt does not overwrite it. ` +
-        "Apply or remove what it holds, or run again with --force to replace it. Nothing was written.",
+      `${shown} already exists: adopt does not overwrite it. Once applied, it is your code: give it its own name ` +
+        `(mv ${shown} <name>), then run adopt again. Not applied yet: run again with --force to replace it. Nothing was written.`,
+    );
+  // --force replaces a run not applied yet; a file declaring what the target manages was applied.
+  const existing = clash ? readFileSync(join(dir, clash.path), "utf8").toLowerCase() : "";
+  const applied = target.claims.filter((c) => existing.includes(c.guid.toLowerCase()));
+  if (clash && applied.length > 0)
+    throw new AdoptError(
+      `${shown} declares ${applied.length} subscription(s) ${into.kind === "stack" ? `stack ${into.stack}` : into.dir} already manages ` +
+        `(${applied
+          .slice(0, 3)
+          .map((c) => c.guid)
+          .join(", ")}): --force would replace it, and the next apply would delete them. ` +
+        `Give it its own name (mv ${shown} <name>), then run adopt again. Nothing was written.`,
     );
   say(
     `adopting ${adopted.length} of ${candidates.length} unmanaged subscriptions on ${instance.baseUrl} (${language})`,

@@ -83,7 +83,7 @@ language, with its live values, for the team's own \`pulumi up\` or \`tofu apply
 changing the instance. Code only: it writes no state. Give exactly one target: --into-stack or
 --into-terraform. The sources (--stack, --terraform, --terraform-state) are read for what they
 claim (their states). Exit 0: written, or nothing to adopt; 1: bad input or a failed --verify.`,
-  "The guide: docs/adopting.md (handing subscriptions over between owners, duplicates, large estates).",
+  "The guide: docs/adopting.md (names, duplicates, handing subscriptions over between owners).",
 );
 
 /** An adopt command line, loaded: every file read, the target checked. */

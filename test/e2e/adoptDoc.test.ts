@@ -141,6 +141,19 @@ it("runs the page's blocks as written: into the stack, into the directory, then 
   expect(said.at(-1)).toContain("Adopted 2 subscriptions into infra: adopted.tf");
   expect(said.at(-1)).toContain("2 imported, 0 added, 0 changed, 0 destroyed");
 
+  // Had the team not given the applied file its own name: refused, with or without --force, as
+  // replacing it would delete what it declares on the next apply.
+  const applied = readFileSync(join(team, "infra", "adopted.tf"), "utf8");
+  const again = "webhook-subscriptions adopt --into-terraform infra --match https://orders.example.com/";
+  const kept = await attempt(again);
+  expect(kept.code, kept.output).toBe(1);
+  expect(kept.output).toContain("infra/adopted.tf already exists: adopt does not overwrite it. Once applied");
+  const forced = await attempt(`${again} --force`);
+  expect(forced.code, forced.output).toBe(1);
+  expect(forced.output).toContain("infra/adopted.tf declares 2 subscription(s) infra already manages");
+  expect(forced.output).toContain("Give it its own name (mv infra/adopted.tf <name>)");
+  expect(readFileSync(join(team, "infra", "adopted.tf"), "utf8")).toBe(applied);
+
   // The handover: the two orders subscriptions go from the stack to the directory.
   said.push(
     await attempt(blocks("Handing subscriptions over between owners")[0]!.script).then((r) => {
