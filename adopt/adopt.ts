@@ -15,7 +15,7 @@ import {
   headerValueConfigKey,
   reviewDrift,
   reviewEngine,
-  wordsOfGivenName,
+  takenNames,
   type ReachedInstance,
   type SourceResult,
   type SourcesRead,
@@ -229,9 +229,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   if (adopting.length === 0) return { ...result, adopted: [], duplicates, files: [], secrets: 0 };
 
   // 4. Names, stable across runs, never one the target already uses.
-  const taken = target.claims.flatMap(
-    (c) => wordsOfGivenName(c.name.slice(c.name.lastIndexOf(".") + 1))?.join("-") ?? [],
-  );
+  const taken = takenNames(target.claims);
   const given = new Map(
     adopting.flatMap((s) => {
       const w = options.names.get(guidKey(s.guid));

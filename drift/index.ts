@@ -25,7 +25,7 @@ export { checkTerraformDirectory } from "./sources/terraform/workingDirectory";
 export { readTerraformStateFile } from "./sources/terraform/stateFile";
 export { DriftError, DriftErrorCode, toDriftError } from "./errors";
 export { EXTENSIONS, FORMATS, formatOfFile, render, type Format, type RenderOptions } from "./render";
-export { adoptionNames, wordsOfGivenName, type AdoptionName } from "./review/adoptionNames";
+export { adoptionNames, takenNames, wordsOfGivenName, type AdoptionName } from "./review/adoptionNames";
 export { adoptSnippet, headerValueConfigKey } from "./sources/pulumi/adoptionSnippet";
 export { reviewEngine } from "./sources/pulumi/openStack";
 export { runCli, credentialsIn } from "./sources/terraform/runCli";

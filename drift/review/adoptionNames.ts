@@ -89,6 +89,11 @@ export function wordsOfGivenName(name: string): string[] | undefined {
   return words.length === 1 && RESERVED.has(words[0]!) ? undefined : words;
 }
 
+/** The names the claims' resources use (a URN's or an address's last part), in kebab form: `taken` for adoptionNames. */
+export function takenNames(claims: readonly { readonly name: string }[]): string[] {
+  return claims.flatMap((c) => wordsOfGivenName(c.name.slice(c.name.lastIndexOf(".") + 1))?.join("-") ?? []);
+}
+
 /**
  * The name of each subscription, by GUID: `given` names (already checked, by GUID) as given, the
  * others from their host, path and event, with a GUID suffix only where two would collide, or

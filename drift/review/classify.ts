@@ -9,7 +9,7 @@ import type { Subscription } from "../../provider/wire";
 import { matchPendingCreates, recoveryCommands } from "../sources/pulumi/pendingCreates";
 import type { Claim, Observation, SourceResult } from "../sources/source";
 import { adoptionOf } from "./adoption";
-import { adoptionNames } from "./adoptionNames";
+import { adoptionNames, takenNames } from "./adoptionNames";
 import { coOwnershipAdvice } from "./coOwnership";
 import { guidKey } from "./guid";
 import { describeLive } from "./liveSubscription";
@@ -192,7 +192,12 @@ export function unmanagedWords(
 
 function unmanagedFindings(input: ClassifyInput, claimed: ReadonlySet<string>, runs: readonly KilledRun[]): Finding[] {
   // Named together: a GUID suffix only where two unmanaged subscriptions would share a name.
-  const names = adoptionNames([...input.live.values()].flat().filter((s) => !claimed.has(guidKey(s.guid))));
+  // Never a name a source already uses: its `pulumi import` or `import` block would clash.
+  const names = adoptionNames(
+    [...input.live.values()].flat().filter((s) => !claimed.has(guidKey(s.guid))),
+    new Map(),
+    takenNames(input.sources.flatMap((s) => s.claims)),
+  );
   const unread = input.sources.filter((s) => s.report.status === "error").map((s) => s.report.source.name);
   return [...input.live].flatMap(([baseUrl, live]) =>
     live

@@ -8,6 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { adoptionNames } from "../../drift/review/adoptionNames";
 import { checkParts, mergeReviews, type MergePart } from "../../drift/review/merge";
 import type { Review, SourceRef } from "../../drift/review/model";
 import { parsePart, readParts } from "../../drift/review/readParts";
@@ -242,6 +243,19 @@ describe("drift --merge", () => {
     expect(parts[0]!.review.findings.some((f) => f.class === "unmanaged" && f.guid === stray.GUID)).toBe(true);
     const merged = asReport(mergeReviews(parts, { now: TODAY }));
     expect(comparable(merged)).toEqual(comparable(single));
+  });
+
+  it("an unmanaged subscription's adoption never takes a name a source already uses", async () => {
+    const { readers, stray } = await fleet();
+    const live = (await emulator.all()).find((s) => s.GUID === stray.GUID)!;
+    const name = adoptionNames([
+      { guid: stray.GUID, subscriberUrl: String(live.SubscriberURL), webhook: Number(live.Webhook) },
+    ]).get(stray.GUID)!.kebab;
+    // prod already has a resource of the name the subscription's own words make.
+    const prod = source(PROD, emulator.url, { [name]: (await emulator.subscribe(typeScopedBody())).GUID });
+    const single = await review([readers[0]!, prod, readers[2]!]);
+    const snippet = single.findings.find((f) => f.class === "unmanaged" && f.guid === stray.GUID)!.adoption!.snippet;
+    expect(snippet).toContain(`${name}-${stray.GUID.replace(/-/g, "").slice(0, 6).toLowerCase()}`);
   });
 
   it("refuses a part of another instance, of another version, or not JSON, naming the file and what to give", async () => {
