@@ -17,7 +17,7 @@ import { packageVersion, UsageError } from "./command";
  */
 const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<Command>; package?: true }>> = {
   drift: {
-    summary: "review a stack's drift against the instance (exit 0 none, 2 drift, 1 error)",
+    summary: "review the drift of stacks and Terraform sources against their instances (exit 0 none, 2 drift, 1 error)",
     load: async () => (await import("./drift")).driftCommand,
   },
   adopt: {

@@ -5,7 +5,7 @@
  * PATH (the release's single executable, which the CLI archives name so, or a global npm install
  * npx would not find: npx then fetches whatever the registry calls `webhook-subscriptions`). The
  * command line's entry decides (cli/index.ts `main`) and passes it down to what prints a command,
- * such as the drift report's footer (drift/markdown.ts).
+ * such as the drift report's footer (drift/render/markdown.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";

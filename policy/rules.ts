@@ -2,7 +2,7 @@
  * The policy rules for webhook subscriptions, one definition each: a name, a description, a
  * default enforcement level, the rule's own options (a zod schema) and a pure validator over a
  * subscription's fields. The CrossGuard pack (webhookGuard.ts) runs them on the resources of a
- * preview, the drift review (drift/policy.ts) on the live subscriptions of an instance.
+ * preview, the drift review (drift/review/policy.ts) on the live subscriptions of an instance.
  *
  * A validator answers with findings: the field, and a message that shows the bad value (never
  * a secret's: only whether `customHeaderValue` is set is known here) and what is allowed.

@@ -451,6 +451,54 @@ it("on a schedule: the drift issue is opened on drift, updated while it lasts, a
   expect(api.comments.get(PULL_REQUEST)).toHaveLength(121);
 }, 600_000);
 
+it("bad inputs are refused before anything is downloaded, naming the input and the value (the install step, outside a runner)", async () => {
+  const action = loadYaml(readFileSync(join(REPO_ROOT, "action.yml"), "utf8")) as {
+    runs: { steps: { id?: string; run: string }[] };
+  };
+  const install = action.runs.steps.find((step) => step.id === "install")!.run;
+  const cache = tempDir("action-tool-cache-");
+  const attempt = (inputs: Record<string, string>) =>
+    execFileAsync("bash", ["-c", install], {
+      env: {
+        PATH: process.env.PATH,
+        // Every variable of the step's env, as a runner sets it: empty when the input is.
+        ...Object.fromEntries(
+          [
+            "WEBHOOKS_VERSION",
+            "WEBHOOKS_COMMENT",
+            "WEBHOOKS_ISSUE",
+            "ACTION_REF",
+            "ACTION_REPOSITORY",
+            "ACTION_PATH",
+          ].map((name) => [name, ""]),
+        ),
+        WEBHOOKS_FAIL_ON: "new",
+        // A server nothing listens on: a download would fail with another message.
+        SERVER_URL: "http://127.0.0.1:1",
+        OS_NAME: "Linux",
+        ARCH_NAME: "X64",
+        TOOL_CACHE: cache,
+        ...inputs,
+      },
+    }).then(
+      () => ({ code: 0, stdout: "" }),
+      (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
+    );
+  for (const [inputs, message] of [
+    [{ WEBHOOKS_VERSION: "../../home" }, 'version must be a release\'s version such as 1.2.3, got: "../../home"'],
+    [
+      { WEBHOOKS_VERSION: "1.2.3", WEBHOOKS_FAIL_ON: "sometimes" },
+      'fail-on must be new, any or never, got: "sometimes"',
+    ],
+    [{ WEBHOOKS_VERSION: "1.2.3", WEBHOOKS_COMMENT: "yes" }, 'comment must be true or false, got: "yes"'],
+  ] as const) {
+    const result = await attempt(inputs);
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stdout).toBe(`::error title=webhook-subscriptions::${message}\n`);
+  }
+  expect(readdirSync(cache)).toEqual([]);
+});
+
 it("the job summary is cut at 1 MiB at a line, with a note; the reports stay whole (the review step, outside a runner)", async () => {
   const dir = tempDir("action-summary-");
   const action = loadYaml(readFileSync(join(REPO_ROOT, "action.yml"), "utf8")) as {
