@@ -13,6 +13,7 @@ import {
   describeLive,
   guidKey,
   headerValueConfigKey,
+  plural,
   reviewDrift,
   reviewEngine,
   takenNames,
@@ -290,7 +291,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const pulumiEnv = env as Record<string, string>;
   if (into.kind === "stack" && secretValues.size > 0) {
     await setSecretConfig(pulumiRun(engine!), { stack: into.stack, workDir: dir, env: pulumiEnv }, secretValues);
-    say(`stored ${secretValues.size} header values in stack ${into.stack}'s secret config`);
+    say(`stored ${plural(secretValues.size, "header value")} in stack ${into.stack}'s secret config`);
   }
   for (const f of written.files) writeFileSync(join(dir, f.path), f.content);
   // A program Pulumi runs as a built binary (Java's jar, a Go binary) runs the new code once rebuilt.

@@ -7,4 +7,5 @@ export { adopt, type AdoptInto, type AdoptOptions, type AdoptResult } from "./ad
 export { AdoptError } from "./errors";
 export { invalidMatchRule, isGuid } from "./match";
 export { removeCommand, type DuplicateGroup } from "./duplicates";
+export { FOR_EACH_VARIABLE } from "./write/terraform";
 export type { Adopted } from "./write/writer";

@@ -7,7 +7,16 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { adopt, AdoptError, invalidMatchRule, isGuid, removeCommand, type AdoptInto, type AdoptResult } from "../adopt";
+import {
+  adopt,
+  AdoptError,
+  FOR_EACH_VARIABLE,
+  invalidMatchRule,
+  isGuid,
+  removeCommand,
+  type AdoptInto,
+  type AdoptResult,
+} from "../adopt";
 import {
   checkTerraformDirectory,
   findTerraformCli,
@@ -262,7 +271,9 @@ export function summary(result: AdoptResult, args: AdoptArgs, context?: CommandC
   if (args.into.kind === "terraform" && result.adopted.some((a) => a.subscription.hasCustomHeaderValue))
     lines.push(
       "Header values are written nowhere: the import keeps them on the instance. To change one later, set it " +
-        "(TF_VAR_<name>_header_value) and bump its custom_header_value_wo_version (docs/adopting.md).",
+        (args.layout === "for-each"
+          ? `(TF_VAR_${FOR_EACH_VARIABLE}, a map by key) and bump its custom_header_value_wo_version (docs/adopting.md).`
+          : "(TF_VAR_<name>_header_value) and bump its custom_header_value_wo_version (docs/adopting.md)."),
     );
   for (const note of result.notes) lines.push(note);
   // The program directory as the team named it: relative to where it typed the command.

@@ -190,7 +190,7 @@ describe("typescript, dynamic provider", () => {
         filterObjectGuid: "6f1c2a3b-5d4e-4f60-8a7b-9c0d1e2f3a4b",
         subscriberUrl: "https://orders.example.com/hooks",
         customHeader: "X-Api-Key",
-        // The live value is not shown here; store it first: pulumi config set --secret ordersExampleComHooksPacketCreatedHeaderValue <value>
+        // The live value, from the stack's secret config: adopt stores it there; by hand, pulumi config set --secret ordersExampleComHooksPacketCreatedHeaderValue <value>
         customHeaderValue: new pulumi.Config().requireSecret("ordersExampleComHooksPacketCreatedHeaderValue"),
       });
       "

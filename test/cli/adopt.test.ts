@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { adoptCommand, parseAdoptArgs, readNamesFile } from "../../cli/adopt";
+import { adoptCommand, parseAdoptArgs, readNamesFile, summary } from "../../cli/adopt";
 
 const GUID = "3f2a9c1d-0000-4000-8000-000000000001";
 const program = () => {
@@ -117,5 +117,31 @@ describe("adopt --help", () => {
       "--terraform",
     ])
       expect(out.join("")).toContain(flag);
+  });
+});
+
+describe("the summary", () => {
+  it("names the header values' variable of the layout written", () => {
+    const subscription = { guid: GUID, subscriberUrl: "https://a.example.com/x", hasCustomHeaderValue: true };
+    const result = {
+      dir: "/team/infra",
+      baseUrl: "http://127.0.0.1:8080",
+      adopted: [{ subscription, name: { kebab: "a-x", snake: "a_x", camel: "aX" } }],
+      duplicates: [],
+      files: ["adopted.tf"],
+      output: "adopted.tf",
+      secrets: 0,
+      notes: [],
+    } as unknown as Parameters<typeof summary>[0];
+    const args = (layout: string) =>
+      ({
+        into: { kind: "terraform", dir: "infra" },
+        layout,
+        match: [],
+        cwd: "/team",
+        workDir: "/team",
+      }) as unknown as Parameters<typeof summary>[1];
+    expect(summary(result, args("each"))).toContain("(TF_VAR_<name>_header_value)");
+    expect(summary(result, args("for-each"))).toContain("(TF_VAR_adopted_header_values, a map by key)");
   });
 });

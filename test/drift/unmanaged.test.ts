@@ -47,7 +47,7 @@ describe("adoptSnippet", () => {
         filterObjectGuid: "6f1c0000-0000-4000-8000-0000000000c3",
         subscriberUrl: "https://hooks.example.com/orders",
         customHeader: "X-Api-Key",
-        // The live value is not shown here; store it first: pulumi config set --secret hooksExampleComOrdersPacketCreatedHeaderValue <value>
+        // The live value, from the stack's secret config: adopt stores it there; by hand, pulumi config set --secret hooksExampleComOrdersPacketCreatedHeaderValue <value>
         customHeaderValue: new pulumi.Config().requireSecret("hooksExampleComOrdersPacketCreatedHeaderValue"),
       });"
     `);

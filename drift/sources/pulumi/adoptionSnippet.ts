@@ -67,7 +67,7 @@ export function adoptSnippet(live: Subscription, name: AdoptionName, provider: s
   if (hasHeaderValue(live)) {
     const key = headerValueConfigKey(name);
     lines.push(
-      `  // The live value is not shown here; store it first: pulumi config set --secret ${key} <value>`,
+      `  // The live value, from the stack's secret config: adopt stores it there; by hand, pulumi config set --secret ${key} <value>`,
       `  customHeaderValue: new pulumi.Config().requireSecret(${JSON.stringify(key)}),`,
     );
   }
