@@ -182,10 +182,15 @@ export function parseAdoptArgs(
   const terraform = listFlag(values, "terraform");
   for (const dir of [...terraform, ...(intoTerraform === undefined ? [] : [intoTerraform])]) {
     try {
-      checkTerraformDirectory({ dir, absDir: at(dir), env, cwd });
+      checkTerraformDirectory({
+        dir,
+        absDir: at(dir),
+        env,
+        cwd,
+        flag: dir === intoTerraform ? "--into-terraform" : "--terraform",
+      });
     } catch (err) {
-      const flag = dir === intoTerraform ? "--into-terraform" : "--terraform";
-      throw new UsageError(`${flag} ${dir}: ${(err as Error).message}`);
+      throw new UsageError((err as Error).message);
     }
   }
   if (intoStack !== undefined && !existsSync(join(workDir, "Pulumi.yaml")))
@@ -196,7 +201,8 @@ export function parseAdoptArgs(
     try {
       return readTerraformStateFile({ file, absFile: at(file), cwd, env });
     } catch (err) {
-      throw new UsageError(`--terraform-state ${file}: ${(err as Error).message}`);
+      // The message names the flag and the file already.
+      throw new UsageError((err as Error).message);
     }
   });
   const namesFile = stringFlag(values, "names");

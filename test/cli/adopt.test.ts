@@ -47,7 +47,13 @@ describe("parseAdoptArgs", () => {
     expect(() => parseAdoptArgs(["--into-stack", "dev"], {}, empty)).toThrow(
       new RegExp(`^--into-stack dev: no Pulumi.yaml in ${empty}`),
     );
-    expect(() => parseAdoptArgs(["--into-terraform", "infra"], {}, empty)).toThrow(/^--into-terraform infra: /);
+    // The flag and the value once, the flag the user typed.
+    expect(() => parseAdoptArgs(["--into-terraform", "infra"], {}, empty)).toThrow(
+      /^--into-terraform infra: no such directory\./,
+    );
+    expect(() => parseAdoptArgs(["--into-stack", "d", "--terraform-state", "gone.tfstate"], {}, program())).toThrow(
+      /^--terraform-state gone\.tfstate: cannot read it \(ENOENT\)/,
+    );
   });
 
   it("refuses a --match of no kind, a --layout of none, and for-each into a stack", () => {

@@ -38,9 +38,12 @@ export function checkTerraformDirectory(options: {
   readonly cwd: string;
   /** The CLI the advice names. @default "tofu" */
   readonly cli?: TerraformCli["name"];
+  /** The flag that named it, as messages say. @default "--terraform" */
+  readonly flag?: string;
 }): SourceRef {
   const { dir, absDir } = options;
-  const fail = (what: string) => new DriftError(DriftErrorCode.TerraformDirectory, `--terraform ${dir}: ${what}`);
+  const fail = (what: string) =>
+    new DriftError(DriftErrorCode.TerraformDirectory, `${options.flag ?? "--terraform"} ${dir}: ${what}`);
   if (!existsSync(absDir))
     throw fail("no such directory. Name a Terraform/OpenTofu working directory: the one you run `tofu plan` in.");
   if (!statSync(absDir).isDirectory())
