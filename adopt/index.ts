@@ -5,7 +5,7 @@
  */
 export { adopt, type AdoptInto, type AdoptOptions, type AdoptResult } from "./adopt";
 export { AdoptError } from "./errors";
-export { invalidMatchRule, isGuid } from "./match";
+export { invalidMatchRule } from "./match";
 export { removeCommand, type DuplicateGroup } from "./duplicates";
 export { FOR_EACH_VARIABLE } from "./write/terraform";
 export type { Adopted } from "./write/writer";

@@ -3,28 +3,21 @@
  * (`http://` or `https://`), or an event name (`PacketCreated`); a subscription is adopted when
  * any rule matches it. A rule that matches nothing is a mistake to say, not a quiet no-op.
  */
-import { guidKey } from "../drift";
+import { isGuid, isUrlPrefix, matchesGuidOrPrefix } from "../drift";
 import { WEBHOOK_NAMES, webhookName, type Subscription } from "../provider/wire";
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether `text` is a subscription GUID (any case). */
-export const isGuid = (text: string): boolean => GUID.test(text);
 
 /** What is wrong with `rule`, or undefined when it is one of the three kinds. */
 export function invalidMatchRule(rule: string): string | undefined {
-  if (GUID.test(rule) || /^https?:\/\//i.test(rule) || (WEBHOOK_NAMES as readonly string[]).includes(rule))
-    return undefined;
+  if (isGuid(rule) || isUrlPrefix(rule) || (WEBHOOK_NAMES as readonly string[]).includes(rule)) return undefined;
   return (
-    `--match ${JSON.stringify(rule)} is not a GUID, a subscriber-URL prefix (http:// or https://) or an event ` +
-    `name (${WEBHOOK_NAMES.join(", ")})`
+    `--match ${JSON.stringify(rule)} is not a GUID, a subscriber-URL prefix naming a host (https://hooks.example.com/) ` +
+    `or an event name (${WEBHOOK_NAMES.join(", ")})`
   );
 }
 
-/** Whether `rule` (already valid) matches `s`. */
+/** Whether `rule` (already valid) matches `s`: a GUID or a URL prefix as `--ignore` matches, else its event. */
 export function matches(rule: string, s: Pick<Subscription, "guid" | "subscriberUrl" | "webhook">): boolean {
-  if (GUID.test(rule)) return guidKey(rule) === guidKey(s.guid);
-  if (/^https?:\/\//i.test(rule)) return s.subscriberUrl.startsWith(rule);
+  if (isGuid(rule) || isUrlPrefix(rule)) return matchesGuidOrPrefix(rule, s);
   return webhookName(s.webhook) === rule;
 }
 

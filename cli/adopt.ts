@@ -12,7 +12,6 @@ import {
   AdoptError,
   FOR_EACH_VARIABLE,
   invalidMatchRule,
-  isGuid,
   removeCommand,
   type AdoptInto,
   type AdoptResult,
@@ -21,6 +20,8 @@ import {
   checkTerraformDirectory,
   findTerraformCli,
   guidKey,
+  isGuid,
+  plural,
   readTerraformStateFile,
   shellWord,
   wordsOfGivenName,
@@ -39,7 +40,6 @@ import {
 } from "./command";
 import { commandPrefix } from "./invocation";
 import { SOURCE_FLAGS } from "./sourceFlags";
-import { plural } from "../drift";
 
 const LAYOUTS = ["each", "for-each"] as const;
 

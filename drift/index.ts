@@ -31,6 +31,6 @@ export { reviewEngine } from "./sources/pulumi/openStack";
 export { runCli, credentialsIn } from "./sources/terraform/runCli";
 export { chdirCommand } from "./sources/terraform/cli";
 export type { PlanChange, PlanJson } from "./sources/terraform/planJson";
-export { guidKey } from "./review/guid";
+export { guidKey, isGuid, isUrlPrefix, matchesGuidOrPrefix } from "./review/guid";
 export { describeLive } from "./review/liveSubscription";
 export { plural } from "./review/plural";

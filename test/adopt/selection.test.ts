@@ -44,6 +44,15 @@ describe("--match", () => {
     );
     expect(invalidMatchRule("packetcreated")).toMatch(/event name \(PacketCreated, /);
     expect(invalidMatchRule("PacketCreated")).toBeUndefined();
+    // A prefix names a host: `https://` alone would adopt every https subscription.
+    expect(invalidMatchRule("https://")).toMatch(
+      /^--match "https:\/\/" is not a GUID, a subscriber-URL prefix naming a host/,
+    );
+  });
+
+  it("compares a prefix's scheme and host in any case, as URLs do, and its path as it is", () => {
+    expect(selectByRules(subs, ["HTTPS://Orders.Example.com/"]).chosen.map((s) => s.guid)).toEqual([A, B]);
+    expect(selectByRules(subs, ["https://orders.example.com/A"]).unmatched).toEqual(["https://orders.example.com/A"]);
   });
 });
 

@@ -41,7 +41,7 @@ interface ShowModule {
   child_modules?: ShowModule[];
 }
 
-const isGuid = (value: unknown): value is string => typeof value === "string" && value !== "";
+const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== "";
 
 /** The address of one instance of a state v4 resource, as Terraform prints it. */
 function instanceAddress(resource: StateV4Resource, key: string | number | undefined): string {
@@ -55,7 +55,7 @@ function fromStateV4(resources: readonly StateV4Resource[]): TerraformSubscripti
     .filter((r) => r.mode === "managed" && r.type === TERRAFORM_SUBSCRIPTION_TYPE)
     .flatMap((r) =>
       (r.instances ?? []).flatMap((i) =>
-        isGuid(i.attributes?.guid) ? [{ address: instanceAddress(r, i.index_key), guid: i.attributes.guid }] : [],
+        isNonEmptyString(i.attributes?.guid) ? [{ address: instanceAddress(r, i.index_key), guid: i.attributes.guid }] : [],
       ),
     );
 }
@@ -63,7 +63,7 @@ function fromStateV4(resources: readonly StateV4Resource[]): TerraformSubscripti
 function fromShow(module: ShowModule): TerraformSubscription[] {
   const own = (module.resources ?? [])
     .filter((r) => r.mode === "managed" && r.type === TERRAFORM_SUBSCRIPTION_TYPE)
-    .flatMap((r) => (isGuid(r.values?.guid) ? [{ address: r.address ?? "?", guid: r.values.guid }] : []));
+    .flatMap((r) => (isNonEmptyString(r.values?.guid) ? [{ address: r.address ?? "?", guid: r.values.guid }] : []));
   return [...own, ...(module.child_modules ?? []).flatMap(fromShow)];
 }
 
