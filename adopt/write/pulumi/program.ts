@@ -5,8 +5,7 @@
  */
 import { posix } from "node:path";
 import { parse } from "yaml";
-import { headerValueConfigKey } from "../../../drift";
-import type { Adopted, WriteInput } from "../writer";
+import { WriteError, type Adopted, type WriteInput } from "../writer";
 
 /** The program's `main` of Pulumi.yaml (a file or a directory, relative), undefined when it names none. */
 export function programMain(input: Pick<WriteInput, "existing">): string | undefined {
@@ -46,9 +45,17 @@ export function byName(adopted: readonly Adopted[]): Adopted[] {
   return [...adopted].sort((a, b) => (a.name.kebab < b.name.kebab ? -1 : a.name.kebab > b.name.kebab ? 1 : 0));
 }
 
-/** The stack's secret config key `a`'s custom header value is read from, undefined when it has none. */
+/**
+ * The stack's secret config key `a`'s custom header value is read from, undefined when it has
+ * none; adopt stores every value under its key first, so a value without one is refused.
+ */
 export function secretKeyOf(a: Adopted): string | undefined {
-  return a.subscription.hasCustomHeaderValue ? (a.secretKey ?? headerValueConfigKey(a.name)) : undefined;
+  if (!a.subscription.hasCustomHeaderValue) return undefined;
+  if (a.secretKey === undefined)
+    throw new WriteError(
+      `subscription ${a.subscription.guid} has a custom header value but no secret config key to read it from`,
+    );
+  return a.secretKey;
 }
 
 /**

@@ -24,6 +24,7 @@ import { isDeepStrictEqual } from "node:util";
 import { isMap, isScalar, parseDocument, type Node, type Pair, type YAMLMap } from "yaml";
 import { NATIVE_WEBHOOK_SUBSCRIPTION_TYPE } from "../../../provider/model";
 import { WriteError, type Adopted, type Writer } from "../writer";
+import { secretKeyOf } from "./program";
 
 /** The project file's names, in the order the Pulumi CLI looks for them. */
 const PROJECT_FILES = ["Pulumi.json", "Pulumi.yaml", "Pulumi.yml"] as const;
@@ -232,15 +233,6 @@ function importOf(pair: Pair): string | undefined {
 function isSecretString(pair: Pair): boolean {
   const value = isMap(pair.value) ? (pair.value.toJSON() as Record<string, unknown>) : undefined;
   return value?.type === SECRET_STRING.type && value.secret === true;
-}
-
-/** The config key of a subscription's custom header value; a subscription with a value must have one. */
-function secretKeyOf(a: Adopted): string | undefined {
-  if (a.secretKey === undefined && a.subscription.hasCustomHeaderValue)
-    throw new WriteError(
-      `subscription ${a.subscription.guid} has a custom header value but no secret config key to read it from`,
-    );
-  return a.secretKey;
 }
 
 /** Two subscriptions under one key would be one resource: adopt's names are unique, a names file may not be. */
