@@ -25,6 +25,7 @@ export { checkTerraformDirectory } from "./sources/terraform/workingDirectory";
 export { readTerraformStateFile } from "./sources/terraform/stateFile";
 export { DriftError, DriftErrorCode, toDriftError } from "./errors";
 export { EXTENSIONS, FORMATS, formatOfFile, render, type Format, type RenderOptions } from "./render";
+export { FOOTER_LINE } from "./render/markdown";
 export { adoptionNames, takenNames, wordsOfGivenName, type AdoptionName } from "./review/adoptionNames";
 export { adoptSnippet, headerValueConfigKey } from "./sources/pulumi/adoptionSnippet";
 export { reviewEngine } from "./sources/pulumi/openStack";

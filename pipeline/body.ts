@@ -2,14 +2,17 @@
  * The body of a review's comment or issue: the marker on its first line, then the review's
  * markdown, cut under the platform's limit with a pointer to the full report when it is too long.
  */
-
-/** The footer line the markdown ends with (`<sub>reviewed in 4.3s · …</sub>`): it changes on every run. */
-const TIMING_LINE = /^<sub>reviewed in [\d.]+s.*<\/sub>$/gm;
+import { FOOTER_LINE, render, type Review } from "../drift";
 
 /** Whether two bodies say the same thing, the review's duration aside: an unchanged one is not written again. */
 export function sameContent(a: string, b: string): boolean {
-  const plain = (text: string) => text.replace(TIMING_LINE, "").replace(/\r\n/g, "\n").trim();
+  const plain = (text: string) => text.replace(FOOTER_LINE, "").replace(/\r\n/g, "\n").trim();
   return plain(a) === plain(b);
+}
+
+/** `review`'s body under `marker`: its markdown folded to fit `limit` (as GitLab's is larger than GitHub's), then bodyOf. */
+export function reviewBody(marker: string, review: Review, limit: number, fullReport?: string): string {
+  return bodyOf(marker, render(review, "md", { maxChars: limit - marker.length - 1 }), limit, fullReport);
 }
 
 /**

@@ -3,8 +3,8 @@
  * finds drift, its body updated while the drift lasts (left alone when unchanged), closed with a
  * comment once a review is clean. A review that failed leaves the issue as it is.
  */
-import { render, type Review } from "../drift";
-import { bodyOf, sameContent } from "./body";
+import type { Review } from "../drift";
+import { reviewBody, sameContent } from "./body";
 import { GITHUB_BODY_LIMIT, type GitHubClient, type GitHubIssue } from "./github";
 import { markerOf } from "./marker";
 
@@ -49,7 +49,7 @@ export async function keepDriftIssue(
       issue: await client.updateIssue(issue.number, { state: "closed", state_reason: "completed" }),
     };
   }
-  const body = bodyOf(marker, render(review, "md"), GITHUB_BODY_LIMIT, options.runUrl);
+  const body = reviewBody(marker, review, GITHUB_BODY_LIMIT, options.runUrl);
   if (!issue) return { action: "opened", issue: await client.createIssue(issueTitle(review), body, options.label) };
   if (sameContent(issue.body ?? "", body)) return { action: "unchanged", issue };
   return { action: "updated", issue: await client.updateIssue(issue.number, { body }) };

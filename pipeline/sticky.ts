@@ -3,8 +3,8 @@
  * does it): found by its marker across every page of comments, edited in place, posted when there
  * is none, left alone when it would not change. `--behavior new` posts a new one every time.
  */
-import { render, type Review } from "../drift";
-import { bodyOf, sameContent } from "./body";
+import type { Review } from "../drift";
+import { reviewBody, sameContent } from "./body";
 import { markerOf } from "./marker";
 import type { CommentThread, ThreadComment } from "./thread";
 
@@ -31,7 +31,7 @@ export async function postReviewComment(
   options: StickyOptions,
 ): Promise<StickyOutcome> {
   const marker = markerOf(review);
-  const body = bodyOf(marker, render(review, "md"), thread.limit, options.fullReport);
+  const body = reviewBody(marker, review, thread.limit, options.fullReport);
   if (options.behavior === "new") return { action: "created", comment: await thread.create(body) };
   const existing = (await thread.list()).find((comment) => comment.body.includes(marker));
   if (!existing) return { action: "created", comment: await thread.create(body) };

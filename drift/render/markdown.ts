@@ -24,8 +24,11 @@ import { cell, clause, code, inline, prose } from "./markdownText";
 import { claimsOnly, comparedText, KIND_TITLES, ownerName, sameSource, sourceTitle } from "./names";
 import { policySection } from "./policyMarkdown";
 
-/** GitHub refuses comments over 65,536 characters; stay clear of it. */
+/** GitHub refuses comments over 65,536 characters; by default, stay clear of it. */
 export const MAX_COMMENT_CHARS = 60_000;
+
+/** The footer's line (`<sub>reviewed in 4.3s · …</sub>`): it changes on every run, whatever else does. */
+export const FOOTER_LINE = /^<sub>reviewed in [\d.]+s.*<\/sub>$/gm;
 
 /** More subscriptions in sync than this read as one row. */
 export const IN_SYNC_ROWS = 25;
@@ -36,6 +39,8 @@ export interface MarkdownOptions {
   readonly rerun?: string;
   /** The command that prints the whole review as JSON, named when the report is cut to fit one comment. */
   readonly fullReport?: string;
+  /** At most this many characters: a platform's limit for a comment. @default MAX_COMMENT_CHARS */
+  readonly maxChars?: number;
 }
 
 /** `2 differ from the state`, `1 policy violation`. */
@@ -197,13 +202,14 @@ function footer(review: Review, options: MarkdownOptions): string {
 }
 
 /** The last resort, when even the cut rows leave it too long: the text cut at a line, saying so. */
-function cutToFit(text: string): string {
+function cutToFit(text: string, maxChars: number): string {
   const end = "\n\n*… cut to fit one comment.*\n";
-  return `${text.slice(0, text.lastIndexOf("\n", MAX_COMMENT_CHARS - end.length))}${end}`;
+  return `${text.slice(0, text.lastIndexOf("\n", maxChars - end.length))}${end}`;
 }
 
 /** The review as markdown; see the module comment. */
 export function renderMarkdown(review: Review, options: MarkdownOptions = {}): string {
+  const maxChars = options.maxChars ?? MAX_COMMENT_CHARS;
   const subjects = new Subjects(review);
   const rows = findingTableRows(review);
   const head = ["## Drift review", verdict(review), sourcesSection(review)];
@@ -234,12 +240,12 @@ export function renderMarkdown(review: Review, options: MarkdownOptions = {}): s
   ];
   for (const attempt of attempts) {
     const text = attempt();
-    if (text.length <= MAX_COMMENT_CHARS) return text;
+    if (text.length <= maxChars) return text;
   }
   // Even the drift rows alone are too many: keep as many as fit.
-  const budget = MAX_COMMENT_CHARS - page([], false, tooLong).length - 200;
+  const budget = maxChars - page([], false, tooLong).length - 200;
   let used = 0;
   const kept = drift.filter((row) => (used += row.length + 1) <= budget);
   const cut = page([...kept, `| … | ${drift.length - kept.length} more rows |  |  |  |  |  |`], false, tooLong);
-  return cut.length <= MAX_COMMENT_CHARS ? cut : cutToFit(cut);
+  return cut.length <= maxChars ? cut : cutToFit(cut, maxChars);
 }

@@ -467,6 +467,17 @@ describe("renderMarkdown", () => {
     expect(text).toContain("<details>");
   });
 
+  it("folds to the limit it is given: a platform with room for more keeps every row", () => {
+    const gone = Array.from({ length: 800 }, (_, i) => finding("deleted", `gone-${i}`, guid(i), i + 1));
+    const review = buildReview([stack([])], gone);
+    const github = renderMarkdown(review);
+    expect(github.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
+    expect(github).toMatch(/\| … \| \d+ more rows \|/);
+    const gitlab = renderMarkdown(review, { maxChars: 1_000_000 });
+    expect(gitlab).not.toMatch(/more rows/);
+    expect(rowsOf(gitlab, "deleted")).toHaveLength(800);
+  });
+
   it("drops the snippets, then cuts rows, naming the command that prints it all when the caller gives one", () => {
     const gone = Array.from({ length: 3000 }, (_, i) => finding("deleted", `gone-${i}`, guid(i), i + 1));
     const review = buildReview([stack([])], [...gone, unmanaged(typescript)]);
