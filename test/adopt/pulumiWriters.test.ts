@@ -5,10 +5,13 @@
  * the new file part of the program once. That the code runs, imports and plans empty is proven
  * against the engine by the end-to-end test of adopt.
  */
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { liveSubscription } from "../support/liveSubscription";
+import { tempDirs } from "../support/tempDirs";
 import { goWriter } from "../../adopt/write/pulumi/go";
 import { javaWriter } from "../../adopt/write/pulumi/java";
 import { pythonWriter } from "../../adopt/write/pulumi/python";
@@ -299,6 +302,8 @@ describe("typescript, native plugin", () => {
   });
 });
 
+const tempDir = tempDirs();
+
 describe("python", () => {
   const files = { "__main__.py": example("python", "__main__.py") };
 
@@ -358,6 +363,38 @@ describe("python", () => {
     expect(editOf(pythonWriter(input({ "__main__.py": text })))).toBe(
       '"""Doc."""\nimport pulumi\nfrom x import (\n    a,\n    b,\n)\nimport webhooks_adopted  # noqa: F401\n\nprint(a)\n',
     );
+  });
+
+  it("a file main runs the module's file, as runpy runs the main (its folder is not on sys.path)", () => {
+    const dir = tempDir("adopt-python-main-");
+    const prog = "import pulumi\n\npulumi.export('ok', 1)\n";
+    const written = pythonWriter(
+      input({ "Pulumi.yaml": "name: p\nruntime: python\nmain: prog.py\n", "prog.py": prog }),
+    );
+    expect(written.output).toBe("webhooks_adopted.py");
+    const entry = editOf(written)!;
+    expect(entry).toContain(
+      'runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "webhooks_adopted.py"))',
+    );
+    // As pulumi-language-python-exec runs it: runpy.run_path from another folder, with stand-ins for the SDK.
+    writeFileSync(join(dir, "prog.py"), entry);
+    writeFileSync(join(dir, "webhooks_adopted.py"), "print('adopted')\n");
+    mkdirSync(join(dir, "sdk", "pulumi"), { recursive: true });
+    writeFileSync(join(dir, "sdk", "pulumi", "__init__.py"), "def export(name, value):\n    pass\n");
+    const out = execFileSync(
+      "python3",
+      ["-c", `import runpy; runpy.run_path(${JSON.stringify(join(dir, "prog.py"))}, run_name="__main__")`],
+      {
+        cwd: tmpdir(),
+        env: { ...process.env, PYTHONPATH: join(dir, "sdk") },
+        encoding: "utf8",
+      },
+    );
+    expect(out).toBe("adopted\n");
+    // Written once: a second run finds it included.
+    expect(
+      editOf(pythonWriter(input({ "Pulumi.yaml": "name: p\nruntime: python\nmain: prog.py\n", "prog.py": entry }))),
+    ).toBeUndefined();
   });
 
   it("says where to add the import when __main__.py has none", () => {

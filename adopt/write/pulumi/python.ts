@@ -70,7 +70,18 @@ function afterLastImport(text: string): number | undefined {
   return end;
 }
 
-/** `webhooks_adopted.py` beside the program's `__main__.py`, and the import that includes it there. */
+/**
+ * A `main: prog.py` runs as a file (runpy.run_path), whose folder is not on `sys.path`, so an
+ * `import` of the module beside it fails: the entry runs the module's file instead.
+ */
+const FILE_MAIN_INCLUDE = [
+  "import os.path  # noqa: E402",
+  "import runpy  # noqa: E402",
+  "",
+  `runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "${MODULE}.py"))`,
+];
+
+/** `webhooks_adopted.py` beside the program's `__main__.py` (or its `main` file), and what includes it there. */
 export const pythonWriter: Writer = (input) => {
   const main = programMain(input);
   const entry = main?.endsWith(".py") ? main : inFolder(programDirectory(input, /\.py$/), "__main__.py");
@@ -85,12 +96,12 @@ export const pythonWriter: Writer = (input) => {
   const inclusion = includeInEntry({
     path: entry,
     text: input.existing(entry),
-    includes: (text) => new RegExp(`^(import ${MODULE}\\b|from ${MODULE} import\\b)`, "m").test(text),
+    includes: (text) => new RegExp(`^(import ${MODULE}\\b|from ${MODULE} import\\b)|"${MODULE}\\.py"`, "m").test(text),
     at: (text) => {
       const offset = afterLastImport(text);
       return offset === undefined ? undefined : { offset, indent: "" };
     },
-    lines: [`import ${MODULE}  # noqa: F401`],
+    lines: main?.endsWith(".py") ? FILE_MAIN_INCLUDE : [`import ${MODULE}  # noqa: F401`],
     where: "after its last import",
   });
   return written(output, content, inclusion);
