@@ -98,18 +98,26 @@ export type FlagValues = Readonly<Record<string, string | boolean | readonly str
  * positional arguments are usage errors. Returns "help" when help was asked for.
  */
 export function parseFlags(argv: readonly string[], flags: Flags, usage: string): FlagValues | "help" {
-  let values: FlagValues;
+  let parsed: { values: FlagValues; tokens: readonly { kind: string; name?: string; value?: string }[] };
   try {
-    ({ values } = parseArgs({
+    parsed = parseArgs({
       args: [...argv],
       options: { ...flags, help: { type: "boolean", short: "h" } },
       strict: true,
       allowPositionals: false,
-    }) as { values: FlagValues });
+      tokens: true,
+    }) as typeof parsed;
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n${usage}`);
   }
-  return values.help ? "help" : values;
+  // A one-value flag given twice: parseArgs keeps the last, which may not be the one meant. The
+  // values are not repeated back: a flag such as --admin-token holds a secret.
+  for (const [name, flag] of Object.entries(flags)) {
+    if (flag.type !== "string" || flag.multiple) continue;
+    const given = parsed.tokens.filter((t) => t.kind === "option" && t.name === name).length;
+    if (given > 1) throw new UsageError(`--${name} is given ${given} times: give it once.`);
+  }
+  return parsed.values.help ? "help" : parsed.values;
 }
 
 /** A flag's value as a string (parseArgs has typed it already; this narrows it). */

@@ -39,6 +39,11 @@ function usageError(argv: string[], around: CommandSurroundings): string {
 }
 
 describe("admin token sources", () => {
+  it("a token flag given twice is refused without saying either token", () => {
+    const message = usageError(["--admin-token", TOKEN, "--admin-token", OTHER_TOKEN], surroundings({}, {}));
+    expect(message).toBe("--admin-token is given 2 times: give it once.");
+  });
+
   it("reads the token from a file, without the surrounding whitespace an editor leaves", () => {
     for (const text of [TOKEN, `${TOKEN}\n`, `  ${TOKEN}\r\n`]) {
       expect(parseEmulatorArgs(["--admin-token-file", PATH], surroundings({}, { [PATH]: text }))).toEqual({

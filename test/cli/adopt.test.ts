@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { adoptCommand, parseAdoptArgs, readNamesFile, summary } from "../../cli/adopt";
 
 const GUID = "3f2a9c1d-0000-4000-8000-000000000001";
+const A_URL = "https://a.example.com/";
 const program = () => {
   const dir = mkdtempSync(join(tmpdir(), "adopt-args-"));
   writeFileSync(join(dir, "Pulumi.yaml"), "name: p\nruntime: yaml\n");
@@ -33,6 +34,16 @@ describe("parseAdoptArgs", () => {
       force: false,
       includeDuplicates: false,
     });
+  });
+
+  it("refuses a one-value flag given twice, rather than keep the last", () => {
+    expect(() => parseAdoptArgs(["--into-stack", "dev", "--into-stack", "prod"], {}, program())).toThrow(
+      /^--into-stack is given 2 times: give it once\.$/,
+    );
+    // A repeatable flag is not one.
+    expect(() =>
+      parseAdoptArgs(["--into-stack", "d", "--match", A_URL, "--match", A_URL], {}, program()),
+    ).not.toThrow();
   });
 
   it("asks for exactly one target", () => {
