@@ -64,6 +64,12 @@ const DRIFT_FLAGS = {
     arg: "<file>",
     description: `also write the report to a file, in the format of its extension:\n${Object.keys(EXTENSIONS).join(" ")} (.xml is JUnit)`,
   },
+  "sarif-category": {
+    type: "string",
+    arg: "<id>",
+    description:
+      "the SARIF run's category (automationDetails.id), one per set of sources in code scanning;\n{sources} in it stands for a hash of the sources reviewed",
+  },
   baseline: {
     type: "string",
     arg: "<previous.json>",
@@ -145,9 +151,11 @@ export interface DriftRequest {
   readonly ignoreFile?: string;
   readonly baselineFile?: string;
   readonly policyFile?: string;
+  /** `--sarif-category`, as given. */
+  readonly sarifCategory?: string;
   /** `--merge` parts, as given: merged instead of reviewing sources. */
   readonly merges: readonly string[];
-  /** The flags that choose what is reviewed and how (all but `--format` and `--report`), as given: they run it again. */
+  /** The flags that choose what is reviewed and how (all but the output flags), as given: they run it again. */
   readonly reviewFlags: readonly string[];
 }
 
@@ -177,10 +185,13 @@ const flagWords = (name: string, value: string | boolean): string[] =>
       ? [`--${name}=${String(value)}`]
       : [`--${name}`, String(value)];
 
+/** Flags that say how the review is written, not what it reviews. */
+const OUTPUT_FLAGS: readonly string[] = ["format", "report", "sarif-category"];
+
 /** The flags in `values` that choose the review (what `reviewFlags` holds), in the order parsed. */
 function reviewFlagsOf(values: FlagValues): string[] {
   return Object.entries(values).flatMap(([name, value]) =>
-    name === "format" || name === "report" || value === undefined || value === false
+    OUTPUT_FLAGS.includes(name) || value === undefined || value === false
       ? []
       : [value].flat().flatMap((v) => flagWords(name, v)),
   );
@@ -250,6 +261,7 @@ export function checkDriftArgs(argv: readonly string[]): DriftRequest | "help" {
     ...optional("ignore-file", "ignoreFile"),
     ...optional("baseline", "baselineFile"),
     ...optional("policy", "policyFile"),
+    ...optional("sarif-category", "sarifCategory"),
     merges,
     reviewFlags: reviewFlagsOf(values),
   };
@@ -365,6 +377,7 @@ async function runDrift(args: DriftArgs, context?: CommandContext): Promise<numb
   // SARIF names the tool's version, which code scanning shows beside each alert.
   const renderOptions = {
     ...(context?.version ? { version: context.version } : {}),
+    ...(args.sarifCategory !== undefined ? { category: args.sarifCategory } : {}),
     rerun: context?.rerun ?? reviewCommandLine(context?.invocation, args.reviewFlags),
     ...(context?.rerun
       ? {}

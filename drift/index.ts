@@ -26,6 +26,7 @@ export { readTerraformStateFile } from "./sources/terraform/stateFile";
 export { DriftError, DriftErrorCode, toDriftError } from "./errors";
 export { EXTENSIONS, FORMATS, formatOfFile, render, type Format, type RenderOptions } from "./render";
 export { FOOTER_LINE } from "./render/markdown";
+export { sourcesHash } from "./render/sourcesHash";
 export { adoptionNames, takenNames, wordsOfGivenName, type AdoptionName } from "./review/adoptionNames";
 export { adoptSnippet, headerValueConfigKey } from "./sources/pulumi/adoptionSnippet";
 export { reviewEngine } from "./sources/pulumi/openStack";

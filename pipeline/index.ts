@@ -5,7 +5,7 @@
  * (cli/comment.ts, cli/issue.ts) reaches it only here.
  */
 export { PipelineApiError, PipelineInputError } from "./errors";
-export { markerOf, sourcesHash } from "./marker";
+export { markerOf } from "./marker";
 export { readReviewReport } from "./report";
 export { bodyOf, sameContent } from "./body";
 export { GitHubClient, GITHUB_BODY_LIMIT } from "./github";

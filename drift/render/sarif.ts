@@ -14,6 +14,7 @@ import {
   type FindingClass,
   type Review,
 } from "../review/model";
+import { sourcesHash } from "./sourcesHash";
 
 /**
  * The repository's home (package.json `repository.url`), named here once so that the renderer
@@ -55,6 +56,17 @@ export function findingLevel(finding: Finding): "error" | "warning" {
 export interface SarifOptions {
   /** This package's version, as `tool.driver.version`; left out when not given. */
   readonly version?: string;
+  /**
+   * `--sarif-category`: the run's `automationDetails.id`, `{sources}` standing for the sources'
+   * hash; none by default, so that upload-sarif's own `category` applies (it yields to an id).
+   */
+  readonly category?: string;
+}
+
+/** The category as code scanning keeps it: `{sources}` filled in, ending with `/` (no run id after it). */
+export function sarifCategoryId(category: string, review: Pick<Review, "sources">): string {
+  const id = category.replaceAll("{sources}", sourcesHash(review));
+  return id.endsWith("/") ? id : `${id}/`;
 }
 
 /** `differs from the state` → `DiffersFromTheState`: SARIF's friendly rule name is one PascalCase word. */
@@ -148,6 +160,9 @@ export function renderSarif(review: Review, options: SarifOptions = {}): string 
           },
         ],
         results: review.findings.map(result),
+        ...(options.category !== undefined && {
+          automationDetails: { id: sarifCategoryId(options.category, review) },
+        }),
       },
     ],
   };

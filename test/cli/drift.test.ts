@@ -80,6 +80,11 @@ describe("parseDriftArgs", () => {
     );
   });
 
+  it("--sarif-category says how the SARIF is written, not what is reviewed: the command printed to run it again leaves it out", () => {
+    const request = checkDriftArgs(["--stack", "a", "--sarif-category", "drift/{sources}"]);
+    expect(request).toMatchObject({ sarifCategory: "drift/{sources}", reviewFlags: ["--stack", "a"] });
+  });
+
   it("a --terraform-state alone is a review; each file is read from where npm was started, before any instance", () => {
     const args = parsed(
       ["--terraform-state", "terraform.tfstate", "--terraform-state", "tofu-show.json"],

@@ -86,6 +86,21 @@ describe("renderSarif", () => {
     ]);
   });
 
+  it("has no category unless asked; --sarif-category's {sources} is the sources' hash, the id ending with /", () => {
+    const review = everyClassReview();
+    const runOf = (text: string) => (JSON.parse(text) as { runs: { automationDetails?: { id: string } }[] }).runs[0]!;
+    expect(runOf(renderSarif(review)).automationDetails).toBeUndefined();
+    const lines = review.sources.map((s) => `${s.source.kind}:${s.source.name}`).sort();
+    const hash = createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 12);
+    expect(runOf(renderSarif(review, { category: "webhook-subscriptions-drift/{sources}" })).automationDetails).toEqual(
+      {
+        id: `webhook-subscriptions-drift/${hash}/`,
+      },
+    );
+    expect(runOf(renderSarif(review, { category: "drift/prod/" })).automationDetails).toEqual({ id: "drift/prod/" });
+    expect(schemaErrors(JSON.parse(renderSarif(review, { category: "x/{sources}" })) as never)).toEqual([]);
+  });
+
   it("gives every result a location in a file and the finding's fingerprint", () => {
     const { results } = render(everyClassReview()).runs[0]!;
     expect(results).toHaveLength(FINDINGS.length);
