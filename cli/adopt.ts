@@ -114,13 +114,20 @@ export interface AdoptArgs {
 
 /** Reads a `--names` file: GUID → a name, each checked. */
 export function readNamesFile(path: string, file: string): Map<string, readonly string[]> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `--names ${file}: ${code === "ENOENT" ? "no such file" : `cannot read it (${code ?? (err as Error).message})`}. Name a JSON file of GUID → name.`,
+    );
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
+    parsed = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(
-      `--names ${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not JSON (${(err as Error).message})`}.`,
-    );
+    throw new UsageError(`--names ${file}: not JSON (${(err as Error).message}).`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw new UsageError(`--names ${file}: expected an object of GUID → name, e.g. {"<guid>": "orders-created"}.`);

@@ -108,6 +108,8 @@ describe("--names", () => {
     expect(() => readNamesFile(file(JSON.stringify(twice)), "names.json")).toThrow(/are both named "same"/);
     expect(() => readNamesFile(file("{"), "names.json")).toThrow(/^--names names.json: not JSON/);
     expect(() => readNamesFile("/nonexistent/names.json", "names.json")).toThrow("--names names.json: no such file.");
+    // A folder is no file of names, and not "not JSON" either.
+    expect(() => readNamesFile(tmpdir(), "names")).toThrow("--names names: cannot read it (EISDIR).");
   });
 });
 
