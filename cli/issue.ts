@@ -6,26 +6,25 @@
  */
 import type { Review } from "../drift";
 import { DEFAULT_LABEL, githubEnvironment, GitHubClient, keepDriftIssue, type IssueOutcome } from "../pipeline";
-import { checkPipelineFlags, pipelineCommand, platformOf, reportFlag } from "./comment";
+import {
+  checkPipelineFlags,
+  pipelineCommand,
+  platformOf,
+  REPORT_FLAG,
+  reportFlag,
+  tokenEnvFlag,
+} from "./pipelineCommand";
 import { parseTable, stringFlag, usageOf, UsageError, type Command, type FlagTable } from "./command";
 
 /** The issue command's flags: its usage and its parser. */
 export const ISSUE_FLAGS = {
-  report: {
-    type: "string",
-    arg: "<review.json>",
-    description: "the drift review's JSON report (`webhook-subscriptions drift … --report review.json`)",
-  },
+  report: REPORT_FLAG,
   label: {
     type: "string",
     arg: "<name>",
     description: `the drift issue's label (default: ${DEFAULT_LABEL})`,
   },
-  "token-env": {
-    type: "string",
-    arg: "<NAME>",
-    description: "the variable that holds the token (default: GITHUB_TOKEN)",
-  },
+  "token-env": tokenEnvFlag("GITHUB_TOKEN"),
 } as const satisfies FlagTable;
 
 const USAGE = usageOf(
