@@ -55,7 +55,9 @@ function fromStateV4(resources: readonly StateV4Resource[]): TerraformSubscripti
     .filter((r) => r.mode === "managed" && r.type === TERRAFORM_SUBSCRIPTION_TYPE)
     .flatMap((r) =>
       (r.instances ?? []).flatMap((i) =>
-        isNonEmptyString(i.attributes?.guid) ? [{ address: instanceAddress(r, i.index_key), guid: i.attributes.guid }] : [],
+        isNonEmptyString(i.attributes?.guid)
+          ? [{ address: instanceAddress(r, i.index_key), guid: i.attributes.guid }]
+          : [],
       ),
     );
 }
