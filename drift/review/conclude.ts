@@ -100,6 +100,7 @@ export function concludeReview(input: ConcludeInput, options: ConcludeOptions): 
     version: REVIEW_VERSION,
     status: failed ? "error" : findings.length > 0 ? "drift" : "in-sync",
     exitCode: failed ? EXIT_CODE.error : fresh > 0 ? EXIT_CODE.drift : EXIT_CODE.noDrift,
+    failing: fresh,
     generatedAt: input.generatedAt.toISOString(),
     durationMs: input.durationMs,
     sources: input.sources.map(({ report, claims }) => {

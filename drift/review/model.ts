@@ -278,6 +278,8 @@ export interface Review {
   readonly status: "in-sync" | "drift" | "error";
   /** 0 no drift, 2 drift (with `--baseline`: a new finding), 1 error or undetermined. */
   readonly exitCode: 0 | 1 | 2;
+  /** The findings that make it exit 2: every one but a broken advisory rule's, and with `--baseline` the new ones only. */
+  readonly failing: number;
   readonly generatedAt: string;
   readonly durationMs: number;
   /** In command-line order: the stacks, then the Terraform directories, then the state files. */

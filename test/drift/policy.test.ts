@@ -140,6 +140,8 @@ describe("the review", () => {
     expect(policy.every((f) => f.advisory)).toBe(true);
     // Exit 2 here is the unmanaged subscription's; the advisory findings alone add nothing to it.
     expect(advisory.exitCode).toBe(2);
+    // What fails the review, the action's new-findings: the unmanaged one, not the advisory ones.
+    expect(advisory.failing).toBe(1);
     expect(advisory.findings.filter((f) => !f.advisory).map((f) => f.class)).toEqual(["unmanaged"]);
 
     // Every format shows the advisory findings as less than drift, the mandatory ones as errors.

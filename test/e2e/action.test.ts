@@ -514,7 +514,7 @@ it("the job summary is cut at 1 MiB at a line, with a note; the reports stay who
     [
       "#!/usr/bin/env bash",
       'while [ $# -gt 0 ]; do case "$1" in --report) shift; case "$1" in',
-      `  *.json) printf '{\\n  "version": 3,\\n  "status": "drift",\\n  "summary": {\\n    "unmanaged": 12000\\n  },\\n  "sources": []\\n}\\n' > "$1" ;;`,
+      `  *.json) printf '{\\n  "version": 3,\\n  "status": "drift",\\n  "exitCode": 2,\\n  "failing": 12000,\\n  "summary": {\\n    "unmanaged": 12000\\n  },\\n  "sources": []\\n}\\n' > "$1" ;;`,
       `  *.sarif) printf '{\\n  "runs": [\\n    {\\n      "results": []\\n    }\\n  ]\\n}\\n' > "$1" ;;`,
       `  *.md) { echo "## Drift review"; for i in $(seq 1 12000); do echo '${line}'; done; } > "$1" ;;`,
       "esac ;; esac; shift; done; exit 2",
