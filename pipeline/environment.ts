@@ -27,6 +27,9 @@ function tokenOf(env: Env, tokenEnv: string | undefined, fallback: string, what:
   );
 }
 
+/** A URL as an error may show it: without the `user:password@` a URL can carry. */
+const shownUrl = (value: string): string => value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@\s]*@/i, "$1");
+
 /** An http(s) URL from `variable`, without its trailing slash; `fallback` when unset. */
 function apiUrlOf(env: Env, variable: string, fallback?: string): string {
   const value = env[variable]?.trim() || fallback;
@@ -35,10 +38,12 @@ function apiUrlOf(env: Env, variable: string, fallback?: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new PipelineInputError(`${variable} is not a URL (${JSON.stringify(value)}): set it to the API's URL.`);
+    throw new PipelineInputError(
+      `${variable} is not a URL (${JSON.stringify(shownUrl(value))}): set it to the API's URL.`,
+    );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new PipelineInputError(`${variable} must be an http(s) URL, got ${JSON.stringify(value)}.`);
+    throw new PipelineInputError(`${variable} must be an http(s) URL, got ${JSON.stringify(shownUrl(value))}.`);
   return value.replace(/\/+$/, "");
 }
 

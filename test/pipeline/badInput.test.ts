@@ -87,6 +87,18 @@ describe("bad input exits 1 before any request", () => {
       'GITHUB_API_URL is not a URL ("api.github")',
     ],
     [
+      "a GITHUB_API_URL of another scheme, with credentials in it: shown without them",
+      () => ["comment", "github", "--report", report],
+      () => ({ ...githubEnv(api, dir), GITHUB_API_URL: "ftp://bot:s3cr3t-in-url@api.example.com/" }),
+      'GITHUB_API_URL must be an http(s) URL, got "ftp://api.example.com/".',
+    ],
+    [
+      "a GITHUB_API_URL that is no URL, with credentials in it: shown without them",
+      () => ["comment", "github", "--report", report],
+      () => ({ ...githubEnv(api, dir), GITHUB_API_URL: "https://bot:s3cr3t-in-url@[api" }),
+      'GITHUB_API_URL is not a URL ("https://[api")',
+    ],
+    [
       "no GITHUB_EVENT_PATH",
       () => ["comment", "github", "--report", report],
       () => without(githubEnv(api, dir), "GITHUB_EVENT_PATH"),
