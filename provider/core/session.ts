@@ -93,7 +93,7 @@ export class Instance {
   private async refusedEarlier(operation: string): Promise<never> {
     const refusal = this.refusal!;
     await this.refusalReported;
-    const full = "the full message is on the first resource that failed";
+    const full = FULL_MESSAGE_ELSEWHERE;
     throw new Error(
       refusal instanceof TransportError
         ? `${operation}: not attempted: ${this.baseUrl} ` +
@@ -104,6 +104,9 @@ export class Instance {
     );
   }
 }
+
+/** How an operation not attempted after a refusal points at the refusal's own message. */
+export const FULL_MESSAGE_ELSEWHERE = "the full message is on the first resource that failed";
 
 /** The session of one provider process. */
 export class Session {

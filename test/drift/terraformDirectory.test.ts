@@ -20,6 +20,7 @@ import type { PlanJson } from "../../drift/sources/terraform/planJson";
 import { readPlan, type PlanContext } from "../../drift/sources/terraform/readPlan";
 import { readTerraformStateFile } from "../../drift/sources/terraform/stateFile";
 import { checkTerraformDirectory } from "../../drift/sources/terraform/workingDirectory";
+import { FULL_MESSAGE_ELSEWHERE } from "../../provider/core/session";
 import { SUBSCRIPTION_FIELDS } from "../../provider/model";
 import { Webhook, type Subscription } from "../../provider/wire";
 import { tempDirs } from "../support/tempDirs";
@@ -436,6 +437,7 @@ function fakeClis(names: readonly string[]): string {
     'echo "$@" >> "$FAKE_LOG"',
     'case "$1" in',
     '  plan) for a in "$@"; do case "$a" in -out=*) echo plan > "${a#-out=}";; esac; done',
+    '    if [ -n "$FAKE_STDERR" ]; then printf "%s" "$FAKE_STDERR" >&2; exit 1; fi',
     '    if [ -n "$FAKE_FAIL" ]; then printf "╷\\n│ Error: Provider refused %s\\n│\\n│   on main.tf line 3:\\n│    3:   token = \\"%s\\"\\n╵\\n" "$WEBHOOKS_TOKEN" "$WEBHOOKS_TOKEN" >&2; exit 1; fi ;;',
     '  show) ls "$4" >> "$FAKE_LOG"; cat "$FAKE_PLAN" ;;',
     "esac",
@@ -519,6 +521,35 @@ describe("the CLI", () => {
     );
     expect(err.message).not.toContain("tok-3f9a1c77e2");
     expect(err.message).not.toContain("token =");
+  });
+});
+
+describe("a plan refused by the instance", () => {
+  it("quotes the refusal's own message first, then what points at it", async () => {
+    const dir = tempDir("tf-dir-");
+    cpSync(DIR, dir, { recursive: true });
+    mkdirSync(join(dir, ".terraform"));
+    const bin = fakeClis(["tofu"]);
+    const pointer = (name: string) =>
+      `Error: Read ${name}: not attempted: http://127.0.0.1:1 refused this run's credentials earlier (UNAUTHORIZED, HTTP 401); ${FULL_MESSAGE_ELSEWHERE}. Fix the credential and run again.\n\n  with webhooks_subscription.${name},\n`;
+    const stderr = [
+      pointer("a"),
+      pointer("b"),
+      pointer("c"),
+      "Error: Read d: the instance refused the token (HTTP 401): set WEBHOOKS_TOKEN to a valid token.\n",
+    ].join("\n");
+    const err = (await readTerraformDirectory({
+      dir: "infra",
+      absDir: dir,
+      cli: { path: join(bin, "tofu"), name: "tofu" },
+      stateOnly: true,
+      env: { ...ENV, FAKE_LOG: join(bin, "log"), FAKE_STDERR: stderr },
+      cwd: dir,
+    }).catch((e: unknown) => e)) as DriftError;
+    expect(err.message).toMatch(
+      /^--terraform infra: `tofu plan` failed: Error: Read d: the instance refused the token \(HTTP 401\)/,
+    );
+    expect(err.message).toContain("(and 1 more errors)");
   });
 });
 

@@ -6,6 +6,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { redactAndCut } from "../../../provider/client/redact";
+import { FULL_MESSAGE_ELSEWHERE } from "../../../provider/core/session";
 import { DriftError, DriftErrorCode } from "../../errors";
 import { chdirCommand, type TerraformCli } from "./cli";
 
@@ -36,7 +37,11 @@ function errorLines(output: string): string {
   for (const line of lines)
     if (line.startsWith("Error:") || errors.length === 0) errors.push(line);
     else errors[errors.length - 1] += ` ${line}`;
-  const distinct = [...new Set(errors)];
+  // The refusal's own message first: the operations not attempted after it only point at it, and
+  // the CLI prints them in whatever order the responses came.
+  const distinct = [...new Set(errors)].sort(
+    (a, b) => Number(a.includes(FULL_MESSAGE_ELSEWHERE)) - Number(b.includes(FULL_MESSAGE_ELSEWHERE)),
+  );
   const more = distinct.length - ERRORS_QUOTED;
   return distinct.slice(0, ERRORS_QUOTED).join(" ") + (more > 0 ? ` (and ${more} more errors)` : "");
 }
