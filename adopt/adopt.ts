@@ -153,7 +153,11 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   // 1. What every source and the target claim (their states), and what the instances hold.
   let read: SourcesRead | undefined;
   const review = await reviewDrift({
-    stacks: stacks.map((name) => ({ name, workDir: options.workDir })),
+    stacks: stacks.map((name) => ({
+      name,
+      workDir: options.workDir,
+      ...(into.kind === "stack" && name === into.stack ? { flag: "--into-stack" } : {}),
+    })),
     terraform: dirs,
     terraformStates: options.terraformStates,
     cwd: options.cwd,

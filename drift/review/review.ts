@@ -21,6 +21,8 @@ import { reviewSources, type ReviewSourcesOptions, type SourceReader } from "./r
 export interface StackToReview {
   /** The stack, e.g. `dev` or `org/project/dev`. */
   readonly name: string;
+  /** The flag that named it, as its messages say. @default "--stack" */
+  readonly flag?: string;
   /** The program directory (holding Pulumi.yaml). @default the review's `cwd` */
   readonly workDir?: string;
   /**
@@ -86,6 +88,7 @@ function stackReaders(
           stateOnly: options.stateOnly ?? false,
           ...(stack.program ? { program: stack.program } : {}),
           ...(stack.backendUrl ? { backendUrl: stack.backendUrl } : {}),
+          ...(stack.flag ? { flag: stack.flag } : {}),
           onProgress: stacks.length > 1 ? (line) => say(`${stack.name}: ${line}`) : say,
         }),
     };

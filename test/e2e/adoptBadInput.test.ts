@@ -67,6 +67,8 @@ async function refused(args: string[]): Promise<string> {
 it("a stack that does not exist: said once, and no report to see", async () => {
   const said = await refused(["--into-stack", "nope"]);
   expect(said.split('No stack named "nope"')).toHaveLength(2);
+  // The flag the user typed.
+  expect(said).toContain("Correct --into-stack (or --cwd)");
   expect(said).not.toContain("see the report");
 }, 120_000);
 

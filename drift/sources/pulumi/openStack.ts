@@ -21,6 +21,8 @@ import { expectRunnableProgram } from "./previewProgram";
 export interface ReviewStackOptions {
   readonly engine: Engine;
   readonly stackName: string;
+  /** The flag that named it, as messages say. @default "--stack" */
+  readonly flag?: string;
   /** The program directory, holding Pulumi.yaml. */
   readonly workDir: string;
   /** Overrides PULUMI_BACKEND_URL and the project's backend. */
@@ -78,7 +80,7 @@ export async function openReviewStack(options: ReviewStackOptions): Promise<Revi
           (names === undefined
             ? `Run \`${list}\` in that directory to see the stacks it has.`
             : existingStacksSentence(names, "pulumi up")) +
-          " Correct --stack (or --cwd); the review never creates a stack.",
+          ` Correct ${options.flag ?? "--stack"} (or --cwd); the review never creates a stack.`,
         { cause: err },
       );
     }

@@ -41,6 +41,8 @@ export { stackRef };
 export interface ReadStackOptions {
   /** The stack to review, e.g. `dev` or `org/project/dev`. */
   readonly stackName: string;
+  /** The flag that named it, as messages say. @default "--stack" */
+  readonly flag?: string;
   /** The program directory (holding Pulumi.yaml); also the dynamic provider's working directory. */
   readonly workDir: string;
   /** The directory the review runs in: findings' files are relative to it. */
@@ -110,6 +112,7 @@ export async function readStack(options: ReadStackOptions): Promise<SourceResult
       backendUrl: options.backendUrl,
       env: options.env ?? {},
       ...(options.program ? { program: options.program } : {}),
+      ...(options.flag ? { flag: options.flag } : {}),
       runsProgram: !options.stateOnly,
     });
     const shownBackend = displayBackend(backend);
