@@ -588,3 +588,9 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
     .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(body)"}: ${issue.message}`)
     .join("; ");
 }
+
+/**
+ * How the provider fails an operation it did not attempt after the instance refused the run: a
+ * pointer to the refusal's own message, which the drift review quotes first.
+ */
+export const FULL_MESSAGE_ELSEWHERE = "the full message is on the first resource that failed";

@@ -6,6 +6,7 @@
  */
 import {
   ForbiddenError,
+  FULL_MESSAGE_ELSEWHERE,
   InstanceLimiters,
   TransportError,
   UnauthorizedError,
@@ -104,9 +105,6 @@ export class Instance {
     );
   }
 }
-
-/** How an operation not attempted after a refusal points at the refusal's own message. */
-export const FULL_MESSAGE_ELSEWHERE = "the full message is on the first resource that failed";
 
 /** The session of one provider process. */
 export class Session {

@@ -20,7 +20,7 @@ import type { PlanJson } from "../../drift/sources/terraform/planJson";
 import { readPlan, type PlanContext } from "../../drift/sources/terraform/readPlan";
 import { readTerraformStateFile } from "../../drift/sources/terraform/stateFile";
 import { checkTerraformDirectory } from "../../drift/sources/terraform/workingDirectory";
-import { FULL_MESSAGE_ELSEWHERE } from "../../provider/core/session";
+import { FULL_MESSAGE_ELSEWHERE } from "../../provider/client";
 import { SUBSCRIPTION_FIELDS } from "../../provider/model";
 import { Webhook, type Subscription } from "../../provider/wire";
 import { tempDirs } from "../support/tempDirs";

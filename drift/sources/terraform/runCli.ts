@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { redactAndCut } from "../../../provider/client/redact";
-import { FULL_MESSAGE_ELSEWHERE } from "../../../provider/core/session";
+import { FULL_MESSAGE_ELSEWHERE } from "../../../provider/client";
 import { DriftError, DriftErrorCode } from "../../errors";
 import { chdirCommand, type TerraformCli } from "./cli";
 
