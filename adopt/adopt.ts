@@ -180,7 +180,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   // An instance that could not be listed is not an empty one.
   if (!read.live.has(instance.baseUrl))
     throw new AdoptError(
-      `${(review.notes.find((n) => n.startsWith(`Could not list ${instance.baseUrl}:`)) ?? `Could not list ${instance.baseUrl}`).replace(/\.?$/, ".")} ` +
+      `Could not list ${instance.baseUrl}: ${(read.unlisted.get(instance.baseUrl) ?? "no list").replace(/\.?$/, ".")} ` +
         "Check the target's base URL and token (WEBHOOKS_BASE_URL, WEBHOOKS_TOKEN, or its provider's settings), then run adopt again. Nothing was written.",
     );
   const adoptInto = instance.adoptInto!;

@@ -26,6 +26,8 @@ export interface SourceReader {
 export interface SourcesRead {
   readonly sources: readonly SourceResult[];
   readonly live: ReadonlyMap<string, readonly Subscription[]>;
+  /** The instances that could not be listed, by base URL: why. */
+  readonly unlisted: ReadonlyMap<string, string>;
 }
 
 export interface ReviewSourcesOptions extends ConcludeOptions {
@@ -126,7 +128,7 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
       .filter((i) => !live.has(i.baseUrl) && !isLegacy(i.apiVersion as ApiVersion))
       .map((i) => [i.baseUrl, i]),
   );
-  const failedLists: string[] = [];
+  const failedLists = new Map<string, string>();
   await Promise.all(
     [...unlisted.keys()].map(async (baseUrl) => {
       progress(`listing the subscriptions the configured account can see on ${baseUrl}`);
@@ -136,7 +138,7 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
         notes.add(VISIBILITY_NOTE);
         for (const p of list.problems) notes.add(p.message);
       } catch (err) {
-        failedLists.push(`${baseUrl}: ${(err as Error).message}`);
+        failedLists.set(baseUrl, (err as Error).message);
       }
     }),
   );
@@ -146,7 +148,7 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
     ).values(),
   ];
 
-  options.onRead?.({ sources, live });
+  options.onRead?.({ sources, live, unlisted: failedLists });
   const classified = classify({ sources, live });
   const policy = options.policy
     ? policyFindings(
@@ -164,9 +166,9 @@ export async function reviewSources(options: ReviewSourcesOptions): Promise<Revi
       }),
       findings: [...classified.findings, ...(policy?.findings ?? [])].sort(byClassThenWhere),
       subscriberUrl: (guid) => liveByGuid.get(guidKey(guid))?.subscriberUrl,
-      failed: failedLists.length > 0,
+      failed: failedLists.size > 0,
       instances,
-      notes: [...notes, ...failedLists.map((l) => `Could not list ${l}`)],
+      notes: [...notes, ...[...failedLists].map(([baseUrl, why]) => `Could not list ${baseUrl}: ${why}`)],
       ...(policy ? { policy: policy.scope } : {}),
       generatedAt: now(),
       durationMs: Date.now() - startedAt,
